@@ -1,0 +1,28 @@
+import { defineWorkspace } from "vitest/config";
+
+// The one list of test projects. `pnpm test` runs inference + mock-hub; `pnpm test:recorded`
+// replays the recorded real exchanges in ../shared/fixtures/recorded.
+export default defineWorkspace([
+  {
+    test: {
+      name: "inference",
+      root: "packages/inference",
+      include: ["test/**/*.test.ts"],
+      exclude: ["test/recorded/**"],
+    },
+  },
+  {
+    test: {
+      name: "mock-hub",
+      root: "packages/mock-hub",
+      include: ["test/**/*.test.ts"],
+    },
+  },
+  {
+    test: {
+      name: "recorded",
+      root: "packages/inference",
+      include: ["test/recorded/**/*.test.ts"],
+    },
+  },
+]);
