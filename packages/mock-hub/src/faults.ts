@@ -1,0 +1,90 @@
+import type { Timers } from "./timers.js";
+import type { Fault, FaultRule, FaultType } from "./types.js";
+
+const DEFAULT_ESTIMATED_TIME_S = 20;
+
+export type FaultSource = "config" | "inject";
+
+class Rule implements FaultRule {
+  hits = 0;
+  active = true;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    readonly fault: Fault,
+    readonly model: string | undefined,
+    public remaining: number | undefined,
+    readonly source: FaultSource,
+    private readonly onRemove: (rule: Rule) => void,
+  ) {}
+
+  remove(): void {
+    if (!this.active) return;
+    this.active = false;
+    this.onRemove(this);
+    for (const listener of this.listeners) listener();
+    this.listeners.clear();
+  }
+
+  /** Resolves once the rule is removed, or at once when it already is. */
+  whenRemoved(): Promise<void> {
+    if (!this.active) return Promise.resolve();
+    return new Promise((resolve) => this.listeners.add(resolve));
+  }
+}
+
+/** The scripted faults: which apply to a request, and how many uses each has left. */
+export class FaultRegistry {
+  private readonly rules: Rule[] = [];
+
+  constructor(private readonly timers: Timers) {}
+
+  add(fault: Fault, model: string | undefined, times: number | undefined, source: FaultSource): Rule {
+    const rule = new Rule(fault, model, times ?? fault.times, source, (removed) => {
+      this.rules.splice(this.rules.indexOf(removed), 1);
+    });
+    this.rules.push(rule);
+    if (fault.type === "loading") {
+      // Loading ends after its duration even when nobody consumes the 503s.
+      const ms = fault.durationMs ?? (fault.estimatedTime ?? DEFAULT_ESTIMATED_TIME_S) * 1000;
+      this.timers.after(ms, () => rule.remove());
+    }
+    return rule;
+  }
+
+  /** The first active rule for `model` among `types`, without using it. */
+  peek(model: string, types: readonly FaultType[]): Rule | undefined {
+    return this.rules.find((rule) => types.includes(rule.fault.type) && matches(rule, model));
+  }
+
+  use(rule: Rule): Fault {
+    rule.hits += 1;
+    if (rule.remaining !== undefined) {
+      rule.remaining -= 1;
+      if (rule.remaining <= 0) rule.remove();
+    }
+    return rule.fault;
+  }
+
+  /** Uses the first matching rule of each type in `types`. */
+  takeEach(model: string, types: readonly FaultType[]): Fault[] {
+    return types.flatMap((type) => {
+      const rule = this.peek(model, [type]);
+      return rule ? [this.use(rule)] : [];
+    });
+  }
+
+  rulesOf(model: string, source: FaultSource): Rule[] {
+    return this.rules.filter((rule) => rule.model === model && rule.source === source);
+  }
+
+  clear(source?: FaultSource): void {
+    for (const rule of [...this.rules]) if (!source || rule.source === source) rule.remove();
+  }
+}
+
+function matches(rule: Rule, model: string): boolean {
+  return rule.active && (rule.model === undefined || rule.model === model);
+}
+
+export type { Rule };

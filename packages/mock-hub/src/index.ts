@@ -1,0 +1,20 @@
+export { createMockHub } from "./hub.js";
+export { startMockHub, type MockHub, type StartOptions } from "./server.js";
+export { DEFAULT_MODEL_ID, DEFAULT_TEXT, PREDEFINED_MODELS, type PredefinedModelId } from "./models.js";
+export { isDropConnection } from "./event-stream.js";
+export type {
+  Backend,
+  ChatRouteError,
+  Fault,
+  FaultRule,
+  FaultType,
+  HandleOptions,
+  InjectOptions,
+  MockHubConfig,
+  MockHubCore,
+  ModelConfig,
+  ProxyFault,
+  RecordedRequest,
+  StreamFault,
+  TgiVersion,
+} from "./types.js";

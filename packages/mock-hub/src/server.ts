@@ -1,0 +1,118 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { isDropConnection } from "./event-stream.js";
+import { createMockHub } from "./hub.js";
+import type { MockHubConfig, MockHubCore } from "./types.js";
+
+export interface StartOptions extends MockHubConfig {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default "127.0.0.1". */
+  host?: string;
+}
+
+export interface MockHub extends MockHubCore {
+  /** e.g. "http://127.0.0.1:54321", no trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  /** Closes the server and destroys every open socket, lingering streams included. */
+  close(): Promise<void>;
+}
+
+/** Hop-by-hop headers belong to this connection, not to the request the core sees. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "content-length", "expect"]);
+
+/** Serves the core over loopback HTTP, writing each body chunk as soon as it comes. */
+export async function startMockHub(options: StartOptions = {}): Promise<MockHub> {
+  const { port = 0, host = "127.0.0.1", ...config } = options;
+  const hub = createMockHub(config);
+  // Imported here so the package root stays loadable where node:http is not.
+  const { createServer } = await import("node:http");
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => void serve(hub, req, res, origin));
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  await listen(server, port, host);
+  const address = server.address() as AddressInfo;
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+  return Object.assign(hub, {
+    url: origin,
+    port: address.port,
+    close: () => closeServer(hub, server, sockets),
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+async function closeServer(hub: MockHubCore, server: Server, sockets: Set<Socket>): Promise<void> {
+  hub.dispose();
+  for (const socket of sockets) socket.destroy();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+async function serve(hub: MockHubCore, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+  const abort = new AbortController();
+  res.once("close", () => abort.abort());
+  try {
+    const body = await readBody(req);
+    const request = new Request(origin + (req.url ?? "/"), {
+      method: req.method ?? "GET",
+      headers: requestHeaders(req),
+      body: body.length > 0 ? body : undefined,
+      signal: abort.signal,
+    });
+    await pipe(await hub.handle(request), res);
+  } catch (error) {
+    if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+    res.end(`mock hub error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    req.on("error", reject);
+  });
+}
+
+function requestHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] ?? "";
+    if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, req.rawHeaders[i + 1] ?? "");
+  }
+  return headers;
+}
+
+/** Status and headers at once, then every chunk as it comes; a client that leaves cancels the body. */
+async function pipe(response: Response, res: ServerResponse): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.flushHeaders();
+  if (!response.body) return void res.end();
+  const reader = response.body.getReader();
+  res.once("close", () => void reader.cancel().catch(() => {}));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      res.write(value);
+    }
+    if (!res.destroyed) res.end();
+  } catch (error) {
+    // A drop fault: the socket dies mid-body, as a crashed server's would.
+    if (isDropConnection(error)) res.socket?.destroy();
+    else res.destroy(error instanceof Error ? error : new Error(String(error)));
+  }
+}

@@ -1,0 +1,78 @@
+import type { Exchange } from "../exchange.js";
+import { isRecord, jsonResponse, tgiError } from "../http.js";
+import { countTokens, runGeneration } from "../tokens.js";
+import { supports } from "../version.js";
+import { chatCompletion, chatStreamEvents, type ChatAnswer } from "./chat-output.js";
+import { readJsonBody, type BodyShape } from "./json-body.js";
+import { chooseTool } from "./tools.js";
+import { validationError, type GenerateParameters } from "./validation.js";
+import { tgiEventStream, validationErrorEvents } from "./wire.js";
+
+const CHAT_TYPES = { messages: "sequence", stop: "sequence" } as const;
+
+/** TGI's `/v1/chat/completions`: template, tools, parameter mapping, validation, then the answer. */
+export function tgiChat(exchange: Exchange): Response {
+  const { model } = exchange;
+  const shape: BodyShape = {
+    required: supports(model.version, "optionalModel") ? ["messages"] : ["model", "messages"],
+    types: CHAT_TYPES,
+  };
+  const parsed = readJsonBody(exchange.request, exchange.text, shape);
+  if ("rejection" in parsed) return parsed.rejection;
+  const { body } = parsed;
+  // The template and the tool grammar are applied before the stream opens: plain 422 answers.
+  if (!model.chatTemplate) return tgiError(422, "Template error: template not found", "template_error");
+  const tool = chooseTool(body, model.toolArguments);
+  if ("error" in tool) return tgiError(422, `Tool error: ${tool.error}`, "tool_error");
+
+  const parameters = chatParameters(body, model.version);
+  const promptTokens = countPromptTokens(body.messages);
+  const error = validationError(parameters, { inputTokens: promptTokens, maxTotalTokens: model.maxTotalTokens });
+  if (error && body.stream === true) return tgiEventStream(exchange, "chat", validationErrorEvents(model.version, "chat", error));
+  if (error) return tgiError(422, error, "validation");
+
+  const limits = { maxNewTokens: parameters.max_new_tokens ?? undefined, stop: parameters.stop ?? undefined };
+  const answer: ChatAnswer = {
+    model,
+    generation: runGeneration(model.text, limits),
+    promptTokens,
+    tool: tool.call,
+    includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,
+  };
+  if (body.stream === true) return tgiEventStream(exchange, "chat", chatStreamEvents(answer));
+  return jsonResponse(200, chatCompletion(answer));
+}
+
+const asNumber = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
+
+/** The router's OpenAI → generate mapping (`try_into_generate`). */
+export function chatParameters(body: Record<string, unknown>, version: string): GenerateParameters {
+  const temperature = asNumber(body.temperature);
+  const greedy = temperature === 0 && supports(version, "greedyTemperatureZero");
+  const presence = asNumber(body.presence_penalty);
+  const defaultMaxTokens = supports(version, "unboundedMaxTokens") ? undefined : 100;
+  return {
+    temperature: greedy ? undefined : temperature,
+    do_sample: !greedy,
+    top_p: asNumber(body.top_p),
+    frequency_penalty: asNumber(body.frequency_penalty),
+    repetition_penalty: presence === undefined ? undefined : presence + 2,
+    max_new_tokens: asNumber(body.max_tokens) ?? defaultMaxTokens,
+    stop: Array.isArray(body.stop) ? body.stop.filter((stop): stop is string => typeof stop === "string") : undefined,
+    seed: asNumber(body.seed),
+    top_n_tokens: asNumber(body.top_logprobs),
+  };
+}
+
+/** The templated prompt's size: each message's words plus a few template tokens. */
+export function countPromptTokens(messages: unknown): number {
+  if (!Array.isArray(messages)) return 0;
+  return messages.reduce<number>((total, message) => total + 3 + countTokens(messageText(message)), 0);
+}
+
+function messageText(message: unknown): string {
+  const content = isRecord(message) ? message.content : undefined;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : "")).join(" ");
+}

@@ -1,0 +1,95 @@
+import { afterEach, beforeEach } from "vitest";
+import { startMockHub, type MockHub, type StartOptions } from "../src/index.js";
+
+export const QUESTION = [{ role: "user", content: "What is the capital of France?" }];
+
+/** A fresh loopback hub per test, closed afterwards (lingering streams included). */
+export function useHub(options: StartOptions = {}): () => MockHub {
+  let hub: MockHub | undefined;
+  beforeEach(async () => {
+    hub = await startMockHub(options);
+  });
+  afterEach(async () => {
+    await hub?.close();
+    hub = undefined;
+  });
+  return () => {
+    if (!hub) throw new Error("the hub is not started");
+    return hub;
+  };
+}
+
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export function chatUrl(hub: MockHub, model: string): string {
+  return `${hub.url}/models/${model}/v1/chat/completions`;
+}
+
+export function streamChat(hub: MockHub, model: string, extra: Record<string, unknown> = {}): Promise<Response> {
+  return postJson(chatUrl(hub, model), { model: "tgi", messages: QUESTION, stream: true, ...extra });
+}
+
+/** The `data` payloads of an event-stream text (any `data:` spacing). */
+export function dataPayloads(text: string): string[] {
+  return text
+    .split(/\n\n/)
+    .filter((block) => block.startsWith("data:"))
+    .map((block) => block.replace(/^data: ?/, ""));
+}
+
+export function jsonEvents(text: string): Array<Record<string, any>> {
+  return dataPayloads(text)
+    .filter((data) => data !== "[DONE]")
+    .map((data) => JSON.parse(data) as Record<string, any>);
+}
+
+export function contentOf(text: string): string {
+  return jsonEvents(text)
+    .map((event) => event.choices?.[0]?.delta?.content ?? "")
+    .join("");
+}
+
+export const TIMEOUT = Symbol("timeout");
+
+/** One read, or TIMEOUT when nothing arrives within `ms` (how a test sees a body held open). */
+export async function readOrTimeout(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  ms: number,
+): Promise<ReadableStreamReadResult<Uint8Array> | typeof TIMEOUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMEOUT>((resolve) => (timer = setTimeout(() => resolve(TIMEOUT), ms)));
+  try {
+    return await Promise.race([reader.read(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads until `predicate` holds for the text so far (or the body ends). */
+export async function readUntil(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  predicate: (text: string) => boolean,
+): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!predicate(text)) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  return text;
+}
+
+export async function waitFor(condition: () => boolean, ms = 2000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

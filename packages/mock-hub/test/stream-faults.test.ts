@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { TIMEOUT, contentOf, dataPayloads, jsonEvents, readOrTimeout, readUntil, streamChat, useHub, waitFor } from "./helpers.js";
+
+const hub = useHub();
+const MODEL = "hfkit/tgi-3.2";
+const countEvents = (text: string) => text.split("\n\n").length - 1;
+
+describe("stream faults seen from the client", () => {
+  it("linger: after [DONE] the body stays open until the client cancels; openStreams() returns to 0", async () => {
+    hub().inject({ type: "linger" });
+    const reader = (await streamChat(hub(), MODEL)).body!.getReader();
+    const text = await readUntil(reader, (sofar) => sofar.endsWith("data: [DONE]\n\n"));
+    expect(contentOf(text)).toBe("The capital of France is Paris.");
+    expect(await readOrTimeout(reader, 150)).toBe(TIMEOUT);
+    expect(hub().openStreams()).toBe(1);
+    await reader.cancel();
+    await waitFor(() => hub().openStreams() === 0);
+  });
+
+  it("linger on a 2.1 stream (no [DONE]): a client waiting for [DONE] would hang", async () => {
+    hub().inject({ type: "linger" }, { model: "hfkit/tgi-2.1" });
+    const reader = (await streamChat(hub(), "hfkit/tgi-2.1")).body!.getReader();
+    const text = await readUntil(reader, (sofar) => sofar.includes('"finish_reason":"stop"'));
+    expect(text).not.toContain("[DONE]");
+    expect(await readOrTimeout(reader, 150)).toBe(TIMEOUT);
+    await reader.cancel();
+    await waitFor(() => hub().openStreams() === 0);
+  });
+
+  it("stall: after N chunks nothing more comes, the socket stays open", async () => {
+    hub().inject({ type: "stall", afterChunks: 2 });
+    const reader = (await streamChat(hub(), MODEL)).body!.getReader();
+    const text = await readUntil(reader, (sofar) => countEvents(sofar) >= 2);
+    expect(await readOrTimeout(reader, 150)).toBe(TIMEOUT);
+    expect(jsonEvents(text).map((event) => event.choices[0].delta.content)).toEqual(["The", " capital"]);
+    await reader.cancel();
+    await waitFor(() => hub().openStreams() === 0);
+  });
+
+  it("drop: after N chunks the socket is destroyed mid-body", async () => {
+    hub().inject({ type: "drop", afterChunks: 2 });
+    const reader = (await streamChat(hub(), MODEL)).body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const error = await (async () => {
+      try {
+        for (let read = await reader.read(); !read.done; read = await reader.read()) text += decoder.decode(read.value);
+      } catch (caught) {
+        return caught as Error;
+      }
+      return undefined;
+    })();
+    expect(error?.message).toBe("terminated");
+    expect(countEvents(text)).toBeLessThanOrEqual(2);
+    expect(text).not.toContain("finish_reason\":\"");
+    await waitFor(() => hub().openStreams() === 0);
+  });
+
+  it("truncate: the body ends cleanly after N chunks, without a finish_reason", async () => {
+    hub().inject({ type: "truncate", afterChunks: 3 });
+    const text = await (await streamChat(hub(), MODEL)).text();
+    expect(countEvents(text)).toBe(3);
+    expect(jsonEvents(text).every((event) => event.choices[0].finish_reason === null)).toBe(true);
+  });
+
+  it("malformed: one event after N chunks is not JSON, the rest follows", async () => {
+    hub().inject({ type: "malformed", afterChunks: 1 });
+    const payloads = dataPayloads(await (await streamChat(hub(), MODEL)).text());
+    expect(() => JSON.parse(payloads[1] ?? "")).toThrow();
+    expect(payloads.filter((payload) => payload !== "[DONE]")).toHaveLength(8);
+    expect(payloads.at(-1)).toBe("[DONE]");
+  });
+
+  it("keepAlive: `:` comments keep a stalled stream talking", async () => {
+    hub().inject({ type: "stall", afterChunks: 1 });
+    hub().inject({ type: "keepAlive", intervalMs: 20 });
+    const reader = (await streamChat(hub(), MODEL)).body!.getReader();
+    const text = await readUntil(reader, (sofar) => sofar.split(":\n\n").length > 3);
+    expect(text.startsWith("data: {")).toBe(true);
+    expect(text.endsWith(":\n\n")).toBe(true);
+    await reader.cancel();
+  });
+
+  it("slow: a delay between tokens", async () => {
+    hub().inject({ type: "slow", delayMs: 40 });
+    const started = Date.now();
+    const text = await (await streamChat(hub(), MODEL, { max_tokens: 4 })).text();
+    expect(countEvents(text)).toBe(5);
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(4 * 40 * 0.9);
+    expect(elapsed).toBeLessThan(10_000);
+  });
+
+  it("headersDelay: the status line waits", async () => {
+    hub().inject({ type: "headersDelay", delayMs: 120 });
+    const started = Date.now();
+    const response = await streamChat(hub(), MODEL);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    expect(response.status).toBe(200);
+    await response.text();
+  });
+
+  it("overloadedInStream: 200, then TGI's overload error as the first event", async () => {
+    hub().inject({ type: "overloadedInStream" }, { model: "hfkit/tgi-2.0" });
+    expect(await (await streamChat(hub(), "hfkit/tgi-2.0")).text()).toBe('data:{"error":"Model is overloaded","error_type":"overloaded"}\n\n');
+    hub().inject({ type: "overloadedInStream" }, { model: MODEL });
+    expect(await (await streamChat(hub(), MODEL)).text()).toBe(
+      'data: {"error":{"message":"Model is overloaded","http_status_code":429}}\n\ndata: [DONE]\n\n',
+    );
+  });
+});
+
+describe("wire format faults", () => {
+  const plain = async () => new Uint8Array(await (await streamChat(hub(), MODEL)).arrayBuffer());
+
+  it("bodyChunking: the same bytes cut into small writes, inside UTF-8 sequences too", async () => {
+    hub().setModel(MODEL, { text: "Café déjà vu — ok" });
+    const expected = await plain();
+    hub().inject({ type: "bodyChunking", bytes: 5, delayMs: 1 }, { times: 1 });
+    const reader = (await streamChat(hub(), MODEL)).body!.getReader();
+    const pieces: Uint8Array[] = [];
+    for (let read = await reader.read(); !read.done; read = await reader.read()) pieces.push(read.value);
+    expect(Buffer.concat(pieces).equals(Buffer.from(expected))).toBe(true);
+    expect(pieces.length).toBeGreaterThan(countEvents(new TextDecoder().decode(expected)));
+    expect(contentOf(new TextDecoder().decode(expected))).toBe("Café déjà vu — ok");
+  });
+
+  it.each([
+    ["\r\n", "data: [DONE]\r\n\r\n"],
+    ["\r", "data: [DONE]\r\r"],
+  ] as const)("lineEnding %j", async (ending, last) => {
+    hub().inject({ type: "lineEnding", ending });
+    const text = await (await streamChat(hub(), MODEL)).text();
+    expect(text.endsWith(last)).toBe(true);
+    expect(text).not.toContain("\n\n");
+    expect(text.split(`${ending}${ending}`).filter(Boolean)).toHaveLength(8);
+  });
+
+  it("bom: the body starts with a UTF-8 byte order mark", async () => {
+    hub().inject({ type: "bom" });
+    const bytes = new Uint8Array(await (await streamChat(hub(), MODEL)).arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(3)).startsWith("data: {")).toBe(true);
+  });
+});
+
+describe("the Node server", () => {
+  it("close() ends a lingering stream and frees the client", async () => {
+    hub().inject({ type: "linger" });
+    const reader = (await streamChat(hub(), MODEL)).body!.getReader();
+    await readUntil(reader, (sofar) => sofar.endsWith("data: [DONE]\n\n"));
+    const started = Date.now();
+    await hub().close();
+    await expect(readUntil(reader, () => false)).rejects.toThrow();
+    expect(hub().openStreams()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("a client that aborts mid-stream cancels the body and its timers", async () => {
+    hub().inject({ type: "slow", delayMs: 50 });
+    const controller = new AbortController();
+    const response = await fetch(`${hub().url}/models/${MODEL}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "hi" }], stream: true }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    await reader.read();
+    expect(hub().openStreams()).toBe(1);
+    controller.abort();
+    await expect(reader.read()).rejects.toThrow();
+    await waitFor(() => hub().openStreams() === 0);
+  });
+});
