@@ -45,12 +45,14 @@ export interface EventPlan {
 
 type FaultOf<T extends StreamFault["type"]> = Extract<StreamFault, { type: T }>;
 
+/** `signal`: the request's; when the client aborts, the stream and its timers stop. */
 export function createEventStream(
   plan: EventPlan,
   faults: readonly StreamFault[],
   tracker: StreamTracker,
+  signal?: AbortSignal,
 ): ReadableStream<Uint8Array> {
-  return new EventPump(plan, faults, tracker).stream();
+  return new EventPump(plan, faults, tracker, signal).stream();
 }
 
 /** Writes the events with the scripted timing and wire faults; every timer dies with the stream. */
@@ -67,6 +69,7 @@ class EventPump {
     private readonly plan: EventPlan,
     private readonly faults: readonly StreamFault[],
     private readonly tracker: StreamTracker,
+    private readonly signal: AbortSignal | undefined,
   ) {
     this.ending = this.find("lineEnding")?.ending ?? "\n";
     this.pendingBom = this.find("bom") ? "\uFEFF" : "";
@@ -76,7 +79,14 @@ class EventPump {
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.controller = controller;
-        this.untrack = this.tracker.add(() => this.fail(new Error("mock hub closed")));
+        const stopTracking = this.tracker.add(() => this.fail(new Error("mock hub closed")));
+        const onAbort = (): void => this.fail(new Error("the client aborted the request"));
+        this.signal?.addEventListener("abort", onAbort, { once: true });
+        this.untrack = () => {
+          stopTracking();
+          this.signal?.removeEventListener("abort", onAbort);
+        };
+        if (this.signal?.aborted) return onAbort();
         this.run().catch((error: unknown) => this.fail(error));
       },
       cancel: () => void this.finish(),

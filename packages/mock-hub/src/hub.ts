@@ -47,7 +47,7 @@ export function createMockHub(config: MockHubConfig = {}): MockHubCore {
     text,
     model,
     takeStreamFaults: () => faults.takeEach(model.id, STREAM_FAULTS) as StreamFault[],
-    eventStream: (plan, streamFaults) => eventStreamResponse(createEventStream(plan, streamFaults, streams)),
+    eventStream: (plan, streamFaults) => eventStreamResponse(createEventStream(plan, streamFaults, streams, request.signal)),
   });
 
   const answer = async (request: Request, text: string, route: Route): Promise<Response> => {
