@@ -64,6 +64,7 @@ class EventPump {
   private done = false;
   private writing = false;
   private untrack: () => void = () => {};
+  private disarmKeepAlive: () => void = () => {};
 
   constructor(
     private readonly plan: EventPlan,
@@ -147,8 +148,6 @@ class EventPump {
     this.armKeepAlive();
     return !this.done;
   }
-
-  private disarmKeepAlive: () => void = () => {};
 
   /** Like axum's KeepAlive: a `:` comment after each silence of `intervalMs`. */
   private armKeepAlive(): void {

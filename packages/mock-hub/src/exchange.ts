@@ -12,6 +12,3 @@ export interface Exchange {
   /** A 200 `text/event-stream` response writing `plan` under `faults`. */
   eventStream(plan: EventPlan, faults: readonly StreamFault[]): Response;
 }
-
-/** `created` in every chunk: fixed, so answers are byte-for-byte repeatable. */
-export const CREATED = 1735689600;

@@ -11,86 +11,92 @@ import { tgiGenerate } from "./tgi/generate.js";
 import { tgiInfo } from "./tgi/info.js";
 import { Timers } from "./timers.js";
 import { transformersChat, transformersPipeline } from "./transformers.js";
-import type {
-  Fault,
-  FaultType,
-  HandleOptions,
-  MockHubConfig,
-  MockHubCore,
-  ModelConfig,
-  RecordedRequest,
-  StreamFault,
-} from "./types.js";
+import type { FaultType, MockHubConfig, MockHubCore, ModelConfig, RecordedRequest, StreamFault } from "./types.js";
 
 const STREAM_FAULTS: readonly FaultType[] = [
   "overloadedInStream", "linger", "stall", "drop", "truncate", "malformed",
   "keepAlive", "slow", "bodyChunking", "lineEnding", "bom",
 ];
 
+/** Everything a request may touch: the models, the scripted faults, the open streams, the timers. */
+interface HubState {
+  models: Map<string, ModelConfig>;
+  defaultModel: string;
+  timers: Timers;
+  faults: FaultRegistry;
+  streams: StreamTracker;
+}
+
 /** The emulator's core: web-standard Request in, Response out; no Node built-ins. */
 export function createMockHub(config: MockHubConfig = {}): MockHubCore {
-  const models = new Map<string, ModelConfig>(Object.entries({ ...PREDEFINED_MODELS, ...config.models }));
-  const defaultModel = config.defaultModel ?? DEFAULT_MODEL_ID;
   const timers = new Timers();
-  const faults = new FaultRegistry(timers);
-  const streams = new StreamTracker();
+  const state: HubState = {
+    models: new Map(Object.entries({ ...PREDEFINED_MODELS, ...config.models })),
+    defaultModel: config.defaultModel ?? DEFAULT_MODEL_ID,
+    timers,
+    faults: new FaultRegistry(timers),
+    streams: new StreamTracker(),
+  };
   const requests: RecordedRequest[] = [];
   let counter = 0;
-
-  const addConfigFaults = (id: string, model: ModelConfig): void => {
-    for (const fault of model.faults ?? []) faults.add(fault, id, undefined, "config");
+  restoreConfigFaults(state);
+  return {
+    requests,
+    async handle(request, options = {}) {
+      const requestId = `mock-${++counter}`;
+      const text = await request.text();
+      requests.push(record(request, text, requestId));
+      const response = await respond(state, request, text, options.basePath).catch(internalError);
+      return withCommonHeaders(response, request, requestId);
+    },
+    openStreams: () => state.streams.count(),
+    setModel(id, model) {
+      state.models.set(id, model);
+      for (const rule of state.faults.rulesOf(id, "config")) rule.remove();
+      addConfigFaults(state, id, model);
+    },
+    inject: (fault, options = {}) => state.faults.add(fault, options.model, options.times, "inject"),
+    clearFaults: () => state.faults.clear(),
+    reset() {
+      requests.length = 0;
+      state.faults.clear();
+      restoreConfigFaults(state);
+    },
+    dispose() {
+      state.faults.clear();
+      state.timers.clear();
+      state.streams.stopAll();
+    },
   };
-  for (const [id, model] of models) addConfigFaults(id, model);
+}
 
-  const exchangeFor = (request: Request, text: string, model: ResolvedModel): Exchange => ({
+function addConfigFaults(state: HubState, id: string, model: ModelConfig): void {
+  for (const fault of model.faults ?? []) state.faults.add(fault, id, undefined, "config");
+}
+
+function restoreConfigFaults(state: HubState): void {
+  for (const [id, model] of state.models) addConfigFaults(state, id, model);
+}
+
+async function respond(state: HubState, request: Request, text: string, basePath: string | undefined): Promise<Response> {
+  if (request.method === "OPTIONS") return preflight(request);
+  const route = matchRoute(request.method, new URL(request.url).pathname, basePath);
+  if (route.kind === "unknown") return jsonResponse(404, { error: "Not Found" });
+  const model = resolveModel(modelIdFor(route, text, state.defaultModel), state.models);
+  const [delay] = state.faults.takeEach(model.id, ["headersDelay"]);
+  if (delay?.type === "headersDelay") await state.timers.sleep(delay.delayMs);
+  if (route.kind === "info") return tgiInfo(model);
+  const refusal = await proxyGate({ request, model: model.id, faults: state.faults });
+  return refusal ?? dispatch(route, exchange(state, request, text, model));
+}
+
+function exchange(state: HubState, request: Request, text: string, model: ResolvedModel): Exchange {
+  return {
     request,
     text,
     model,
-    takeStreamFaults: () => faults.takeEach(model.id, STREAM_FAULTS) as StreamFault[],
-    eventStream: (plan, streamFaults) => eventStreamResponse(createEventStream(plan, streamFaults, streams, request.signal)),
-  });
-
-  const answer = async (request: Request, text: string, route: Route): Promise<Response> => {
-    if (route.kind === "unknown") return jsonResponse(404, { error: "Not Found" });
-    const model = resolveModel(modelIdFor(route, text, defaultModel), models);
-    const [delay] = faults.takeEach(model.id, ["headersDelay"]);
-    if (delay?.type === "headersDelay") await timers.sleep(delay.delayMs);
-    if (route.kind === "info") return tgiInfo(model);
-    const refusal = await proxyGate({ request, model: model.id, faults });
-    if (refusal) return refusal;
-    return dispatch(route, exchangeFor(request, text, model));
-  };
-
-  return {
-    requests,
-    async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
-      const requestId = `mock-${++counter}`;
-      const text = await request.text();
-      const url = new URL(request.url);
-      requests.push(record(request, url, text, requestId));
-      const route = matchRoute(request.method, url.pathname, options.basePath);
-      const response = await (request.method === "OPTIONS" ? Promise.resolve(preflight(request)) : answer(request, text, route))
-        .catch((error: unknown) => textResponse(500, `mock hub error: ${error instanceof Error ? error.message : String(error)}`));
-      return withCommonHeaders(response, request, requestId);
-    },
-    openStreams: () => streams.count(),
-    setModel(id: string, model: ModelConfig): void {
-      models.set(id, model);
-      for (const rule of faults.rulesOf(id, "config")) rule.remove();
-      addConfigFaults(id, model);
-    },
-    inject: (fault: Fault, options = {}) => faults.add(fault, options.model, options.times, "inject"),
-    clearFaults: () => faults.clear(),
-    reset(): void {
-      requests.length = 0;
-      faults.clear();
-      for (const [id, model] of models) addConfigFaults(id, model);
-    },
-    dispose(): void {
-      faults.clear();
-      timers.clear();
-      streams.stopAll();
-    },
+    takeStreamFaults: () => state.faults.takeEach(model.id, STREAM_FAULTS) as StreamFault[],
+    eventStream: (plan, faults) => eventStreamResponse(createEventStream(plan, faults, state.streams, request.signal)),
   };
 }
 
@@ -115,9 +121,14 @@ function modelIdFor(route: Exclude<Route, { kind: "unknown" }>, text: string, de
   return !named || named === "tgi" ? defaultModel : named;
 }
 
-function record(request: Request, url: URL, text: string, requestId: string): RecordedRequest {
+function record(request: Request, text: string, requestId: string): RecordedRequest {
+  const url = new URL(request.url);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => (headers[name] = value));
   const body = text === "" ? undefined : (parseJson(text) ?? text);
   return { method: request.method, path: url.pathname + url.search, headers, body, time: Date.now(), requestId };
+}
+
+function internalError(error: unknown): Response {
+  return textResponse(500, `mock hub error: ${error instanceof Error ? error.message : String(error)}`);
 }

@@ -1,10 +1,12 @@
-import { CREATED } from "../exchange.js";
 import type { ResolvedModel } from "../models.js";
 import { EOS_TOKEN, type Generation, type StopReason } from "../tokens.js";
 import { supports, systemFingerprint } from "../version.js";
 import { argumentPieces, type ToolCallPlan } from "./tools.js";
 
 /** The chat route's answers (`ChatCompletion`, `ChatCompletionChunk`) in each version's shape. */
+
+/** `created` in every answer: fixed, so answers are byte-for-byte repeatable. */
+export const CREATED = 1735689600;
 
 export interface Usage {
   prompt_tokens: number;
