@@ -1,0 +1,67 @@
+import type { ChatCompletionInput, ChatCompletionOutput, ChatCompletionStreamOutput } from "../types";
+
+/** Arguments that steer the client and never go on the wire. */
+const CLIENT_KEYS = new Set(["accessToken", "endpointUrl", "provider", "model", "stream", "n"]);
+
+/**
+ * The OpenAI-shaped chat body, with OpenAI's ranges mapped to what TGI accepts (each mapping keeps
+ * the meaning): `top_p: 0` is greedy, `top_p: 1` and `presence_penalty: 0` are the defaults.
+ */
+export function chatBody(args: ChatCompletionInput, model: string, stream: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = { model };
+  for (const key in args) {
+    const value = args[key];
+    if (value !== undefined && !CLIENT_KEYS.has(key)) body[key] = value;
+  }
+  if (args.top_p === 0) {
+    delete body.top_p;
+    body.temperature = 0;
+  } else if (args.top_p === 1) delete body.top_p;
+  if (args.presence_penalty === 0) delete body.presence_penalty;
+  if (typeof args.stop === "string") body.stop = [args.stop];
+  body.stream = stream;
+  if (!stream) delete body.stream_options;
+  return body;
+}
+
+/** TGI's older finish reasons, in OpenAI's words. */
+const FINISH_REASONS: Record<string, string> = { eos_token: "stop", stop_sequence: "stop" };
+
+/**
+ * Normalises one chunk in place: finish reasons of TGI < 2.1 and tool-call deltas of TGI <= 3.1
+ * (one object, not an array) take OpenAI's shapes.
+ */
+export function normalizeChunk(chunk: ChatCompletionStreamOutput): ChatCompletionStreamOutput {
+  const choices = chunk.choices;
+  if (!Array.isArray(choices)) {
+    chunk.choices = [];
+    return chunk;
+  }
+  for (let i = 0; i < choices.length; i++) {
+    const choice = choices[i]!;
+    const reason = choice.finish_reason;
+    if (reason) choice.finish_reason = FINISH_REASONS[reason] ?? reason;
+    if (choice.delta?.tool_calls) choice.delta.tool_calls = toolCalls(choice.delta.tool_calls);
+  }
+  return chunk;
+}
+
+/** Normalises a whole (non-streamed) answer in place, as `normalizeChunk` does. */
+export function normalizeOutput(output: ChatCompletionOutput): ChatCompletionOutput {
+  for (const choice of output.choices ?? []) {
+    if (choice.finish_reason) choice.finish_reason = FINISH_REASONS[choice.finish_reason] ?? choice.finish_reason;
+    if (choice.message?.tool_calls) choice.message.tool_calls = toolCalls(choice.message.tool_calls);
+  }
+  return output;
+}
+
+/** One object becomes an array; TGI 2.x's numeric ids and object arguments become strings. */
+function toolCalls<C extends { id: unknown; function: { arguments: unknown } }>(calls: C[] | C): C[] {
+  const list = Array.isArray(calls) ? calls : [calls];
+  for (const call of list) {
+    if (typeof call.id === "number") call.id = String(call.id);
+    const fn = call.function;
+    if (fn && typeof fn.arguments === "object" && fn.arguments !== null) fn.arguments = JSON.stringify(fn.arguments);
+  }
+  return list;
+}

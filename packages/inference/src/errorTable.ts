@@ -1,0 +1,126 @@
+import {
+  AuthenticationError,
+  HttpError,
+  type HttpErrorInit,
+  ModelLoadingError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+} from "./errors";
+
+type HttpErrorClass = new (message: string, init: HttpErrorInit & { estimatedTime?: number }) => HttpError;
+
+/** What is known of a failed answer, over HTTP or inside a 200 stream. */
+export interface ErrorSource {
+  status: number;
+  body: unknown;
+  requestId?: string;
+  url: string;
+  method?: string;
+  requestHeaders?: Record<string, string>;
+  requestBody?: unknown;
+  /** The error arrived inside a 200 event stream. */
+  inStream?: boolean;
+}
+
+const BY_ERROR_TYPE: Record<string, HttpErrorClass> = {
+  validation: ValidationError,
+  template_error: ValidationError,
+  tool_error: ValidationError,
+  missing_template_variable: ValidationError,
+  overloaded: RateLimitError,
+  generation: ServerError,
+  incomplete_generation: ServerError,
+  incomplete_generation_stream: ServerError,
+};
+
+/** TGI's HTTP status for each `error_type` (router `lib.rs`), used for in-stream errors. */
+const STATUS_OF_TYPE: Record<string, number> = {
+  validation: 422,
+  template_error: 422,
+  tool_error: 422,
+  missing_template_variable: 422,
+  overloaded: 429,
+  generation: 424,
+  incomplete_generation: 500,
+  incomplete_generation_stream: 500,
+};
+
+const BY_STATUS: Record<number, HttpErrorClass> = {
+  400: ValidationError,
+  401: AuthenticationError,
+  403: PermissionError,
+  404: NotFoundError,
+  422: ValidationError,
+  429: RateLimitError,
+};
+
+interface ErrorFields {
+  message: string;
+  errorType: string | undefined;
+  status: number | undefined;
+  estimatedTime: number | undefined;
+}
+
+/** Reads the fields of every error shape seen: TGI's two, OpenAI's, the proxy's, plain text. */
+export function readErrorFields(body: unknown): ErrorFields {
+  const fields: ErrorFields = { message: "", errorType: undefined, status: undefined, estimatedTime: undefined };
+  if (typeof body === "string") {
+    fields.message = body.trim().slice(0, 500);
+    return fields;
+  }
+  if (typeof body !== "object" || body === null) return fields;
+  const b = body as Record<string, unknown>;
+  const err = b.error;
+  if (typeof err === "string") fields.message = err;
+  else if (Array.isArray(err)) fields.message = err.map(String).join("; ");
+  else if (typeof err === "object" && err !== null) {
+    const e = err as Record<string, unknown>;
+    fields.message = typeof e.message === "string" ? e.message : JSON.stringify(e);
+    if (typeof e.http_status_code === "number") fields.status = e.http_status_code;
+    if (typeof e.type === "string") fields.errorType = e.type;
+  } else if (typeof b.message === "string") fields.message = b.message;
+  if (typeof b.error_type === "string") fields.errorType = b.error_type;
+  if (typeof b.estimated_time === "number") fields.estimatedTime = b.estimated_time;
+  return fields;
+}
+
+function classify(f: ErrorFields, status: number, inStream: boolean): HttpErrorClass {
+  const byType = f.errorType === undefined ? undefined : BY_ERROR_TYPE[f.errorType];
+  if (byType) return byType;
+  if (/model is overloaded/i.test(f.message)) return RateLimitError;
+  if (/currently loading/i.test(f.message)) return ModelLoadingError;
+  if (status === 503 && f.estimatedTime !== undefined) return ModelLoadingError;
+  const byStatus = BY_STATUS[status];
+  if (byStatus) return byStatus;
+  if (status >= 500 || inStream) return ServerError;
+  return HttpError;
+}
+
+const TOO_LARGE_HINT =
+  " The serverless API will not load it: use a dedicated Inference Endpoint or another provider.";
+
+/** The one table that maps HTTP answers and in-stream errors to typed errors. */
+export function toHttpError(src: ErrorSource): HttpError {
+  const f = readErrorFields(src.body);
+  const status = src.inStream
+    ? (f.status ?? (f.errorType ? STATUS_OF_TYPE[f.errorType] : undefined) ?? 500)
+    : src.status;
+  const Cls = classify(f, status, src.inStream === true);
+  let message = f.message || `The server answered HTTP ${status}`;
+  if (status === 403 && /too large/i.test(message)) message += TOO_LARGE_HINT;
+  const where = src.inStream ? "inside the stream" : `HTTP ${status}`;
+  const id = src.requestId ? `, request id ${src.requestId}` : "";
+  return new Cls(`${message} (${where}${id})`, {
+    status,
+    body: src.body,
+    requestId: src.requestId,
+    url: src.url,
+    method: src.method,
+    requestHeaders: src.requestHeaders,
+    requestBody: src.requestBody,
+    estimatedTime: f.estimatedTime,
+  });
+}

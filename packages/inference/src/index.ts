@@ -1,0 +1,29 @@
+export { HfInference, HfInferenceEndpoint, InferenceClient, InferenceClientEndpoint } from "./client";
+export { chatCompletion } from "./tasks/chatCompletion";
+export { chatCompletionStream } from "./tasks/chatCompletionStream";
+export { collectStream } from "./collectStream";
+export {
+  AbortError,
+  AuthenticationError,
+  ConnectionError,
+  HttpError,
+  IncompleteStreamError,
+  InferenceClientError,
+  InferenceClientHubApiError,
+  InferenceClientInputError,
+  InferenceClientProviderApiError,
+  InferenceClientProviderOutputError,
+  InferenceError,
+  InputError,
+  MalformedEventError,
+  ModelLoadingError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from "./errors";
+export type { HttpErrorInit, HttpRequestInfo, HttpResponseInfo, TimeoutKind } from "./errors";
+export type * from "./types";
+export { VERSION } from "./version";

@@ -1,0 +1,55 @@
+import { InputError } from "./errors";
+
+export const HF_ROUTER_URL = "https://router.huggingface.co";
+export const HF_INFERENCE_BASE = `${HF_ROUTER_URL}/hf-inference`;
+
+/** Where a chat call goes, and what serves it. */
+export interface ChatRoute {
+  url: string;
+  /** The `model` to put in the body. */
+  bodyModel: string;
+  /** The model id, for messages and caches ("tgi" on an endpoint without a model). */
+  model: string;
+  /** OpenAI-protocol routes (the HF router) need no backend detection. */
+  kind: "endpoint" | "hf-inference" | "router";
+}
+
+export interface RouteOptions {
+  model?: string;
+  endpointUrl?: string;
+  baseUrl?: string;
+  provider?: string;
+}
+
+const trimSlashes = (url: string): string => url.replace(/\/+$/, "");
+
+function requireModel(model: string | undefined, where: string): string {
+  if (typeof model !== "string" || model.trim() === "") {
+    throw new InputError(`\`model\` must be a non-empty model id such as "org/name" (needed for ${where})`, "model");
+  }
+  return model;
+}
+
+/** The chat URL of a dedicated endpoint: `/v1/chat/completions` appended as needed. */
+export function endpointChatUrl(endpointUrl: string): string {
+  const base = trimSlashes(endpointUrl);
+  if (base.endsWith("/chat/completions")) return base;
+  if (base.endsWith("/v1")) return `${base}/chat/completions`;
+  return `${base}/v1/chat/completions`;
+}
+
+/** endpoint > baseUrl / provider "hf-inference" > the HF router ("auto" and other providers). */
+export function chatRoute(o: RouteOptions): ChatRoute {
+  if (o.endpointUrl) {
+    const model = o.model || "tgi";
+    return { url: endpointChatUrl(o.endpointUrl), bodyModel: model, model, kind: "endpoint" };
+  }
+  if (o.baseUrl || o.provider === "hf-inference") {
+    const model = requireModel(o.model, "an hf-inference route");
+    const base = trimSlashes(o.baseUrl || HF_INFERENCE_BASE);
+    return { url: `${base}/models/${model}/v1/chat/completions`, bodyModel: model, model, kind: "hf-inference" };
+  }
+  const model = requireModel(o.model, "the Hugging Face router");
+  const provider = o.provider && o.provider !== "auto" && !model.includes(":") ? `:${o.provider}` : "";
+  return { url: `${HF_ROUTER_URL}/v1/chat/completions`, bodyModel: model + provider, model, kind: "router" };
+}

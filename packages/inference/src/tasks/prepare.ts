@@ -1,0 +1,76 @@
+import { chatBody } from "../backends/tgi";
+import { InputError } from "../errors";
+import { validateChatInput, validateForTgi } from "../params";
+import { type ChatRoute, chatRoute } from "../router";
+import { Call } from "../transport/call";
+import type { RequestSpec } from "../transport/request";
+import type { RetryPolicy } from "../transport/retry";
+import type { ChatCompletionArgs, Options } from "../types";
+
+export const DEFAULT_FIRST_CHUNK_TIMEOUT = 300_000;
+export const DEFAULT_IDLE_TIMEOUT = 60_000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+/** A call, ready to send: its clock, its request and its retry policy. */
+export interface Prepared {
+  call: Call;
+  spec: RequestSpec;
+  policy: RetryPolicy;
+  route: ChatRoute;
+}
+
+function checkDuration(options: Options, field: "timeout" | "firstChunkTimeout" | "idleTimeout"): void {
+  const v = options[field];
+  if (v !== undefined && !(typeof v === "number" && v > 0)) {
+    throw new InputError(`\`${field}\` must be a number of milliseconds > 0 (got ${String(v)})`, field);
+  }
+}
+
+function checkOptions(options: Options): void {
+  checkDuration(options, "timeout");
+  checkDuration(options, "firstChunkTimeout");
+  checkDuration(options, "idleTimeout");
+  const r = options.maxRetries;
+  if (r !== undefined && !(Number.isInteger(r) && r >= 0)) {
+    throw new InputError(`\`maxRetries\` must be an integer >= 0 (got ${String(r)})`, "maxRetries");
+  }
+}
+
+/** Validates, routes and shapes a chat call; throws InputError before anything is sent. */
+export function prepareChat(args: ChatCompletionArgs, options: Options, stream: boolean): Prepared {
+  if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
+  checkOptions(options);
+  validateChatInput(args);
+  const route = chatRoute({
+    model: args.model,
+    endpointUrl: args.endpointUrl ?? options.endpointUrl,
+    baseUrl: options.baseUrl,
+    provider: args.provider ?? options.provider,
+  });
+  if (route.kind !== "router") validateForTgi(args);
+  const spec: RequestSpec = {
+    url: route.url,
+    body: chatBody(args, route.bodyModel, stream),
+    accessToken: args.accessToken,
+    headers: options.headers,
+    fetch: options.fetch,
+    fetchOptions: options.fetchOptions,
+    billTo: options.billTo,
+    useCache: options.use_cache,
+    onResponse: options.onResponse,
+  };
+  const policy: RetryPolicy = {
+    enabled: options.retry_on_error !== false,
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    logger: options.logger ?? console,
+    onRetry: options.onRetry,
+    model: route.model,
+  };
+  const call = new Call({
+    timeout: options.timeout,
+    firstChunkTimeout: options.firstChunkTimeout ?? DEFAULT_FIRST_CHUNK_TIMEOUT,
+    idleTimeout: options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT,
+    signal: options.signal,
+  });
+  return { call, spec, policy, route };
+}

@@ -1,0 +1,89 @@
+import { ConnectionError, type InferenceError, ModelLoadingError, RateLimitError, ServerError } from "../errors";
+import type { Logger, RetryEvent } from "../types";
+import type { Call } from "./call";
+import { retryAfterOf } from "./request";
+
+export interface RetryPolicy {
+  /** `retry_on_error !== false`. */
+  enabled: boolean;
+  /** Extra tries after a 429, 5xx or connection failure (loading waits are bounded by time instead). */
+  maxRetries: number;
+  logger: Logger;
+  onRetry?: (event: RetryEvent) => void;
+  /** Named in the loading warning. */
+  model: string;
+  random?: () => number;
+}
+
+interface Plan {
+  delayMs: number;
+  reason: RetryEvent["reason"];
+  estimatedTime?: number;
+}
+
+const BASE_DELAY = 500;
+const MAX_DELAY = 8000;
+/** When a 503 says "currently loading" but gives no estimate. */
+const DEFAULT_LOADING_WAIT = 10_000;
+
+const warnedLoading = new Set<string>();
+
+/** Whether and how long to wait before the next try; undefined: do not retry. */
+export function planRetry(error: InferenceError, retriesSoFar: number, policy: RetryPolicy): Plan | undefined {
+  if (!policy.enabled) return undefined;
+  const random = policy.random ?? Math.random;
+  if (error instanceof ModelLoadingError) {
+    const est = error.estimatedTime;
+    const base = est !== undefined && est >= 0 ? est * 1000 : DEFAULT_LOADING_WAIT;
+    return { delayMs: base + random() * 250, reason: "loading", estimatedTime: est };
+  }
+  if (retriesSoFar >= policy.maxRetries) return undefined;
+  let reason: Plan["reason"];
+  if (error instanceof RateLimitError) reason = error.status === 429 ? "rate-limit" : "overloaded";
+  else if (error instanceof ServerError) reason = "server-error";
+  else if (error instanceof ConnectionError) reason = "connection";
+  else return undefined;
+  const exp = Math.min(MAX_DELAY, BASE_DELAY * 2 ** retriesSoFar);
+  const jitter = random() * exp * 0.25;
+  const serverMinimum = retryAfterOf(error);
+  // A server's retry-after is a minimum: jitter only adds to it.
+  const delayMs = serverMinimum === undefined ? Math.min(MAX_DELAY, exp + jitter) : Math.max(serverMinimum, exp) + jitter;
+  return { delayMs, reason };
+}
+
+/**
+ * Runs `attempt` until it succeeds or fails for good. `attempt` must throw before it hands anything
+ * to the caller, so nothing is ever replayed. A wait that would pass a deadline fails at once.
+ */
+export async function withRetries<T>(
+  call: Call,
+  policy: RetryPolicy,
+  attempt: (extraHeaders: Record<string, string> | undefined) => Promise<T>,
+): Promise<T> {
+  let retries = 0;
+  let extra: Record<string, string> | undefined;
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(extra);
+    } catch (e) {
+      const error = call.translate(e);
+      const plan = planRetry(error, retries, policy);
+      if (!plan || call.failure || plan.delayMs > call.remaining()) throw error;
+      if (plan.reason === "loading") {
+        extra = { "x-wait-for-model": "true" };
+        warnLoadingOnce(policy, plan.estimatedTime);
+      } else retries++;
+      const status = (error as { status?: number }).status;
+      policy.onRetry?.({ attempt: n + 1, delayMs: plan.delayMs, status, reason: plan.reason, estimatedTime: plan.estimatedTime });
+      await call.sleep(plan.delayMs);
+    }
+  }
+}
+
+function warnLoadingOnce(policy: RetryPolicy, estimatedTime: number | undefined): void {
+  if (warnedLoading.has(policy.model)) return;
+  if (warnedLoading.size > 1000) warnedLoading.clear();
+  warnedLoading.add(policy.model);
+  const about = estimatedTime !== undefined ? ` (about ${Math.round(estimatedTime)} s)` : "";
+  policy.logger.warn(`Model ${policy.model} is loading on the server${about}; waiting for it.`);
+}

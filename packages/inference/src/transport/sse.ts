@@ -1,0 +1,187 @@
+import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
+import { IncompleteStreamError, type InferenceError, InferenceError as BaseError, MalformedEventError } from "../errors";
+import { toHttpError } from "../errorTable";
+import type { Call } from "./call";
+import { parseMaybeJson } from "./request";
+
+/** What a kind of stream (chat chunks, generate events) says about its own events. */
+export interface StreamRules<T> {
+  /** The value to yield for one parsed event, or undefined to yield nothing. */
+  accept(event: Record<string, unknown>): T | undefined;
+  /**
+   * Undefined while the answer is incomplete; once complete, how long to keep reading for stragglers
+   * (a usage chunk) before completing: 0 completes at once.
+   */
+  graceAfterComplete(idleTimeout: number): number | undefined;
+}
+
+/** Where the stream came from, for the errors it raises. */
+export interface StreamOrigin {
+  url: string;
+  requestId?: string;
+}
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+function isDoneMarker(data: string): boolean {
+  return data.length < 16 && data.trim() === "[DONE]";
+}
+
+/**
+ * Bytes of an event stream -> values, with the termination rules: complete on `[DONE]`, on the
+ * body's end, or a short grace after the answer is complete; never wait for `[DONE]`.
+ */
+export class EventStream<T> {
+  private readonly queue: T[] = [];
+  private head = 0;
+  private error: InferenceError | undefined;
+  private closed = false;
+  private accepted = false;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly decoder = new TextDecoder();
+  private readonly parser: EventSourceParser;
+  private readonly offCancel: () => void;
+
+  constructor(
+    body: ReadableStream<Uint8Array>,
+    private readonly call: Call,
+    private readonly rules: StreamRules<T>,
+    private readonly origin: StreamOrigin,
+  ) {
+    if (typeof (body as { getReader?: unknown }).getReader !== "function") {
+      throw new BaseError("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
+    }
+    this.reader = body.getReader();
+    this.parser = createParser({ onEvent: (e) => this.onEvent(e) });
+    this.offCancel = call.onCancel(() => this.cancelBody());
+    call.watchIdle();
+  }
+
+  /** Reads until the first value is ready; throws if the stream fails before any (retry-safe). */
+  async prime(): Promise<void> {
+    while (this.head === this.queue.length && !this.error && !this.closed) await this.pull();
+    if (this.head === this.queue.length && this.error) {
+      this.settle();
+      throw this.error;
+    }
+  }
+
+  async next(): Promise<IteratorResult<T, undefined>> {
+    for (;;) {
+      if (this.head < this.queue.length) return { done: false, value: this.take() };
+      if (this.error) {
+        const error = this.error;
+        this.error = undefined;
+        this.closed = true;
+        this.settle();
+        throw error;
+      }
+      if (this.closed) {
+        this.settle();
+        return DONE;
+      }
+      await this.pull();
+    }
+  }
+
+  /** Stops at once: cancels the body even while a read is pending. */
+  cancel(): void {
+    this.closed = true;
+    this.head = this.queue.length = 0;
+    this.error = undefined;
+    this.settle();
+  }
+
+  private take(): T {
+    const value = this.queue[this.head++] as T;
+    if (this.head === this.queue.length) this.head = this.queue.length = 0;
+    return value;
+  }
+
+  private async pull(): Promise<void> {
+    let r: ReadableStreamReadResult<Uint8Array>;
+    try {
+      r = await this.reader.read();
+    } catch (e) {
+      if (!this.closed) this.error ??= this.call.translate(e);
+      return;
+    }
+    if (this.call.failure) {
+      this.error ??= this.call.failure;
+      return;
+    }
+    if (this.closed) return;
+    if (r.done) return this.onBodyEnd();
+    this.call.firstByte();
+    this.call.touch();
+    this.parser.feed(this.decoder.decode(r.value, { stream: true }));
+  }
+
+  private onBodyEnd(): void {
+    this.parser.feed(this.decoder.decode());
+    if (this.closed || this.error) return;
+    if (this.rules.graceAfterComplete(0) === undefined) {
+      this.error = new IncompleteStreamError(
+        this.accepted ? "The stream ended before the answer was complete" : "The stream ended before any chunk arrived",
+      );
+    }
+    this.complete();
+  }
+
+  private onEvent(event: EventSourceMessage): void {
+    if (this.closed || this.error) return;
+    const data = event.data;
+    if (event.event === "error") return this.inStreamError(parseMaybeJson(data));
+    if (isDoneMarker(data)) {
+      if (!this.accepted) this.error = new IncompleteStreamError("The stream sent [DONE] before any chunk");
+      return this.complete();
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch (e) {
+      this.error = new MalformedEventError(`Malformed event in the stream: ${data.slice(0, 200)}`, data, e);
+      return;
+    }
+    if (typeof parsed !== "object" || parsed === null) {
+      this.error = new MalformedEventError(`Unexpected event in the stream: ${data.slice(0, 200)}`, data);
+      return;
+    }
+    if ((parsed as { error?: unknown }).error != null) return this.inStreamError(parsed);
+    const value = this.rules.accept(parsed as Record<string, unknown>);
+    this.accepted = true;
+    if (value !== undefined) this.queue.push(value);
+    this.afterEvent();
+  }
+
+  private afterEvent(): void {
+    const grace = this.rules.graceAfterComplete(this.call.idleTimeout);
+    if (grace === undefined) return;
+    if (grace <= 0) return this.complete();
+    this.graceTimer ??= setTimeout(() => this.complete(), grace);
+  }
+
+  private inStreamError(body: unknown): void {
+    this.error = toHttpError({ status: 200, body, inStream: true, url: this.origin.url, requestId: this.origin.requestId });
+  }
+
+  /** The answer is complete: what is queued is still delivered; the body is cancelled now. */
+  private complete(): void {
+    this.closed = true;
+    this.cancelBody();
+  }
+
+  private cancelBody(): void {
+    clearTimeout(this.graceTimer);
+    this.reader.cancel().catch(() => {});
+    // Some fetches (msw) only end a body on abort; after completion nothing else listens to it.
+    this.call.controller.abort();
+  }
+
+  private settle(): void {
+    this.cancelBody();
+    this.offCancel();
+    this.call.finish();
+  }
+}
