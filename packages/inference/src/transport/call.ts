@@ -102,6 +102,12 @@ export class Call {
     this.idleTimer = unref(setTimeout(check, limit));
   }
 
+  /** The answer is complete: silence is no longer an error (the stream's grace takes over). */
+  stopIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
   get idleTimeout(): number {
     return this.limits.idleTimeout;
   }

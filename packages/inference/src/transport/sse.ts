@@ -37,6 +37,7 @@ export class EventStream<T> {
   private error: InferenceError | undefined;
   private closed = false;
   private accepted = false;
+  private lastCharWasCR = false;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
@@ -115,11 +116,15 @@ export class EventStream<T> {
     if (r.done) return this.onBodyEnd();
     this.call.firstByte();
     this.call.touch();
-    this.parser.feed(this.decoder.decode(r.value, { stream: true }));
+    const text = this.decoder.decode(r.value, { stream: true });
+    if (text.length > 0) this.lastCharWasCR = text.charCodeAt(text.length - 1) === 13;
+    this.parser.feed(text);
   }
 
   private onBodyEnd(): void {
-    this.parser.feed(this.decoder.decode());
+    const rest = this.decoder.decode();
+    // A final CR may still be waiting for an LF; at the end of the body it ends its line.
+    this.parser.feed(this.lastCharWasCR || rest.endsWith("\r") ? `${rest}\n` : rest);
     if (this.closed || this.error) return;
     if (this.rules.graceAfterComplete(0) === undefined) {
       this.error = new IncompleteStreamError(
@@ -158,6 +163,7 @@ export class EventStream<T> {
   private afterEvent(): void {
     const grace = this.rules.graceAfterComplete(this.call.idleTimeout);
     if (grace === undefined) return;
+    this.call.stopIdle();
     if (grace <= 0) return this.complete();
     this.graceTimer ??= setTimeout(() => this.complete(), grace);
   }
