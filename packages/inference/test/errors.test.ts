@@ -1,0 +1,125 @@
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import * as src from "../src/index";
+import {
+  AuthenticationError,
+  chatCompletion,
+  HttpError,
+  InferenceClientError,
+  InferenceClientInputError,
+  InferenceClientProviderApiError,
+  InferenceError,
+  InputError,
+  ModelLoadingError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+} from "../src/index";
+import { toHttpError } from "../src/errorTable";
+import { json, messages, recordingFetch } from "./helpers";
+
+const TOKEN = "hf_sEcReT_token_123";
+
+const table: Array<[string, number, unknown, Function, boolean?]> = [
+  ["TGI validation 422", 422, { error: "Input validation error: x", error_type: "validation" }, ValidationError],
+  ["template error", 422, { error: "Template error: template not found", error_type: "template_error" }, ValidationError],
+  ["tool error", 422, { error: "Tool error: x", error_type: "tool_error" }, ValidationError],
+  ["missing template variable", 422, { error: "x", error_type: "missing_template_variable" }, ValidationError],
+  ["overloaded labelled 422", 422, { error: "Model is overloaded", error_type: "overloaded" }, RateLimitError],
+  ["overloaded by message only", 422, { error: "Model is overloaded" }, RateLimitError],
+  ["generation 424", 424, { error: "Request failed during generation", error_type: "generation" }, ServerError],
+  ["incomplete generation", 500, { error: "x", error_type: "incomplete_generation" }, ServerError],
+  ["loading 503", 503, { error: "Model o/m is currently loading", estimated_time: 39.5 }, ModelLoadingError],
+  ["plain 503", 503, { error: "Service Unavailable" }, ServerError],
+  ["400", 400, { error: "bad" }, ValidationError],
+  ["401", 401, { error: "Invalid credentials in Authorization header" }, AuthenticationError],
+  ["403", 403, { error: "forbidden" }, PermissionError],
+  ["404", 404, { error: "Model o/m does not exist" }, NotFoundError],
+  ["422 text/plain", 422, "Failed to deserialize the JSON body into the target type", ValidationError],
+  ["429", 429, { error: "Rate limit reached." }, RateLimitError],
+  ["502", 502, "<html>Bad gateway</html>", ServerError],
+  ["418", 418, { error: "teapot" }, HttpError],
+  ["unknown in-stream", 200, { error: "something" }, ServerError, true],
+  ["OpenAI-shaped in-stream", 200, { error: { message: "x", http_status_code: 422 } }, ValidationError, true],
+];
+
+describe("one table maps HTTP answers and in-stream errors", () => {
+  it.each(table)("%s", (_name, status, body, Cls, inStream) => {
+    const e = toHttpError({ status, body, url: "http://x.test", requestId: "r1", inStream });
+    expect(e).toBeInstanceOf(Cls);
+    expect(e.constructor).toBe(Cls);
+    expect(e.body).toEqual(body);
+    expect(e.requestId).toBe("r1");
+    expect(e.httpResponse).toEqual({ status: e.status, requestId: "r1", body });
+  });
+
+  it("a loading error keeps estimatedTime in seconds", () => {
+    const e = toHttpError({ status: 503, body: { error: "Model o/m is currently loading", estimated_time: 39.5 }, url: "u" });
+    expect((e as ModelLoadingError).estimatedTime).toBe(39.5);
+  });
+
+  it("a 403 'too large' says it is final", () => {
+    const e = toHttpError({ status: 403, body: { error: "The model o/m is too large to be loaded automatically (145GB > 10GB)." }, url: "u" });
+    expect(e.message).toMatch(/too large.*dedicated Inference Endpoint/);
+  });
+});
+
+describe("classes", () => {
+  it("each name is its class name", () => {
+    const names: string[] = [];
+    for (const [exported, value] of Object.entries(src)) {
+      if (typeof value === "function" && value.prototype instanceof Error && !exported.startsWith("InferenceClient")) {
+        const args = exported === "TimeoutError" ? ["idle", 1] : ["m", { status: 1, url: "u", body: null }];
+        const made = new (value as new (...a: unknown[]) => Error)(...args);
+        expect(made.name, exported).toBe(exported);
+        expect(made).toBeInstanceOf(InferenceError);
+        names.push(exported);
+      }
+    }
+    expect(names).toHaveLength(15);
+  });
+
+  it("the @huggingface/inference names are the same classes", () => {
+    expect(InferenceClientError).toBe(InferenceError);
+    expect(InferenceClientInputError).toBe(InputError);
+    expect(InferenceClientProviderApiError).toBe(HttpError);
+  });
+
+  it("instanceof works across the ESM and CommonJS copies of the package", async () => {
+    const require = createRequire(import.meta.url);
+    const cjs = require("../dist/index.cjs") as typeof src;
+    const esm = (await import("../dist/index.js")) as typeof src;
+    const fromCjs = new cjs.ValidationError("x", { status: 422, body: null, url: "u" });
+    expect(fromCjs).toBeInstanceOf(esm.ValidationError);
+    expect(fromCjs).toBeInstanceOf(esm.HttpError);
+    expect(fromCjs).toBeInstanceOf(esm.InferenceError);
+    expect(fromCjs).toBeInstanceOf(src.ValidationError);
+    expect(fromCjs).not.toBeInstanceOf(esm.RateLimitError);
+    expect(new esm.TimeoutError("idle", 5)).toBeInstanceOf(cjs.TimeoutError);
+    expect(new esm.InputError("x")).not.toBeInstanceOf(cjs.HttpError);
+    expect({ name: "ValidationError" }).not.toBeInstanceOf(esm.ValidationError);
+  });
+});
+
+describe("the token never leaks", () => {
+  it("in an HTTP error's message, string, JSON, request info or cause chain", async () => {
+    const { fetch } = recordingFetch(() => json({ error: "Invalid username or password." }, 401, { "x-request-id": "rid-9" }));
+    const error = (await chatCompletion(
+      { model: "o/m", messages, accessToken: TOKEN },
+      { baseUrl: "https://user:pass@hub.test", fetch },
+    ).catch((e: unknown) => e)) as AuthenticationError;
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.status).toBe(401);
+    expect(error.requestId).toBe("rid-9");
+    expect(error.httpRequest.headers?.Authorization).toBe("Bearer [redacted]");
+    expect(error.url).toBe("https://hub.test/models/o/m/v1/chat/completions");
+    const forms = [error.message, String(error), JSON.stringify(error), JSON.stringify(error.httpRequest), error.stack ?? ""];
+    for (let c: unknown = error.cause; c; c = (c as Error).cause) forms.push(String(c), JSON.stringify(c));
+    for (const form of forms) {
+      expect(form).not.toContain(TOKEN);
+      expect(form).not.toContain("user:pass");
+    }
+  });
+});
