@@ -12,6 +12,10 @@ export interface ChatRoute {
   model: string;
   /** OpenAI-protocol routes (the HF router) need no backend detection. */
   kind: "endpoint" | "hf-inference" | "router";
+  /** Where the transformers pipeline answers (`{base}/models/{id}`, or the endpoint's root). */
+  pipelineUrl: string;
+  /** What the backend memory is keyed by: (endpoint or base, model). */
+  key: string;
 }
 
 export interface RouteOptions {
@@ -42,14 +46,18 @@ export function endpointChatUrl(endpointUrl: string): string {
 export function chatRoute(o: RouteOptions): ChatRoute {
   if (o.endpointUrl) {
     const model = o.model || "tgi";
-    return { url: endpointChatUrl(o.endpointUrl), bodyModel: model, model, kind: "endpoint" };
+    const url = endpointChatUrl(o.endpointUrl);
+    const root = url.replace(/(\/v1)?\/chat\/completions$/, "");
+    return { url, bodyModel: model, model, kind: "endpoint", pipelineUrl: root, key: `${root}|${model}` };
   }
   if (o.baseUrl || o.provider === "hf-inference") {
     const model = requireModel(o.model, "an hf-inference route");
     const base = trimSlashes(o.baseUrl || HF_INFERENCE_BASE);
-    return { url: `${base}/models/${model}/v1/chat/completions`, bodyModel: model, model, kind: "hf-inference" };
+    const pipelineUrl = `${base}/models/${model}`;
+    return { url: `${pipelineUrl}/v1/chat/completions`, bodyModel: model, model, kind: "hf-inference", pipelineUrl, key: `${base}|${model}` };
   }
   const model = requireModel(o.model, "the Hugging Face router");
   const provider = o.provider && o.provider !== "auto" && !model.includes(":") ? `:${o.provider}` : "";
-  return { url: `${HF_ROUTER_URL}/v1/chat/completions`, bodyModel: model + provider, model, kind: "router" };
+  const url = `${HF_ROUTER_URL}/v1/chat/completions`;
+  return { url, bodyModel: model + provider, model, kind: "router", pipelineUrl: url, key: "" };
 }

@@ -42,6 +42,11 @@ export interface Options {
   endpointUrl?: string;
   /** Which framework serves the model, when known; skips detection. */
   backend?: Backend;
+  /**
+   * For transformers-served models: drop what the pipeline cannot honour (tools, response_format,
+   * logprobs, n > 1, penalties, seed) with a warning, instead of an InputError.
+   */
+  lenient?: boolean;
   /** A fetch to use instead of the global one (looked up at call time). */
   fetch?: FetchLike;
   /** Passed to fetch as is (e.g. an undici `dispatcher`). */

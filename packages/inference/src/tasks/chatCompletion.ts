@@ -2,9 +2,10 @@ import { normalizeOutput } from "../backends/tgi";
 import { MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { Call } from "../transport/call";
-import { parseMaybeJson, readText, redactUrl, sendOnce } from "../transport/request";
+import { parseMaybeJson, readText, redactUrl } from "../transport/request";
 import { withRetries } from "../transport/retry";
 import type { ChatCompletionArgs, ChatCompletionOutput, Options } from "../types";
+import { sendChat } from "./chatDispatch";
 import { prepareChat } from "./prepare";
 
 /** One chat answer, not streamed. */
@@ -12,8 +13,8 @@ export async function chatCompletion(args: ChatCompletionArgs, options: Options 
   const p = prepareChat(args, options, false);
   try {
     return await withRetries(p.call, p.policy, async (extra) => {
-      const res = await sendOnce(p.call, p.spec, extra);
-      return readChatOutput(p.call, res, p.spec.url);
+      const answer = await sendChat(p, extra);
+      return answer.output ?? readChatOutput(p.call, answer.res, p.spec.url);
     });
   } finally {
     p.call.finish();

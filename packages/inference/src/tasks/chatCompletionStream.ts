@@ -1,5 +1,5 @@
 import { normalizeChunk } from "../backends/tgi";
-import { redactUrl, readText, parseMaybeJson, sendOnce } from "../transport/request";
+import { parseMaybeJson, readText, redactUrl, release } from "../transport/request";
 import { withRetries } from "../transport/retry";
 import { EventStream, type StreamRules } from "../transport/sse";
 import type {
@@ -9,6 +9,7 @@ import type {
   Options,
 } from "../types";
 import { toChatOutput } from "./chatCompletion";
+import { sendChat } from "./chatDispatch";
 import { type Prepared, prepareChat } from "./prepare";
 import { arraySource, type Source, StreamIterator } from "./streamIterator";
 
@@ -34,11 +35,17 @@ async function openChatSource(
   args: ChatCompletionArgs,
   extra: Record<string, string> | undefined,
 ): Promise<Source<ChatCompletionStreamOutput>> {
-  const res = await sendOnce(p.call, p.spec, extra);
+  const answer = await sendChat(p, extra);
+  // The pipeline cannot stream: its one answer is yielded as a stream.
+  if (answer.output) {
+    p.call.finish();
+    return arraySource(outputToChunks(answer.output));
+  }
+  const res = answer.res;
   const origin = { url: redactUrl(p.spec.url), requestId: res.headers.get("x-request-id") ?? undefined };
   const type = res.headers.get("content-type") ?? "";
   if (res.body && type.includes("text/event-stream")) {
-    const stream = new EventStream(res.body, p.call, chatRules(args), origin);
+    const stream = new EventStream(res.body, p.call, chatRules(args), origin, () => release(res));
     await stream.prime();
     return stream;
   }

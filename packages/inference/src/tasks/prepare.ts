@@ -5,7 +5,7 @@ import { type ChatRoute, chatRoute } from "../router";
 import { Call } from "../transport/call";
 import type { RequestSpec } from "../transport/request";
 import type { RetryPolicy } from "../transport/retry";
-import type { ChatCompletionArgs, Options } from "../types";
+import type { Backend, ChatCompletionArgs, Logger, Options } from "../types";
 
 export const DEFAULT_FIRST_CHUNK_TIMEOUT = 300_000;
 export const DEFAULT_IDLE_TIMEOUT = 60_000;
@@ -14,9 +14,17 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** A call, ready to send: its clock, its request and its retry policy. */
 export interface Prepared {
   call: Call;
+  /** The request for TGI's (or an OpenAI-protocol) chat route. */
   spec: RequestSpec;
   policy: RetryPolicy;
   route: ChatRoute;
+  args: ChatCompletionArgs;
+  options: Options;
+  logger: Logger;
+  /** The backend, once known for this call. */
+  backend?: Backend;
+  /** What the chat route answered when it said "not TGI", for the error if the pipeline fails too. */
+  chatRouteAnswer?: string;
 }
 
 function checkDuration(options: Options, field: "timeout" | "firstChunkTimeout" | "idleTimeout"): void {
@@ -47,7 +55,7 @@ export function prepareChat(args: ChatCompletionArgs, options: Options, stream: 
     baseUrl: options.baseUrl,
     provider: args.provider ?? options.provider,
   });
-  if (route.kind !== "router") validateForTgi(args);
+  if (route.kind !== "router" && options.backend !== "transformers") validateForTgi(args);
   const spec: RequestSpec = {
     url: route.url,
     body: chatBody(args, route.bodyModel, stream),
@@ -59,10 +67,11 @@ export function prepareChat(args: ChatCompletionArgs, options: Options, stream: 
     useCache: options.use_cache,
     onResponse: options.onResponse,
   };
+  const logger = options.logger ?? console;
   const policy: RetryPolicy = {
     enabled: options.retry_on_error !== false,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
-    logger: options.logger ?? console,
+    logger,
     onRetry: options.onRetry,
     model: route.model,
   };
@@ -72,5 +81,5 @@ export function prepareChat(args: ChatCompletionArgs, options: Options, stream: 
     idleTimeout: options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT,
     signal: options.signal,
   });
-  return { call, spec, policy, route };
+  return { call, spec, policy, route, args, options, logger };
 }

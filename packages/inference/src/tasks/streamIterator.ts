@@ -79,7 +79,10 @@ export class StreamIterator<T> implements AsyncGenerator<T, undefined, unknown> 
   private read(source: Source<T>): Promise<IteratorResult<T, undefined>> {
     return source.next().then(
       (r) => {
-        if (r.done) this.ended = true;
+        if (r.done) {
+          this.ended = true;
+          this.call?.finish();
+        }
         return r;
       },
       (error: unknown) => this.end(error),
@@ -97,8 +100,10 @@ export class StreamIterator<T> implements AsyncGenerator<T, undefined, unknown> 
   private stop(): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.source) this.source.cancel();
-    else this.call?.fail(new AbortError("The stream was closed by its consumer"));
+    if (this.source) {
+      this.source.cancel();
+      this.call?.finish();
+    } else this.call?.fail(new AbortError("The stream was closed by its consumer"));
   }
 }
 

@@ -22,11 +22,9 @@ const now = (): number => Date.now();
 
 /**
  * One call's clock and kill switch: a deadline, a first-chunk limit and an idle watchdog, all
- * ending in one AbortController whose reason is the typed error the caller sees.
+ * ending in `fail(error)`, which aborts every request of the call with the typed error the caller sees.
  */
 export class Call {
-  readonly controller = new AbortController();
-  readonly signal = this.controller.signal;
   failure: InferenceError | undefined;
   readonly startedAt = now();
   private readonly limits: CallLimits;
@@ -34,6 +32,7 @@ export class Call {
   private firstChunkTimer: Timer | undefined;
   private idleTimer: Timer | undefined;
   private lastActivity = 0;
+  private waitingForBytes = false;
   private firstByteSeen = false;
   private readonly cancelHooks = new Set<(reason: unknown) => void>();
   private readonly onCallerAbort = (): void => this.fail(callerAbort(this.limits.signal));
@@ -60,7 +59,6 @@ export class Call {
   fail(error: InferenceError): void {
     if (this.failure) return;
     this.failure = error;
-    this.controller.abort(error);
     for (const hook of this.cancelHooks) hook(error);
     this.finish();
   }
@@ -84,9 +82,27 @@ export class Call {
     this.firstChunkTimer = undefined;
   }
 
+  /** A body read starts: silence counts from now (a slow consumer is not an idle server). */
+  reading(): void {
+    this.waitingForBytes = true;
+    this.lastActivity = now();
+  }
+
   /** Bytes arrived: cheap, no timer churn; the watchdog reads the time when it wakes. */
   touch(): void {
+    this.waitingForBytes = false;
     this.lastActivity = now();
+  }
+
+  /** A signal for one request: aborted when the call fails, or by its owner once its body is done with. */
+  attempt(): AbortController {
+    const controller = new AbortController();
+    if (this.failure) controller.abort(this.failure);
+    else {
+      const off = this.onCancel((reason) => controller.abort(reason));
+      controller.signal.addEventListener("abort", off, { once: true });
+    }
+    return controller;
   }
 
   /** Starts the idle watchdog for an event-stream body. */
@@ -95,7 +111,7 @@ export class Call {
     if (!Number.isFinite(limit) || this.failure) return;
     this.lastActivity = now();
     const check = (): void => {
-      const silent = now() - this.lastActivity;
+      const silent = this.waitingForBytes ? now() - this.lastActivity : 0;
       if (silent >= limit) this.fail(new TimeoutError("idle", limit));
       else this.idleTimer = unref(setTimeout(check, limit - silent));
     };
@@ -133,6 +149,18 @@ export class Call {
         off();
         resolve();
       }, ms);
+    });
+  }
+
+  /** Waits for `promise`, or rejects with the failure as soon as the call fails. */
+  until<T>(promise: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      const off = this.onCancel(reject);
+      promise.then(
+        (v) => (off(), resolve(v)),
+        (e: unknown) => (off(), reject(e)),
+      );
     });
   }
 

@@ -53,12 +53,14 @@ export async function sendOnce(call: Call, spec: RequestSpec, extraHeaders?: Rec
   const headers = buildHeaders(spec, extraHeaders);
   const doFetch = spec.fetch ?? globalThis.fetch;
   if (typeof doFetch !== "function") throw new InferenceError("No fetch is available: pass one as the `fetch` option");
+  const attempt = call.attempt();
   let res: Response;
   try {
-    res = await doFetch(spec.url, { ...spec.fetchOptions, method: "POST", headers, body: JSON.stringify(spec.body), signal: call.signal });
+    res = await doFetch(spec.url, { ...spec.fetchOptions, method: "POST", headers, body: JSON.stringify(spec.body), signal: attempt.signal });
   } catch (e) {
     throw call.translate(e);
   }
+  attempts.set(res, attempt);
   const requestId = res.headers.get("x-request-id") ?? undefined;
   spec.onResponse?.({ status: res.status, headers: res.headers, url: redactUrl(spec.url), requestId });
   if (res.ok) return res;
@@ -75,13 +77,23 @@ export async function sendOnce(call: Call, spec: RequestSpec, extraHeaders?: Rec
   throw error;
 }
 
-/** Reads at most 64 KB of an error body under the call's limits, then cancels the rest. */
-async function readErrorBody(call: Call, res: Response): Promise<unknown> {
-  return parseMaybeJson(await readText(call, res, ERROR_BODY_CAP));
+const attempts = new WeakMap<Response, AbortController>();
+
+/** Ends the request behind `res` once its body is done with (some fetches, msw's, only stop on abort). */
+export function release(res: Response): void {
+  attempts.get(res)?.abort();
 }
 
-/** Reads a body as text under the call's limits (abort, deadline); past `cap` chars the rest is cancelled. */
-export async function readText(call: Call, res: Response, cap = Infinity): Promise<string> {
+/** Reads at most 64 KB of an error body under the call's limits, then cancels the rest. */
+async function readErrorBody(call: Call, res: Response): Promise<unknown> {
+  return parseMaybeJson(await readText(call, res, ERROR_BODY_CAP, false));
+}
+
+/**
+ * Reads a body as text under the call's limits (abort, deadline); past `cap` chars the rest is
+ * cancelled. Only an answer's bytes meet the first-chunk limit; an error body's do not.
+ */
+export async function readText(call: Call, res: Response, cap = Infinity, isAnswer = true): Promise<string> {
   if (!res.body) return "";
   const reader = res.body.getReader();
   const off = call.onCancel(() => void reader.cancel().catch(() => {}));
@@ -92,7 +104,7 @@ export async function readText(call: Call, res: Response, cap = Infinity): Promi
       const { done, value } = await reader.read();
       call.check();
       if (done) break;
-      call.firstByte();
+      if (isAnswer) call.firstByte();
       text += decoder.decode(value, { stream: true });
       if (text.length >= cap) {
         await reader.cancel().catch(() => {});

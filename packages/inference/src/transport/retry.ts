@@ -1,5 +1,6 @@
 import { ConnectionError, type InferenceError, ModelLoadingError, RateLimitError, ServerError } from "../errors";
 import type { Logger, RetryEvent } from "../types";
+import { warnOnce } from "../warnOnce";
 import type { Call } from "./call";
 import { retryAfterOf } from "./request";
 
@@ -25,8 +26,6 @@ const BASE_DELAY = 500;
 const MAX_DELAY = 8000;
 /** When a 503 says "currently loading" but gives no estimate. */
 const DEFAULT_LOADING_WAIT = 10_000;
-
-const warnedLoading = new Set<string>();
 
 /** Whether and how long to wait before the next try; undefined: do not retry. */
 export function planRetry(error: InferenceError, retriesSoFar: number, policy: RetryPolicy): Plan | undefined {
@@ -81,9 +80,6 @@ export async function withRetries<T>(
 }
 
 function warnLoadingOnce(policy: RetryPolicy, estimatedTime: number | undefined): void {
-  if (warnedLoading.has(policy.model)) return;
-  if (warnedLoading.size > 1000) warnedLoading.clear();
-  warnedLoading.add(policy.model);
   const about = estimatedTime !== undefined ? ` (about ${Math.round(estimatedTime)} s)` : "";
-  policy.logger.warn(`Model ${policy.model} is loading on the server${about}; waiting for it.`);
+  warnOnce(policy.logger, `loading:${policy.model}`, `Model ${policy.model} is loading on the server${about}; waiting for it.`);
 }

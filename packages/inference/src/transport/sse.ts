@@ -49,6 +49,7 @@ export class EventStream<T> {
     private readonly call: Call,
     private readonly rules: StreamRules<T>,
     private readonly origin: StreamOrigin,
+    private readonly release: () => void = () => {},
   ) {
     if (typeof (body as { getReader?: unknown }).getReader !== "function") {
       throw new BaseError("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
@@ -102,6 +103,7 @@ export class EventStream<T> {
 
   private async pull(): Promise<void> {
     let r: ReadableStreamReadResult<Uint8Array>;
+    this.call.reading();
     try {
       r = await this.reader.read();
     } catch (e) {
@@ -181,13 +183,12 @@ export class EventStream<T> {
   private cancelBody(): void {
     clearTimeout(this.graceTimer);
     this.reader.cancel().catch(() => {});
-    // Some fetches (msw) only end a body on abort; after completion nothing else listens to it.
-    this.call.controller.abort();
+    this.release();
   }
 
+  /** Done with this body. The call itself may go on (a retry), so its clock is its owner's to stop. */
   private settle(): void {
     this.cancelBody();
     this.offCancel();
-    this.call.finish();
   }
 }
