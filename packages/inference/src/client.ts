@@ -1,6 +1,19 @@
 import { chatCompletion } from "./tasks/chatCompletion";
 import { chatCompletionStream } from "./tasks/chatCompletionStream";
-import type { ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput, Options } from "./types";
+import { conversational } from "./tasks/conversational";
+import { textGeneration } from "./tasks/textGeneration";
+import { textGenerationStream } from "./tasks/textGenerationStream";
+import type {
+  ChatCompletionArgs,
+  ChatCompletionOutput,
+  ChatCompletionStreamOutput,
+  ConversationalArgs,
+  ConversationalOutput,
+  Options,
+  TextGenerationArgs,
+  TextGenerationOutput,
+  TextGenerationStreamOutput,
+} from "./types";
 
 /**
  * The client. Same names as `@huggingface/inference`: existing code only changes its import line.
@@ -29,6 +42,22 @@ export class InferenceClient {
     options?: Options,
   ): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
     return chatCompletionStream(this.args(args), this.options(options));
+  }
+
+  textGeneration(args: TextGenerationArgs, options?: Options): Promise<TextGenerationOutput> {
+    return textGeneration(this.args(args), this.options(options));
+  }
+
+  textGenerationStream(
+    args: TextGenerationArgs,
+    options?: Options,
+  ): AsyncGenerator<TextGenerationStreamOutput, undefined, unknown> {
+    return textGenerationStream(this.args(args), this.options(options));
+  }
+
+  /** The retired "conversational" task, answered by a chat completion. */
+  conversational(args: ConversationalArgs, options?: Options): Promise<ConversationalOutput> {
+    return conversational(this.args(args), this.options(options));
   }
 
   private args<A extends { accessToken?: string }>(args: A): A {

@@ -1,6 +1,9 @@
 export { HfInference, HfInferenceEndpoint, InferenceClient, InferenceClientEndpoint } from "./client";
 export { chatCompletion } from "./tasks/chatCompletion";
 export { chatCompletionStream } from "./tasks/chatCompletionStream";
+export { conversational } from "./tasks/conversational";
+export { textGeneration } from "./tasks/textGeneration";
+export { textGenerationStream } from "./tasks/textGenerationStream";
 export { collectStream } from "./collectStream";
 export {
   AbortError,

@@ -1,5 +1,5 @@
 import { InputError } from "./errors";
-import type { ChatCompletionInput } from "./types";
+import type { ChatCompletionInput, TextGenerationInput, TextGenerationInputGenerateParameters } from "./types";
 
 /**
  * Structural and range checks on OpenAI-style chat arguments, before any request. It checks what a
@@ -73,4 +73,35 @@ export function validateForTgi(args: ChatCompletionInput): void {
       "presence_penalty",
     );
   }
+}
+
+/** Checks `textGeneration` arguments: `inputs` a string, and the generate parameters' ranges. */
+export function validateGenerateInput(args: TextGenerationInput): void {
+  if (typeof args.inputs !== "string") throw new InputError("`inputs` must be a string", "inputs");
+  const p = args.parameters;
+  if (p === undefined) return;
+  if (typeof p !== "object" || p === null) throw new InputError("`parameters` must be an object", "parameters");
+  checkRange(p, "top_p", 0, 1);
+  checkRange(p, "typical_p", 0, 1);
+  checkRange(p, "temperature", 0, Infinity);
+  checkPositiveInteger(p, "max_new_tokens");
+  checkPositiveInteger(p, "top_k");
+}
+
+/**
+ * OpenAI-style ranges mapped for `generate` (TGI and the pipeline alike): `temperature: 0` and
+ * `top_p: 0` are greedy (`do_sample: false`), `top_p: 1` / `typical_p: 1` are the default.
+ */
+export function generateParameters(p: TextGenerationInputGenerateParameters | undefined): TextGenerationInputGenerateParameters | undefined {
+  if (!p) return p;
+  const out = { ...p };
+  if (out.temperature === 0 || out.top_p === 0 || out.typical_p === 0) {
+    out.do_sample = false;
+    delete out.temperature;
+    if (out.top_p === 0) delete out.top_p;
+    if (out.typical_p === 0) delete out.typical_p;
+  }
+  if (out.top_p === 1) delete out.top_p;
+  if (out.typical_p === 1) delete out.typical_p;
+  return out;
 }

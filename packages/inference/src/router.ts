@@ -61,3 +61,15 @@ export function chatRoute(o: RouteOptions): ChatRoute {
   const url = `${HF_ROUTER_URL}/v1/chat/completions`;
   return { url, bodyModel: model + provider, model, kind: "router", pipelineUrl: url, key: "" };
 }
+
+/** Where `textGeneration` goes: TGI's `/` (generate) and the pipeline share one URL. */
+export function generationRoute(o: RouteOptions): ChatRoute {
+  if (!o.endpointUrl && !o.baseUrl && o.provider && o.provider !== "auto" && o.provider !== "hf-inference") {
+    throw new InputError(
+      `\`provider: "${o.provider}"\` serves chat only here: use chatCompletion, or "hf-inference" or an endpoint for textGeneration`,
+      "provider",
+    );
+  }
+  const chat = chatRoute(o.endpointUrl || o.baseUrl ? o : { ...o, provider: "hf-inference" });
+  return { ...chat, url: chat.pipelineUrl };
+}

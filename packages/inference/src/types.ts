@@ -215,3 +215,73 @@ export interface ChatCompletionStreamOutput {
 }
 
 export type ChatCompletionArgs = BaseArgs & ChatCompletionInput;
+
+export interface TextGenerationInputGenerateParameters {
+  max_new_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  typical_p?: number;
+  do_sample?: boolean;
+  repetition_penalty?: number;
+  frequency_penalty?: number;
+  return_full_text?: boolean;
+  stop?: string[];
+  seed?: number;
+  details?: boolean;
+  decoder_input_details?: boolean;
+  best_of?: number;
+  truncate?: number;
+  watermark?: boolean;
+  top_n_tokens?: number;
+  grammar?: unknown;
+  adapter_id?: string;
+  [property: string]: unknown;
+}
+
+export interface TextGenerationInput {
+  inputs: string;
+  parameters?: TextGenerationInputGenerateParameters;
+  stream?: boolean;
+  [property: string]: unknown;
+}
+
+export type TextGenerationArgs = BaseArgs & TextGenerationInput;
+
+export interface TextGenerationOutput {
+  generated_text: string;
+  details?: Record<string, unknown>;
+  [property: string]: unknown;
+}
+
+export interface TextGenerationStreamToken {
+  id: number;
+  text: string;
+  logprob: number;
+  special: boolean;
+  [property: string]: unknown;
+}
+
+/** One event of TGI's `generate_stream`; the last has a string `generated_text`. */
+export interface TextGenerationStreamOutput {
+  index: number;
+  token: TextGenerationStreamToken;
+  generated_text?: string | null;
+  details?: Record<string, unknown> | null;
+  top_tokens?: TextGenerationStreamToken[];
+  [property: string]: unknown;
+}
+
+/** The retired "conversational" task's input. */
+export interface ConversationalArgs extends BaseArgs {
+  inputs: { text: string; past_user_inputs?: string[]; generated_responses?: string[] };
+  parameters?: { temperature?: number; top_p?: number; max_new_tokens?: number; [property: string]: unknown };
+  [property: string]: unknown;
+}
+
+export interface ConversationalOutput {
+  generated_text: string;
+  conversation: { past_user_inputs: string[]; generated_responses: string[] };
+  warnings?: string[];
+  [property: string]: unknown;
+}

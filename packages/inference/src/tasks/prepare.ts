@@ -1,24 +1,24 @@
 import { chatBody } from "../backends/tgi";
 import { InputError } from "../errors";
 import { validateChatInput, validateForTgi } from "../params";
-import { type ChatRoute, chatRoute } from "../router";
+import { type ChatRoute, chatRoute, type RouteOptions } from "../router";
 import { Call } from "../transport/call";
 import type { RequestSpec } from "../transport/request";
 import type { RetryPolicy } from "../transport/retry";
-import type { Backend, ChatCompletionArgs, Logger, Options } from "../types";
+import type { Backend, BaseArgs, ChatCompletionArgs, Logger, Options } from "../types";
 
 export const DEFAULT_FIRST_CHUNK_TIMEOUT = 300_000;
 export const DEFAULT_IDLE_TIMEOUT = 60_000;
 export const DEFAULT_MAX_RETRIES = 2;
 
 /** A call, ready to send: its clock, its request and its retry policy. */
-export interface Prepared {
+export interface Prepared<A = ChatCompletionArgs> {
   call: Call;
-  /** The request for TGI's (or an OpenAI-protocol) chat route. */
+  /** The first request to try (TGI's route, or an OpenAI-protocol one). */
   spec: RequestSpec;
   policy: RetryPolicy;
   route: ChatRoute;
-  args: ChatCompletionArgs;
+  args: A;
   options: Options;
   logger: Logger;
   /** The backend, once known for this call. */
@@ -46,19 +46,32 @@ function checkOptions(options: Options): void {
 
 /** Validates, routes and shapes a chat call; throws InputError before anything is sent. */
 export function prepareChat(args: ChatCompletionArgs, options: Options, stream: boolean): Prepared {
+  checkArgs(args, options);
+  validateChatInput(args);
+  const route = chatRoute(routeOptions(args, options));
+  if (route.kind !== "router" && options.backend !== "transformers") validateForTgi(args);
+  return prepareCall(args, options, route, chatBody(args, route.bodyModel, stream));
+}
+
+export function checkArgs(args: unknown, options: Options): void {
   if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
   checkOptions(options);
-  validateChatInput(args);
-  const route = chatRoute({
+}
+
+export function routeOptions(args: BaseArgs, options: Options): RouteOptions {
+  return {
     model: args.model,
     endpointUrl: args.endpointUrl ?? options.endpointUrl,
     baseUrl: options.baseUrl,
     provider: args.provider ?? options.provider,
-  });
-  if (route.kind !== "router" && options.backend !== "transformers") validateForTgi(args);
+  };
+}
+
+/** The clock, request and retry policy of a call whose arguments are valid. */
+export function prepareCall<A extends BaseArgs>(args: A, options: Options, route: ChatRoute, body: unknown): Prepared<A> {
   const spec: RequestSpec = {
     url: route.url,
-    body: chatBody(args, route.bodyModel, stream),
+    body,
     accessToken: args.accessToken,
     headers: options.headers,
     fetch: options.fetch,
