@@ -102,7 +102,7 @@ describe("stream termination", () => {
       choices: [{ index: i, delta: { role: "assistant", content: String(i) }, finish_reason: finish }],
     });
     body.push(event(two(0, "stop")));
-    const { fetch } = recordingFetch(() => sse(body.stream));
+    const { fetch, seen } = recordingFetch(() => sse(body.stream));
     // n > 1 reaches a server only on OpenAI-protocol routes (the HF router).
     const stream = chatCompletionStream({ model: "m", messages, n: 2 }, { fetch });
     await stream.next();
@@ -111,6 +111,7 @@ describe("stream termination", () => {
     expect((await within(stream.next())).value?.choices[0]?.index).toBe(1);
     expect((await within(stream.next())).value?.choices[0]?.finish_reason).toBe("length");
     expect((await within(stream.next())).done).toBe(true);
+    expect(seen[0]!.body.n).toBe(2);
   });
 
   it("a body that ends before any finish_reason is an IncompleteStreamError, after the tokens", async () => {

@@ -1,7 +1,7 @@
 import type { ChatCompletionInput, ChatCompletionOutput, ChatCompletionStreamOutput } from "../types";
 
 /** Arguments that steer the client and never go on the wire. */
-const CLIENT_KEYS = new Set(["accessToken", "endpointUrl", "provider", "model", "stream", "n"]);
+const CLIENT_KEYS = new Set(["accessToken", "endpointUrl", "provider", "model", "stream"]);
 
 /**
  * The OpenAI-shaped chat body, with OpenAI's ranges mapped to what TGI accepts (each mapping keeps
@@ -18,6 +18,7 @@ export function chatBody(args: ChatCompletionInput, model: string, stream: boole
     body.temperature = 0;
   } else if (args.top_p === 1) delete body.top_p;
   if (args.presence_penalty === 0) delete body.presence_penalty;
+  if (args.n === 1) delete body.n; // the default; n > 1 reaches only OpenAI-protocol routes
   if (typeof args.stop === "string") body.stop = [args.stop];
   body.stream = stream;
   if (!stream) delete body.stream_options;
