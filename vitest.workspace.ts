@@ -16,13 +16,14 @@ export default defineWorkspace([
       name: "mock-hub",
       root: "packages/mock-hub",
       include: ["test/**/*.test.ts"],
+      exclude: ["test/recorded/**"],
     },
   },
   {
     test: {
       name: "recorded",
-      root: "packages/inference",
-      include: ["test/recorded/**/*.test.ts"],
+      root: ".",
+      include: ["packages/*/test/recorded/**/*.test.ts"],
     },
   },
 ]);

@@ -13,11 +13,11 @@ export function validateChatInput(args: ChatCompletionInput): void {
   checkRange(args, "presence_penalty", -2, 2);
   checkPositiveInteger(args, "max_tokens");
   checkPositiveInteger(args, "n");
-  if (args.top_logprobs !== undefined && !(Number.isInteger(args.top_logprobs) && args.top_logprobs >= 0)) {
+  if (args.top_logprobs != null && !(Number.isInteger(args.top_logprobs) && args.top_logprobs >= 0)) {
     throw new InputError(`\`top_logprobs\` must be an integer >= 0 (got ${show(args.top_logprobs)})`, "top_logprobs");
   }
   const stop = args.stop;
-  if (stop !== undefined && typeof stop !== "string" && !(Array.isArray(stop) && stop.every((s) => typeof s === "string"))) {
+  if (stop != null && typeof stop !== "string" && !(Array.isArray(stop) && stop.every((s) => typeof s === "string"))) {
     throw new InputError("`stop` must be a string or an array of strings", "stop");
   }
 }

@@ -11,7 +11,7 @@ export function chatBody(args: ChatCompletionInput, model: string, stream: boole
   const body: Record<string, unknown> = { model };
   for (const key in args) {
     const value = args[key];
-    if (value !== undefined && !CLIENT_KEYS.has(key)) body[key] = value;
+    if (value != null && !CLIENT_KEYS.has(key)) body[key] = value; // null, as Python clients send, is unset
   }
   if (args.top_p === 0) {
     delete body.top_p;

@@ -36,14 +36,14 @@ export function checkPipelineSupport(args: ChatCompletionInput, lenient: boolean
  */
 export function pipelineBody(args: ChatCompletionInput, dropped: ReadonlySet<string>): Record<string, unknown> {
   const p: Record<string, unknown> = {};
-  if (args.max_tokens !== undefined) p.max_new_tokens = args.max_tokens;
+  if (args.max_tokens != null) p.max_new_tokens = args.max_tokens;
   if (args.temperature === 0 || args.top_p === 0) p.do_sample = false;
   else {
-    if (args.temperature !== undefined) p.temperature = args.temperature;
-    if (args.top_p !== undefined && args.top_p !== 1) p.top_p = args.top_p;
+    if (args.temperature != null) p.temperature = args.temperature;
+    if (args.top_p != null && args.top_p !== 1) p.top_p = args.top_p;
   }
   p.return_full_text = false;
-  if (args.stop !== undefined) p.stop = typeof args.stop === "string" ? [args.stop] : args.stop;
+  if (args.stop != null) p.stop = typeof args.stop === "string" ? [args.stop] : args.stop;
   for (const name of dropped) delete p[name];
   return { inputs: args.messages, parameters: p };
 }

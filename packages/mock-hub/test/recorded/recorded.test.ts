@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { cassette, tape, type Interaction } from "./fixtures.js";
-import { useHub } from "./helpers.js";
+import { useHub } from "../helpers.js";
 
 /** The mock's answers against real recorded ones: same framing, same JSON shapes, same error bytes. */
 

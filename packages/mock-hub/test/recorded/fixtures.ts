@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 
 /** The recorded real exchanges, read in place from the shared folder beside the repository. */
 
-const CANDIDATES = ["../../../shared/fixtures/recorded/", "../../../../shared/fixtures/recorded/"].map((relative) =>
+const CANDIDATES = ["../../../../../shared/fixtures/recorded/"].map((relative) =>
   fileURLToPath(new URL(relative, import.meta.url)),
 );
 
