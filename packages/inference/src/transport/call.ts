@@ -33,6 +33,8 @@ export class Call {
   private idleTimer: Timer | undefined;
   private lastActivity = 0;
   private waitingForBytes = false;
+  /** Bumped whenever a watchdog is stopped, so a stale one never fires or reschedules. */
+  private idleGeneration = 0;
   private firstByteSeen = false;
   private readonly cancelHooks = new Set<(reason: unknown) => void>();
   private readonly onCallerAbort = (): void => this.fail(callerAbort(this.limits.signal));
@@ -107,10 +109,13 @@ export class Call {
 
   /** Starts the idle watchdog for an event-stream body. */
   watchIdle(): void {
+    this.stopIdle();
     const limit = this.limits.idleTimeout;
     if (!Number.isFinite(limit) || this.failure) return;
     this.lastActivity = now();
+    const generation = this.idleGeneration;
     const check = (): void => {
+      if (generation !== this.idleGeneration) return;
       const silent = this.waitingForBytes ? now() - this.lastActivity : 0;
       if (silent >= limit) this.fail(new TimeoutError("idle", limit));
       else this.idleTimer = unref(setTimeout(check, limit - silent));
@@ -118,10 +123,12 @@ export class Call {
     this.idleTimer = unref(setTimeout(check, limit));
   }
 
-  /** The answer is complete: silence is no longer an error (the stream's grace takes over). */
+  /** The body is done with, or the answer complete: silence is no longer an error. */
   stopIdle(): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
+    this.idleGeneration++;
+    this.waitingForBytes = false;
   }
 
   get idleTimeout(): number {
@@ -178,8 +185,8 @@ export class Call {
   finish(): void {
     clearTimeout(this.deadlineTimer);
     clearTimeout(this.firstChunkTimer);
-    clearTimeout(this.idleTimer);
-    this.deadlineTimer = this.firstChunkTimer = this.idleTimer = undefined;
+    this.stopIdle();
+    this.deadlineTimer = this.firstChunkTimer = undefined;
     this.limits.signal?.removeEventListener("abort", this.onCallerAbort);
   }
 }

@@ -190,5 +190,6 @@ export class EventStream<T> {
   private settle(): void {
     this.cancelBody();
     this.offCancel();
+    this.call.stopIdle();
   }
 }
