@@ -21,6 +21,13 @@ export default defineWorkspace([
   },
   {
     test: {
+      name: "openai-compat",
+      root: "packages/openai-compat",
+      include: ["test/**/*.test.ts"],
+    },
+  },
+  {
+    test: {
       name: "recorded",
       root: ".",
       include: ["packages/*/test/recorded/**/*.test.ts"],

@@ -1,0 +1,67 @@
+import {
+  type ChatCompletionArgs,
+  type ChatCompletionStreamOutput,
+  chatCompletion,
+  chatCompletionStream,
+  HttpError,
+  InputError,
+  type Options,
+} from "@hfkit/inference";
+import { DONE_EVENT, errorResponse, sseEvent } from "./protocol";
+
+/** The parts of an OpenAI request the hfkit core needs. */
+export interface ChatRequest {
+  body: unknown;
+  accessToken?: string;
+  signal?: AbortSignal | null;
+}
+
+/**
+ * Answers one OpenAI chat request through the hfkit core, in pure OpenAI protocol: `data: `-framed
+ * events ending with `data: [DONE]` as soon as the answer is complete; an error before any token is a
+ * real HTTP error response; an error after tokens errors the body stream.
+ */
+export async function answerChat(req: ChatRequest, options: Options): Promise<Response> {
+  const args = req.body as ChatCompletionArgs & { stream?: boolean };
+  if (typeof args !== "object" || args === null) return errorResponse(new InputError("The body must be a JSON object", "body"));
+  const call = { ...args, accessToken: req.accessToken };
+  const callOptions: Options = { ...options, ...(req.signal ? { signal: req.signal } : {}) };
+  delete (call as { stream?: unknown }).stream;
+  try {
+    if (!args.stream) {
+      const out = await chatCompletion(call, callOptions);
+      return new Response(JSON.stringify({ object: "chat.completion", ...out }), { headers: { "content-type": "application/json" } });
+    }
+    const stream = chatCompletionStream(call, callOptions);
+    const first = await stream.next();
+    return new Response(eventBody(first, stream), {
+      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+    });
+  } catch (error) {
+    return errorResponse(error, error instanceof HttpError ? error.requestId : undefined);
+  }
+}
+
+function eventBody(
+  first: IteratorResult<ChatCompletionStreamOutput, undefined>,
+  stream: AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown>,
+): ReadableStream<Uint8Array> {
+  let pending: IteratorResult<ChatCompletionStreamOutput, undefined> | undefined = first;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const r = pending ?? (await stream.next());
+        pending = undefined;
+        if (r.done) {
+          controller.enqueue(DONE_EVENT);
+          controller.close();
+        } else controller.enqueue(sseEvent({ object: "chat.completion.chunk", ...r.value }));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await stream.return(undefined);
+    },
+  });
+}

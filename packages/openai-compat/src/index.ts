@@ -1,0 +1,4 @@
+export { answerChat, type ChatRequest } from "./answer";
+export { createHfFetch, type HfFetchOptions } from "./fetch";
+export { toOpenAIError, type OpenAIErrorBody } from "./protocol";
+export { createProxy, type ProxyOptions, type ProxyServer, startProxy } from "./proxy";
