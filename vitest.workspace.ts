@@ -28,6 +28,13 @@ export default defineWorkspace([
   },
   {
     test: {
+      name: "snippets",
+      root: "packages/snippets",
+      include: ["test/**/*.test.ts"],
+    },
+  },
+  {
+    test: {
       name: "recorded",
       root: ".",
       include: ["packages/*/test/recorded/**/*.test.ts"],

@@ -1,0 +1,35 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { getSnippets } from "../src";
+import { EXTENSIONS, GOLDEN_CASES, GOLDEN_DIR, goldenFiles, pyCompile, run } from "./helpers";
+
+// Regenerate after a deliberate change with `pnpm --filter @hfkit/snippets golden`, then read the diff.
+describe.each(Object.entries(GOLDEN_CASES))("golden %s", (name, { model, options }) => {
+  const snippets = getSnippets(model, options);
+  const fileOf = (s: { language: keyof typeof EXTENSIONS; client: string }) => `${s.language}-${s.client}.${EXTENSIONS[s.language]}`;
+
+  it("has one file per snippet, and no other", () => {
+    expect(snippets.map(fileOf).sort()).toEqual(goldenFiles(name));
+  });
+
+  it.each(snippets.map((s) => [fileOf(s), s.content]))("%s is the reviewed text", (file, content) => {
+    expect(content).toBe(readFileSync(join(GOLDEN_DIR, name, file), "utf8"));
+  });
+});
+
+describe.concurrent("every golden file is valid in its language", () => {
+  const files = Object.keys(GOLDEN_CASES).flatMap((name) => goldenFiles(name).map((file) => join(GOLDEN_DIR, name, file)));
+
+  it.each(files.filter((f) => f.endsWith(".mjs")))("node --check %s", async (file) => {
+    expect(await run(process.execPath, ["--check", file])).toMatchObject({ code: 0 });
+  });
+
+  it.each(files.filter((f) => f.endsWith(".py")))("python3 -m py_compile %s", async (file) => {
+    expect(await pyCompile(file)).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it.each(files.filter((f) => f.endsWith(".sh")))("sh -n %s", async (file) => {
+    expect(await run("sh", ["-n", file])).toMatchObject({ code: 0, stderr: "" });
+  });
+});

@@ -1,0 +1,9 @@
+curl https://router.huggingface.co/hf-inference/models/openai-community/gpt2 \
+    -H 'Authorization: Bearer hf_***' \
+    -H 'Content-Type: application/json' \
+    -d '{
+        "inputs": "What is the capital of France?",
+        "parameters": {
+            "max_new_tokens": 500
+        }
+    }'
