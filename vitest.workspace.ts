@@ -28,6 +28,23 @@ export default defineWorkspace([
   },
   {
     test: {
+      name: "cli",
+      root: "packages/cli",
+      include: ["test/**/*.test.ts"],
+    },
+  },
+  {
+    test: {
+      name: "runtimes",
+      root: "packages/runtime-tests",
+      include: ["test/**/*.test.ts"],
+      globalSetup: ["test/global-setup.ts"],
+      testTimeout: 120_000,
+      hookTimeout: 900_000, // may install Debian's chromium with apt-get
+    },
+  },
+  {
+    test: {
       name: "snippets",
       root: "packages/snippets",
       include: ["test/**/*.test.ts"],

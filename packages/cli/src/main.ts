@@ -1,0 +1,57 @@
+import { InferenceError } from "@hfkit/inference";
+import { CHAT_HELP, chat } from "./commands/chat";
+import { MOCK_HUB_HELP, mockHub, PROXY_HELP, proxy } from "./commands/serve";
+import { EXIT, type Io, UsageError } from "./io";
+import { VERSION } from "./version";
+
+const COMMANDS: Record<string, { run: (argv: string[], io: Io) => Promise<void>; help: string }> = {
+  chat: { run: chat, help: CHAT_HELP },
+  proxy: { run: proxy, help: PROXY_HELP },
+  "mock-hub": { run: mockHub, help: MOCK_HUB_HELP },
+};
+
+const HELP = `hfkit ${VERSION} — Hugging Face inference from the command line
+
+Commands:
+  hfkit chat [PROMPT]        stream a chat answer (see hfkit chat --help)
+  hfkit proxy --target URL   an OpenAI-compatible proxy in front of HF backends
+  hfkit mock-hub             start the local emulator of the HF backends
+
+  hfkit --help, hfkit --version`;
+
+/** Runs one command line; answers the exit code. Errors are one clear line (a stack only with --verbose). */
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(`${HELP}\n`);
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === "--version" || name === "-v") {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`hfkit: unknown command "${name}" (try hfkit --help)\n`);
+    return EXIT.usage;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout.write(`${command.help}\n`);
+    return EXIT.ok;
+  }
+  try {
+    await command.run(rest, io);
+    return EXIT.ok;
+  } catch (error) {
+    return report(error, io, rest.includes("--verbose"));
+  }
+}
+
+function report(error: unknown, io: Io, verbose: boolean): number {
+  const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+  const e = error as Error;
+  const label = error instanceof InferenceError ? `${e.name}: ` : "";
+  io.stderr.write(`hfkit: ${label}${e.message}\n`);
+  if (verbose && e.stack) io.stderr.write(`${e.stack}\n`);
+  return usage ? EXIT.usage : EXIT.failed;
+}
