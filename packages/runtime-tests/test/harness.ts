@@ -1,0 +1,65 @@
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { DEFAULT_TEXT, startMockHub, type MockHub } from "@hfkit/mock-hub";
+import { expect } from "vitest";
+import { MODELS } from "../app/scenarios.mjs";
+
+/** What app/scenarios.mjs reports, plus what each entry adds. */
+export interface AppResult {
+  runtime: string;
+  resolved?: string;
+  crossCopyInstanceof?: boolean;
+  chat: { text: string; chunks: number; ms: number };
+  linger: { text: string; chunks: number; ms: number };
+  inStreamError: { thrown: boolean; yielded: number; name?: string; isValidationError?: boolean; isInferenceError?: boolean };
+}
+
+export const BIN = resolve(import.meta.dirname, "../node_modules/.bin");
+
+/** The mock hub on loopback, with a TGI 2.0 model whose server keeps the socket open after the answer. */
+export function startHub(): Promise<MockHub> {
+  return startMockHub({ models: { [MODELS.linger]: { tgiVersion: "2.0.2", faults: [{ type: "linger" }] } } });
+}
+
+/** The three scenarios went as a user expects, and no response body was left open on the hub. */
+export async function expectAppWorked(result: AppResult, hub: MockHub): Promise<void> {
+  expect(result.chat.text).toBe(DEFAULT_TEXT);
+  expect(result.linger.text).toBe(`${DEFAULT_TEXT}</s>`); // TGI before 2.1 streams its EOS token as text
+  expect(result.linger.ms).toBeLessThan(5_000);
+  expect(result.inStreamError).toMatchObject({
+    thrown: true,
+    yielded: 0,
+    name: "ValidationError",
+    isValidationError: true,
+    isInferenceError: true,
+  });
+  await expect.poll(() => hub.openStreams(), { timeout: 5_000 }).toBe(0);
+}
+
+/** The User-Agent of every chat request the hub received. */
+export function chatUserAgents(hub: MockHub): Set<string | undefined> {
+  return new Set(hub.requests.filter((r) => r.method === "POST").map((r) => r.headers["user-agent"]));
+}
+
+/** Runs `command args` in `cwd` and parses the JSON line it prints last; its stderr is in any failure. */
+export function runJson(command: string, args: string[], cwd: string, timeoutMs = 60_000): Promise<AppResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const last = stdout.trim().split("\n").pop() ?? "";
+      if (code !== 0) return reject(new Error(`${command} ${args.join(" ")} exited ${code ?? signal}\n${stderr}${stdout}`));
+      try {
+        resolvePromise(JSON.parse(last) as AppResult);
+      } catch {
+        reject(new Error(`no JSON result from ${command}:\n${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
