@@ -42,7 +42,7 @@ function classify(ex: Exchange): Entry {
     const data = sseEvents(ex.body).map((e) => e.data);
     if (data.some((d) => d.includes('"choices"'))) return { ex, kind: "chat-stream" };
     if (data.some((d) => d.includes('"error"'))) return { ex, kind: "stream-error" };
-    return { ex, kind: "not-covered", reason: "text-generation stream (generate_stream tokens): the SDK has no textGenerationStream" };
+    return { ex, kind: "not-covered", reason: "text-generation stream (generate_stream tokens): not a chat call" };
   }
   if (isOk(ex.status)) {
     const answer = safeJson(ex.body);
