@@ -82,9 +82,19 @@ export function readErrorFields(body: unknown): ErrorFields {
     if (typeof e.http_status_code === "number") fields.status = e.http_status_code;
     if (typeof e.type === "string") fields.errorType = e.type;
   } else if (typeof b.message === "string") fields.message = b.message;
+  else if (b.detail !== undefined) fields.message = detailMessage(b.detail);
   if (typeof b.error_type === "string") fields.errorType = b.error_type;
   if (typeof b.estimated_time === "number") fields.estimatedTime = b.estimated_time;
   return fields;
+}
+
+/** FastAPI's `{"detail": "..." | [{loc, msg}]}`, as some OpenAI-compatible servers answer. */
+function detailMessage(detail: unknown): string {
+  if (typeof detail === "string") return detail;
+  if (!Array.isArray(detail)) return JSON.stringify(detail);
+  return detail
+    .map((d: { loc?: unknown[]; msg?: unknown }) => (Array.isArray(d?.loc) ? `${d.loc.join(".")}: ${String(d.msg)}` : String(d?.msg ?? JSON.stringify(d))))
+    .join("; ");
 }
 
 function classify(f: ErrorFields, status: number, inStream: boolean): HttpErrorClass {

@@ -41,6 +41,7 @@ const table: Array<[string, number, unknown, Function, boolean?]> = [
   ["429", 429, { error: "Rate limit reached." }, RateLimitError],
   ["502", 502, "<html>Bad gateway</html>", ServerError],
   ["418", 418, { error: "teapot" }, HttpError],
+  ["FastAPI 422", 422, { detail: [{ loc: ["body", "top_p"], msg: "must be <= 1" }] }, ValidationError],
   ["unknown in-stream", 200, { error: "something" }, ServerError, true],
   ["OpenAI-shaped in-stream", 200, { error: { message: "x", http_status_code: 422 } }, ValidationError, true],
 ];
@@ -53,6 +54,11 @@ describe("one table maps HTTP answers and in-stream errors", () => {
     expect(e.body).toEqual(body);
     expect(e.requestId).toBe("r1");
     expect(e.httpResponse).toEqual({ status: e.status, requestId: "r1", body });
+  });
+
+  it("FastAPI's detail becomes the message", () => {
+    const e = toHttpError({ status: 422, body: { detail: [{ loc: ["body", "top_p"], msg: "must be <= 1" }] }, url: "u" });
+    expect(e.message).toContain("body.top_p: must be <= 1");
   });
 
   it("a loading error keeps estimatedTime in seconds", () => {

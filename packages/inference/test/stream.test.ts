@@ -5,6 +5,7 @@ import {
   MalformedEventError,
   RateLimitError,
   ServerError,
+  TimeoutError,
   ValidationError,
 } from "../src/index";
 import type { ChatCompletionStreamOutput } from "../src/types";
@@ -208,6 +209,16 @@ describe("a 2xx that is not an event stream", () => {
     expect(chunks[0]?.choices[0]?.delta).toEqual({ role: "assistant", content: "Paris" });
     expect(chunks[1]?.choices[0]?.finish_reason).toBe("stop");
     expect(chunks[1]?.usage?.total_tokens).toBe(2);
+  });
+
+  it("a JSON answer whose response never ends is bounded by idleTimeout", async () => {
+    const body = controlledBody();
+    body.push(JSON.stringify(answer).slice(0, 40));
+    const res = new Response(body.stream, { headers: { "content-type": "application/json" } });
+    const { error } = await within(drain(streamFrom(res, {}, { idleTimeout: 300 }).stream));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).kind).toBe("idle");
+    expect(body.cancelled).toBe(true);
   });
 
   it("an error JSON is mapped", async () => {

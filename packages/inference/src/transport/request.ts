@@ -90,7 +90,8 @@ async function readErrorBody(call: Call, res: Response): Promise<unknown> {
 }
 
 /**
- * Reads a body as text under the call's limits (abort, deadline); past `cap` chars the rest is
+ * Reads a body as text under the call's limits (abort, deadline, and the idle timeout: a server that
+ * sends an answer but never ends the response must not hang the call); past `cap` chars the rest is
  * cancelled. Only an answer's bytes meet the first-chunk limit; an error body's do not.
  */
 export async function readText(call: Call, res: Response, cap = Infinity, isAnswer = true): Promise<string> {
@@ -99,11 +100,14 @@ export async function readText(call: Call, res: Response, cap = Infinity, isAnsw
   const off = call.onCancel(() => void reader.cancel().catch(() => {}));
   const decoder = new TextDecoder();
   let text = "";
+  call.watchIdle();
   try {
     for (;;) {
+      call.reading();
       const { done, value } = await reader.read();
       call.check();
       if (done) break;
+      call.touch();
       if (isAnswer) call.firstByte();
       text += decoder.decode(value, { stream: true });
       if (text.length >= cap) {
@@ -114,6 +118,7 @@ export async function readText(call: Call, res: Response, cap = Infinity, isAnsw
   } catch (e) {
     throw call.translate(e);
   } finally {
+    call.stopIdle();
     off();
   }
   return text + decoder.decode();
