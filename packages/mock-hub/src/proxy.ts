@@ -28,7 +28,7 @@ export async function proxyGate({ request, model, faults }: ProxyRequest): Promi
     if (rule.fault.type !== "loading" || !waitForModel) return faultResponse(faults.use(rule) as ProxyFault, model);
     // x-wait-for-model: hold the request until the model has loaded.
     await Promise.race([rule.whenRemoved(), aborted(request.signal)]);
-    if (request.signal.aborted) return faultResponse(rule.fault as ProxyFault, model);
+    if (request.signal.aborted) return faultResponse(rule.fault, model);
   }
 }
 

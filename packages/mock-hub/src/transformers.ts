@@ -60,7 +60,7 @@ export function transformersPipeline(exchange: Exchange): Response {
 
 function pipelineOutput(inputs: unknown, text: string, fullText: boolean): unknown {
   if (!fullText) return text;
-  if (Array.isArray(inputs)) return [...inputs, { role: "assistant", content: text }];
+  if (Array.isArray(inputs)) return [...(inputs as unknown[]), { role: "assistant", content: text }];
   return `${String(inputs)}${text}`;
 }
 

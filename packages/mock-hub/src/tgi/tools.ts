@@ -61,5 +61,5 @@ function sampleValue(property: unknown): unknown {
 
 /** The arguments JSON cut the way a tokenizer would: punctuation runs and words apart. */
 export function argumentPieces(argumentsJson: string): string[] {
-  return argumentsJson.match(/[{}\[\]":,]+|[^{}\[\]":,]+/g) ?? [argumentsJson];
+  return argumentsJson.match(/[{}[\]":,]+|[^{}[\]":,]+/g) ?? [argumentsJson];
 }
