@@ -15,8 +15,8 @@ export async function conversational(args: ConversationalArgs, options: Options 
   const responses = inputs.generated_responses ?? [];
   const messages: ChatCompletionInputMessage[] = [];
   for (let i = 0; i < Math.max(past.length, responses.length); i++) {
-    if (past[i] !== undefined) messages.push({ role: "user", content: past[i] as string });
-    if (responses[i] !== undefined) messages.push({ role: "assistant", content: responses[i] as string });
+    if (past[i] !== undefined) messages.push({ role: "user", content: past[i] });
+    if (responses[i] !== undefined) messages.push({ role: "assistant", content: responses[i] });
   }
   messages.push({ role: "user", content: inputs.text });
   const out = await chatCompletion(
