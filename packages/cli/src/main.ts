@@ -1,12 +1,15 @@
 import { InferenceError } from "@hfkit/inference";
 import { CHAT_HELP, chat } from "./commands/chat";
 import { MOCK_HUB_HELP, mockHub, PROXY_HELP, proxy } from "./commands/serve";
+import { snippet } from "./commands/snippet";
 import { EXIT, type Io, UsageError } from "./io";
 import { VERSION } from "./version";
 
-const COMMANDS: Record<string, { run: (argv: string[], io: Io) => Promise<void>; help: string }> = {
+/** Each command resolves to nothing (success) or its own exit code; `help` undefined: it prints its own. */
+const COMMANDS: Record<string, { run: (argv: string[], io: Io) => Promise<number | void>; help?: string }> = {
   chat: { run: chat, help: CHAT_HELP },
   proxy: { run: proxy, help: PROXY_HELP },
+  snippet: { run: snippet },
   "mock-hub": { run: mockHub, help: MOCK_HUB_HELP },
 };
 
@@ -15,6 +18,7 @@ const HELP = `hfkit ${VERSION} — Hugging Face inference from the command line
 Commands:
   hfkit chat [PROMPT]        stream a chat answer (see hfkit chat --help)
   hfkit proxy --target URL   an OpenAI-compatible proxy in front of HF backends
+  hfkit snippet MODEL_ID     ready-to-run code for a model (JS, Python, cURL)
   hfkit mock-hub             start the local emulator of the HF backends
 
   hfkit --help, hfkit --version`;
@@ -35,13 +39,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`hfkit: unknown command "${name}" (try hfkit --help)\n`);
     return EXIT.usage;
   }
-  if (rest.includes("--help") || rest.includes("-h")) {
+  if (command.help && (rest.includes("--help") || rest.includes("-h"))) {
     io.stdout.write(`${command.help}\n`);
     return EXIT.ok;
   }
   try {
-    await command.run(rest, io);
-    return EXIT.ok;
+    return (await command.run(rest, io)) ?? EXIT.ok;
   } catch (error) {
     return report(error, io, rest.includes("--verbose"));
   }

@@ -135,3 +135,20 @@ describe("hfkit", () => {
     expect(await exited).toBe(0);
   });
 });
+
+describe("hfkit snippet", () => {
+  it("prints the snippets of a model from --model-file, with the placeholder token even when HF_TOKEN is set", async () => {
+    const { mkdtemp, writeFile } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = await mkdtemp(join(tmpdir(), "hfkit-"));
+    const file = join(dir, "model.json");
+    await writeFile(file, JSON.stringify({ id: "org/chat", pipeline_tag: "text-generation", tags: ["conversational"] }));
+    const run = await hfkit(["snippet", "org/chat", "--model-file", file, "--lang", "sh"], { env: { HF_TOKEN: "hf_secret_env" } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("/v1/chat/completions");
+    expect(run.stdout).toContain("hf_***");
+    expect(run.stdout).not.toContain("hf_secret_env");
+    expect((await hfkit(["snippet"])).code).toBe(2);
+  });
+});
