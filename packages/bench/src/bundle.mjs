@@ -1,0 +1,76 @@
+// Row 1: each app in apps/ bundled by esbuild for the browser, minified; gzip and brotli sizes.
+// The hfkit bundles are also checked for what must never reach them, and split by source module.
+import { builtinModules } from "node:module";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import * as esbuild from "esbuild";
+import { BENCH_DIR } from "./child.mjs";
+
+export const APPS = { hfkit: "hfkit-client.mjs", "hfkit-fn": "hfkit-function.mjs", hf: "huggingface.mjs", openai: "openai.mjs" };
+const HFKIT_SOURCE = fileURLToPath(new URL("../../inference/src/index.ts", import.meta.url));
+/** Built-ins stay imports (not build errors), so the check below can name them. */
+const NODE_BUILTINS = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:*"];
+/** What may reach an hfkit bundle: the client's own modules and its one dependency. */
+const ALLOWED = [/^\.\.\/inference\/(dist|src)\//, /\/node_modules\/eventsource-parser\//];
+const FORBIDDEN = /mock-hub|snippets|(^|\/)cli\/|openai-compat|polyfill|^node:/;
+
+async function build(app, alias = {}) {
+  const result = await esbuild.build({
+    entryPoints: [`${BENCH_DIR}apps/${app}`],
+    absWorkingDir: BENCH_DIR,
+    bundle: true,
+    minify: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    external: NODE_BUILTINS,
+    alias,
+    metafile: true,
+    write: false,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0].contents;
+  const output = Object.values(result.metafile.outputs)[0];
+  return { code, output, inputs: Object.keys(result.metafile.inputs) };
+}
+
+function sizes(code) {
+  return {
+    min: code.length,
+    gzip: gzipSync(code, { level: 9 }).length,
+    brotli: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+/** Everything in an hfkit bundle that is not the client: Node built-ins, mock hub, CLI, snippets... */
+function strangers({ output, inputs }) {
+  const imports = output.imports.map((i) => i.path);
+  const foreign = inputs.filter((path) => !path.startsWith("apps/") && !ALLOWED.some((re) => re.test(path)));
+  return [...imports, ...foreign, ...inputs.filter((path) => FORBIDDEN.test(path))];
+}
+
+/** Minified bytes per source module, with an estimate of each one's share of the gzipped total. */
+function byModule({ code, output }) {
+  const gzip = gzipSync(code, { level: 9 }).length;
+  return Object.entries(output.inputs)
+    .map(([path, { bytesInOutput }]) => ({
+      module: path.replace(/^\.\.\/inference\//, "").replace(/^.*node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?/, ""),
+      min: bytesInOutput,
+      gzipShare: (gzip * bytesInOutput) / code.length,
+    }))
+    .filter((m) => m.min > 0)
+    .sort((a, b) => b.min - a.min);
+}
+
+export async function measureBundles() {
+  const result = { sizes: {}, strangers: {}, modules: {} };
+  for (const [key, app] of Object.entries(APPS)) {
+    const bundle = await build(app);
+    result.sizes[key] = sizes(bundle.code);
+    if (!key.startsWith("hfkit")) continue;
+    result.strangers[key] = strangers(bundle);
+    // dist/ is one file: the same app built from the sources tells which module costs what.
+    result.modules[key] = byModule(await build(app, { "@hfkit/inference": HFKIT_SOURCE }));
+  }
+  return result;
+}

@@ -1,0 +1,117 @@
+// docs/benchmarks.md and its chart, written from one run's results.
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import { barChart } from "./chart.mjs";
+import { markdownTable } from "./report.mjs";
+
+const KB = 1000; // kB, as size-limit and issue 6 count
+
+function chartPanels(r) {
+  const pick = (object, fn) => Object.fromEntries(Object.entries(object).map(([k, v]) => [k, fn(v)]));
+  return [
+    { title: "Bundle, gzip -9 (smaller is better)", unit: "kB", values: pick(r.bundle.sizes, (s) => s.gzip / KB) },
+    {
+      title: "Stream parse, 16 KB chunks (higher is better)",
+      unit: "k events/s",
+      digits: 0,
+      values: pick(r.throughput["16k"], (t) => t.median / 1000),
+    },
+    {
+      title: "Stream parse, one event per chunk (higher is better)",
+      unit: "k events/s",
+      digits: 0,
+      values: pick(r.throughput.event, (t) => t.median / 1000),
+    },
+    {
+      title: "Allocated per event, 16 KB chunks (smaller is better)",
+      unit: "bytes",
+      digits: 0,
+      values: pick(r.allocation["16k"], (a) => a.perEvent),
+    },
+    {
+      title: "Import time over bare node (smaller is better)",
+      unit: "ms",
+      digits: 0,
+      values: pick({ ...r.importTime, bare: undefined }, (t) => t?.overMs),
+    },
+  ];
+}
+
+function modulesTable(modules) {
+  const lines = ["| module | minified bytes | ≈ share of gzip (bytes) |", "| --- | ---: | ---: |"];
+  for (const m of modules) lines.push(`| ${m.module} | ${m.min} | ${Math.round(m.gzipShare)} |`);
+  return lines.join("\n");
+}
+
+function sitesTable(allocation) {
+  const lines = ["| client | site | bytes per event |", "| --- | --- | ---: |"];
+  for (const key of ["floor", "hfkit"]) {
+    for (const s of allocation[key].sites.slice(0, 6)) lines.push(`| ${key} | \`${s.site}\` | ${Math.round(s.perEvent)} |`);
+  }
+  return lines.join("\n");
+}
+
+export function writeDocs({ path, svgPath, svgName, rows, results, versions, quick }) {
+  writeFileSync(svgPath, barChart(chartPanels(results)));
+  const cpus = os.cpus();
+  const doc = `# Benchmarks
+
+\`pnpm bench\` measures \`@hfkit/inference\` ${versions.hfkit} against \`@huggingface/inference\` ${versions.hf} and
+\`openai\` ${versions.openai} in one run, on one machine, and writes this page. Machines here are shared and
+noisy: read the ratios (each measured against an anchor in the same run), not the absolute figures.
+${quick ? "\nThis run used `--quick` (fewer rounds).\n" : ""}
+Last run: Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? "unknown CPU"}, ${os.platform()} ${os.release()}.
+
+![benchmarks](./${svgName})
+
+${markdownTable(rows)}
+
+Ratios in brackets: to the floor for the stream rows (median of the per-round ratios), to
+hfkit's \`InferenceClient\` elsewhere.
+
+## How each row is measured
+
+1. **Bundle**: \`packages/bench/apps/*.mjs\`, each a page that streams one chat, bundled by esbuild
+   (\`--bundle --minify --platform=browser --format=esm\`), then gzip (level 9) and brotli (quality 11)
+   from \`node:zlib\`. Node built-ins are left as imports so that the check can name them; the hfkit
+   bundles may contain only \`@hfkit/inference\` and \`eventsource-parser\` (esbuild's metafile inputs).
+2. **Stream parse**: 100 000 TGI 3.2 chat chunks (the bytes \`@hfkit/mock-hub\` sends), served from memory
+   through each client's \`fetch\` option, in 16 KB reads (cutting events anywhere) and one event per read.
+   The floor is an async generator that decodes, splits on blank lines and \`JSON.parse\`s. Clients run in
+   rotated order, one child process (\`--single-threaded-gc\`, GC between runs), timed in process CPU
+   time. Allocation: V8's sampling heap profiler, collected objects included. Timers: calls of
+   \`setTimeout\`, \`setInterval\` and \`setImmediate\` during one stream.
+3. **First token**: the client waits on an open body; one event is written, the rest 100 ms later.
+   Turns are counted with a \`setImmediate\` loop between the write and the first chunk.
+4. **Import time**: \`node --input-type=module -e "await import(pkg)"\` from \`packages/bench\`, against
+   \`node --input-type=module -e ""\`, rotated, medians of the per-round differences.
+5. **Memory**: one child process per client reads a generated stream to its end; RSS sampled every
+   4 096 chunks. V8's young generation alone grows RSS by about 16 MB under any loop, the floor's
+   included: the first row caps it (\`--max-semi-space-size=1\`) to show what a client retains.
+6. **Requests**: \`startMockHub()\`, three calls per case, counted at the client's \`fetch\` and in
+   \`hub.requests\`. Peers are given the model's endpoint URL (they detect no backend).
+
+## Where hfkit's bundle bytes go
+
+\`dist/\` is one file, so the same app is also built from \`packages/inference/src\`; esbuild's metafile
+gives each module's minified bytes (the gzip share is proportional, an estimate).
+
+### \`InferenceClient\` app
+
+${modulesTable(results.bundle.modules.hfkit)}
+
+### \`chatCompletionStream\` app
+
+${modulesTable(results.bundle.modules["hfkit-fn"])}
+
+## Where the per-event allocations come from (16 KB chunks)
+
+${sitesTable(results.allocation["16k"])}
+
+## Running
+
+\`pnpm bench\` (about ${quick ? "two" : "four"} minutes on 2 cores) builds \`@hfkit/inference\` and \`@hfkit/mock-hub\`, then
+runs everything; \`pnpm bench --quick\` takes fewer rounds. Benchmarks never run in \`pnpm test\`.
+`;
+  writeFileSync(path, doc);
+}

@@ -1,0 +1,78 @@
+// `pnpm bench [--quick]`: every measurement of issue 6, one table, docs/benchmarks.md and its chart.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { measureBundles } from "./bundle.mjs";
+import { BENCH_DIR, runChild } from "./child.mjs";
+import { writeDocs } from "./docs.mjs";
+import { measureFirstToken } from "./first-token.mjs";
+import { measureImportTime } from "./import-time.mjs";
+import { consoleTable } from "./report.mjs";
+import { measureRequests } from "./requests.mjs";
+import { buildRows } from "./rows.mjs";
+import { measureTimers } from "./timers.mjs";
+
+const quick = process.argv.includes("--quick");
+const ALL = ["hfkit", "hfkit-fn", "hf", "openai", "floor"];
+const MEASURED = ["hfkit", "hf", "openai", "floor"]; // hfkit-fn runs the same stream code as hfkit
+const MEMORY_EVENTS = 1_000_000;
+
+const step = (what) => process.stderr.write(`· ${what}\n`);
+const version = (pkg) => JSON.parse(readFileSync(`${BENCH_DIR}node_modules/${pkg}/package.json`, "utf8")).version;
+
+function eachClient(keys, fn) {
+  return Object.fromEntries(keys.map((k) => [k, fn(k)]));
+}
+
+async function measureAll() {
+  step("bundle sizes");
+  const bundle = await measureBundles();
+  step(`stream parse throughput (${quick ? 3 : 7} rounds)`);
+  const throughput = runChild("throughput.mjs", [quick ? 3 : 7], ["--expose-gc", "--single-threaded-gc"]);
+  step("allocations per event");
+  const allocation = {
+    "16k": eachClient(MEASURED, (k) => runChild("allocation.mjs", [k, "16k"])),
+    event: eachClient(MEASURED, (k) => runChild("allocation.mjs", [k, "event"])),
+  };
+  step("timers per stream");
+  const timers = await measureTimers(ALL, "event");
+  step("time to first token");
+  const firstToken = await measureFirstToken(ALL, quick ? 5 : 15);
+  step("import time");
+  const importTime = measureImportTime(quick ? 5 : 10);
+  step("memory (one child per client)");
+  const memoryRun = (flags) => eachClient(MEASURED, (k) => runChild("memory.mjs", [k, MEMORY_EVENTS], ["--expose-gc", ...flags]));
+  const memory = { capped: memoryRun(["--max-semi-space-size=1"]), defaults: memoryRun([]) };
+  step("requests per call");
+  const requests = await measureRequests();
+  return { bundle, throughput, allocation, timers, firstToken, importTime, memory, memoryEvents: MEMORY_EVENTS, requests };
+}
+
+function bundleCheck(strangers) {
+  const lines = Object.entries(strangers).map(([key, list]) =>
+    list.length === 0
+      ? `✓ ${key}: the bundle holds @hfkit/inference and eventsource-parser only (no Node built-in, mock hub, snippets, CLI, polyfill)`
+      : `✗ ${key}: the bundle pulls in ${list.join(", ")}`,
+  );
+  return lines.join("\n");
+}
+
+const results = await measureAll();
+const rows = buildRows(results);
+const versions = { hfkit: version("@hfkit/inference"), hf: version("@huggingface/inference"), openai: version("openai") };
+console.log(`\n@hfkit/inference ${versions.hfkit} · @huggingface/inference ${versions.hf} · openai ${versions.openai} · Node ${process.version}\n`);
+console.log(consoleTable(rows));
+console.log(`\n${bundleCheck(results.bundle.strangers)}`);
+const missed = rows.filter((r) => r.met === false).map((r) => `${r.section.split(":")[0]} ${r.label}`);
+console.log(missed.length ? `\nhfkit misses: ${missed.join("; ")}` : "\nhfkit meets every goal");
+
+const docs = fileURLToPath(new URL("../../../docs/", import.meta.url));
+writeDocs({
+  path: `${docs}benchmarks.md`,
+  svgPath: `${docs}benchmarks.svg`,
+  svgName: "benchmarks.svg",
+  rows,
+  results,
+  versions,
+  quick,
+});
+console.log(`\nwrote docs/benchmarks.md and docs/benchmarks.svg`);
