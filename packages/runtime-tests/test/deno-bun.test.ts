@@ -1,7 +1,9 @@
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { MockHub } from "@hfkit/mock-hub";
+import { DEFAULT_TEXT, type MockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, beforeEach, expect, inject, it } from "vitest";
-import { BIN, chatUserAgents, expectAppWorked, runJson, startHub } from "./harness";
+import { BIN, chatUserAgents, expectAppWorked, run, runJson, startHub } from "./harness";
+import { runtimeSnippet, writeFetchToHub } from "./snippets";
 
 const appDir = inject("appDir");
 let hub: MockHub;
@@ -23,4 +25,17 @@ it("Bun runs the app on the package from node_modules", async () => {
   expect(result.runtime).toMatch(/^bun 1\./);
   await expectAppWorked(result, hub);
   expect(chatUserAgents(hub)).toEqual(new Set([expect.stringMatching(/^hfkit\//)]));
+});
+
+it("the Deno snippet of docs/runtimes.md streams the answer", async () => {
+  writeFileSync(join(appDir, "snippet-deno.ts"), runtimeSnippet("deno"));
+  const redirect = writeFetchToHub(appDir, hub.url, "fetch-to-hub.mjs");
+  const args = ["run", "--node-modules-dir=manual", "--allow-net=127.0.0.1", "--allow-env=HF_TOKEN", "--allow-read", "--preload", redirect, "snippet-deno.ts"];
+  expect(await run(join(BIN, "deno"), args, appDir)).toBe(DEFAULT_TEXT);
+});
+
+it("the Bun snippet of docs/runtimes.md streams the answer", async () => {
+  writeFileSync(join(appDir, "snippet-bun.ts"), runtimeSnippet("bun"));
+  const redirect = writeFetchToHub(appDir, hub.url, "fetch-to-hub.mjs");
+  expect(await run(join(BIN, "bun"), ["--preload", redirect, "snippet-bun.ts"], appDir)).toBe(DEFAULT_TEXT);
 });

@@ -42,7 +42,18 @@ export function chatUserAgents(hub: MockHub): Set<string | undefined> {
 }
 
 /** Runs `command args` in `cwd` and parses the JSON line it prints last; its stderr is in any failure. */
-export function runJson(command: string, args: string[], cwd: string, timeoutMs = 60_000): Promise<AppResult> {
+export async function runJson(command: string, args: string[], cwd: string, timeoutMs = 60_000): Promise<AppResult> {
+  const stdout = await run(command, args, cwd, timeoutMs);
+  const last = stdout.trim().split("\n").pop() ?? "";
+  try {
+    return JSON.parse(last) as AppResult;
+  } catch {
+    throw new Error(`no JSON result from ${command}:\n${stdout}`);
+  }
+}
+
+/** Runs `command args` in `cwd` and answers its stdout; a non-zero exit or a timeout fails with its output. */
+export function run(command: string, args: string[], cwd: string, timeoutMs = 60_000): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
     let stdout = "";
@@ -53,13 +64,8 @@ export function runJson(command: string, args: string[], cwd: string, timeoutMs 
     child.on("error", reject);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      const last = stdout.trim().split("\n").pop() ?? "";
       if (code !== 0) return reject(new Error(`${command} ${args.join(" ")} exited ${code ?? signal}\n${stderr}${stdout}`));
-      try {
-        resolvePromise(JSON.parse(last) as AppResult);
-      } catch {
-        reject(new Error(`no JSON result from ${command}:\n${stdout}\n${stderr}`));
-      }
+      resolvePromise(stdout);
     });
   });
 }

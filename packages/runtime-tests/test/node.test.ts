@@ -1,6 +1,9 @@
-import type { MockHub } from "@hfkit/mock-hub";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_TEXT, type MockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { chatUserAgents, expectAppWorked, runJson, startHub } from "./harness";
+import { chatUserAgents, expectAppWorked, run, runJson, startHub } from "./harness";
+import { runtimeSnippet, writeFetchToHub } from "./snippets";
 
 const appDir = inject("appDir");
 let hub: MockHub;
@@ -21,5 +24,14 @@ describe("Node", () => {
     expect(result.resolved).toMatch(/\/node_modules\/@hfkit\/inference\/dist\/index\.cjs$/);
     expect(result.crossCopyInstanceof).toBe(true);
     await expectAppWorked(result, hub);
+  });
+
+  it.each([
+    ["node-esm", "snippet-node.mjs", "--import"],
+    ["node-cjs", "snippet-node.cjs", "--require"],
+  ])("the %s snippet of docs/runtimes.md streams the answer", async (runtime, file, preload) => {
+    writeFileSync(join(appDir, file), runtimeSnippet(runtime));
+    const redirect = writeFetchToHub(appDir, hub.url, "fetch-to-hub.cjs");
+    expect(await run(process.execPath, [preload, redirect, file], appDir)).toBe(DEFAULT_TEXT);
   });
 });

@@ -1,0 +1,67 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export const DOCS_DIR = resolve(import.meta.dirname, "../../../docs");
+
+export interface DocBlock {
+  lang: string;
+  /** What follows the language on the fence line, e.g. `runtime=deno`. */
+  meta: string;
+  code: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+}
+
+/** The fenced code blocks of a Markdown file under docs/. */
+export function docBlocks(file: string): DocBlock[] {
+  const text = readFileSync(join(DOCS_DIR, file), "utf8");
+  const blocks: DocBlock[] = [];
+  for (const match of text.matchAll(/^```(\w+)([^\n]*)\n([\s\S]*?)^```$/gm)) {
+    const line = text.slice(0, match.index).split("\n").length;
+    blocks.push({ lang: match[1] ?? "", meta: (match[2] ?? "").trim(), code: match[3] ?? "", line });
+  }
+  return blocks;
+}
+
+/** The one block of docs/runtimes.md written for `runtime` (fence meta `runtime=<name>`). */
+export function runtimeSnippet(runtime: string): string {
+  const found = docBlocks("runtimes.md").filter((block) => block.meta === `runtime=${runtime}`);
+  if (found.length !== 1) throw new Error(`docs/runtimes.md has ${found.length} blocks for runtime=${runtime}, expected 1`);
+  return found[0]!.code;
+}
+
+/**
+ * A script that sends a sample's requests for the Hugging Face hosts to the mock hub, and refuses any
+ * other non-loopback host (tests have no network). Runs as a preload, or as a bundle's banner.
+ */
+export function fetchToHub(hubUrl: string): string {
+  return `(() => {
+  const hub = ${JSON.stringify(hubUrl)};
+  const loopback = new Set(["127.0.0.1", "localhost", "[::1]"]);
+  const target = (url) => {
+    const u = new URL(url);
+    if (u.hostname === "router.huggingface.co" || u.hostname === "api-inference.huggingface.co") return hub + u.pathname + u.search;
+    const endpoint = /^([^.]+)\\..*endpoints\\.huggingface\\.cloud$/.exec(u.hostname);
+    if (endpoint) return hub + "/endpoints/" + endpoint[1] + (u.pathname === "/" ? "" : u.pathname);
+    if (loopback.has(u.hostname)) return url;
+    throw new TypeError("a docs sample tried to reach " + u.host + ": tests have no network");
+  };
+  const original = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    try {
+      if (typeof input === "string" || input instanceof URL) return original(target(String(input)), init);
+      return original(new Request(target(input.url), input), init);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+})();
+`;
+}
+
+/** Writes the fetch redirection beside an app, and answers its absolute path. */
+export function writeFetchToHub(dir: string, hubUrl: string, name = "fetch-to-hub.js"): string {
+  const file = join(dir, name);
+  writeFileSync(file, fetchToHub(hubUrl));
+  return file;
+}
