@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { getSnippets } from "../src";
-import { EXTENSIONS, GOLDEN_CASES, GOLDEN_DIR, goldenFiles, pyCompile, run } from "./helpers";
+import { EXTENSIONS, GOLDEN_CASES, GOLDEN_DIR, goldenFiles, pyCompile, run, scratchDir } from "./helpers";
 
 // Regenerate after a deliberate change with `pnpm --filter @hfkit/snippets golden`, then read the diff.
 describe.each(Object.entries(GOLDEN_CASES))("golden %s", (name, { model, options }) => {
@@ -19,17 +19,29 @@ describe.each(Object.entries(GOLDEN_CASES))("golden %s", (name, { model, options
 });
 
 describe.concurrent("every golden file is valid in its language", () => {
-  const files = Object.keys(GOLDEN_CASES).flatMap((name) => goldenFiles(name).map((file) => join(GOLDEN_DIR, name, file)));
+  const files = Object.keys(GOLDEN_CASES).flatMap((name) => goldenFiles(name).map((file) => `${name}/${file}`));
+  const path = (file: string) => join(GOLDEN_DIR, file);
 
   it.each(files.filter((f) => f.endsWith(".mjs")))("node --check %s", async (file) => {
-    expect(await run(process.execPath, ["--check", file])).toMatchObject({ code: 0 });
+    expect(await run(process.execPath, ["--check", path(file)])).toMatchObject({ code: 0 });
   });
 
   it.each(files.filter((f) => f.endsWith(".py")))("python3 -m py_compile %s", async (file) => {
-    expect(await pyCompile(file)).toMatchObject({ code: 0, stderr: "" });
+    expect(await pyCompile(path(file))).toMatchObject({ code: 0, stderr: "" });
   });
 
   it.each(files.filter((f) => f.endsWith(".sh")))("sh -n %s", async (file) => {
-    expect(await run("sh", ["-n", file])).toMatchObject({ code: 0, stderr: "" });
+    expect(await run("sh", ["-n", path(file)])).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it("the checks catch an invalid file", async () => {
+    const scratch = scratchDir();
+    try {
+      expect((await run(process.execPath, ["--check", scratch.write("bad.mjs", "const x = {;\n")])).code).not.toBe(0);
+      expect((await pyCompile(scratch.write("bad.py", "print(\"a\",\n"))).code).not.toBe(0);
+      expect((await run("sh", ["-n", scratch.write("bad.sh", "curl 'x\n")])).code).not.toBe(0);
+    } finally {
+      scratch.remove();
+    }
   });
 });

@@ -8,6 +8,10 @@ let hub: MockHub;
 const scratch = scratchDir();
 
 beforeAll(async () => {
+  for (const tool of ["curl", "python3"]) {
+    const found = await run("sh", ["-c", `command -v ${tool}`]);
+    if (found.code !== 0) throw new Error(`these tests run the snippets with ${tool}: install it (apt-get install -y ${tool})`);
+  }
   hub = await startMockHub();
 });
 afterAll(async () => {
@@ -38,7 +42,7 @@ function onlyRequest() {
   expect(hub.requests).toHaveLength(1);
   const [request] = hub.requests;
   expect(request?.headers.authorization).toBe("Bearer hf_***");
-  return request as { path: string; body: Record<string, unknown> };
+  return request as { path: string; headers: Record<string, string>; body: Record<string, unknown> };
 }
 
 const targets: Array<[string, () => SnippetOptions, string, string]> = [
