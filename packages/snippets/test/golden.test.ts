@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getSnippets } from "../src";
 import { EXTENSIONS, GOLDEN_CASES, GOLDEN_DIR, goldenFiles, pyCompile, run, scratchDir } from "./helpers";
+
+// Each test starts processes (node, python3, curl): slow on a busy 2-core machine, not hung.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 // Regenerate after a deliberate change with `pnpm --filter @hfkit/snippets golden`, then read the diff.
 describe.each(Object.entries(GOLDEN_CASES))("golden %s", (name, { model, options }) => {

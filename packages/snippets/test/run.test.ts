@@ -1,7 +1,10 @@
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getSnippets, type ModelData, type Snippet, type SnippetOptions } from "../src";
 import { ANSWER, CHAT_MODEL, GENERATION_MODEL, pyCompile, python3, run, scratchDir, useBuiltInference } from "./helpers";
+
+// Each test starts processes (node, python3, curl): slow on a busy 2-core machine, not hung.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 // Every snippet, generated for the mock hub, run as a user would: node, curl, python3's compiler.
 let hub: MockHub;
