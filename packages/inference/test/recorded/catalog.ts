@@ -1,4 +1,4 @@
-import { ALL_EXCHANGES, contentType, type Exchange, requestJson } from "./fixtures";
+import { ALL_EXCHANGES, contentType, type Exchange, requestJson, TAPE_FILES } from "./fixtures";
 import { sseEvents } from "./reference";
 
 /**
@@ -12,12 +12,24 @@ export type Kind =
   | "chat-answer"
   /** Non-2xx answer to a chat request. */
   | "chat-error"
-  /** 2xx event stream holding an error object (recorded on generate_stream: TGI's in-stream validation error). */
+  /**
+   * 2xx event stream holding an error object (recorded on generate_stream: TGI's in-stream validation
+   * error); replayed on the chat route and on its own (textGenerationStream).
+   */
   | "stream-error"
-  /** Non-2xx recorded on another task's route; replayed on the chat route for the error mapping only. */
+  /**
+   * Non-2xx recorded on another task's route; replayed on the chat route for the error mapping, and
+   * those of a model's root (TGI's generate 422) on their own route too (textGeneration).
+   */
   | "route-error"
   /** The transformers-pipeline steps of a recorded chat call on a model TGI does not serve. */
   | "chat-fallback"
+  /** 2xx `[{generated_text, details?}]` answer to a `generate` request (`{inputs, parameters}` on a model's root). */
+  | "generate-answer"
+  /** 2xx event stream of `generate_stream` token events. */
+  | "generate-stream"
+  /** Non-2xx answer to a `generate` request (the transformers pipeline's 400 on unused `model_kwargs`). */
+  | "generate-error"
   | "not-covered";
 
 export interface Entry {
@@ -29,10 +41,26 @@ export interface Entry {
 
 const isOk = (status: number): boolean => status >= 200 && status < 300;
 
+/** Why the exchanges the SDK has no call for are not replayed (each reason is checked in not-covered.test.ts). */
+export const NOT_COVERED = {
+  hubApi:
+    "Hub API model look-up (GET /api/models/{id}): the recorder's client resolving a provider or a model's framework. " +
+    "The SDK makes no Hub API call (routes come from its options: router.ts), so nothing of it would ask for this answer",
+  completions:
+    "OpenAI text completion (a provider's /v1/completions): the SDK has no completions task, and textGeneration with " +
+    "that provider is refused with an InputError before any request (router.ts generationRoute)",
+  imageToText:
+    "image-to-text answer: the request body was an image (the tapes keep text bodies only), and the SDK has no " +
+    "image-to-text task; textGeneration sends `{inputs: string}` and cannot make this request",
+} as const;
+
+/** A model's root, `{base}/models/{org/name}`: where TGI's `generate` and the transformers pipeline answer. */
+export const isModelRoot = (pathname: string): boolean => /\/models\/[^/]+(\/[^/]+)?$/.test(pathname) && !pathname.includes("/v1/");
+
 function classify(ex: Exchange): Entry {
   const url = new URL(ex.url);
   if (url.hostname === "huggingface.co" && url.pathname.startsWith("/api/models/")) {
-    return { ex, kind: "not-covered", reason: "Hub API model look-up (the recorder's client resolving a provider), no inference call" };
+    return { ex, kind: "not-covered", reason: NOT_COVERED.hubApi };
   }
   const req = requestJson(ex);
   const isChat = url.pathname.endsWith("/chat/completions") || (req !== undefined && "messages" in req);
@@ -42,21 +70,31 @@ function classify(ex: Exchange): Entry {
     const data = sseEvents(ex.body).map((e) => e.data);
     if (data.some((d) => d.includes('"choices"'))) return { ex, kind: "chat-stream" };
     if (data.some((d) => d.includes('"error"'))) return { ex, kind: "stream-error" };
-    return { ex, kind: "not-covered", reason: "text-generation stream (generate_stream tokens): not a chat call" };
+    if (isModelRoot(url.pathname) && data.length > 0 && data.every((d) => d.includes('"token"'))) return { ex, kind: "generate-stream" };
+    return { ex, kind: "not-covered", reason: "an event stream of neither chat chunks nor generate tokens" };
   }
   if (isOk(ex.status)) {
     const answer = safeJson(ex.body);
     if (isChat && isChatAnswer(answer)) return { ex, kind: "chat-answer" };
-    if (url.pathname.endsWith("/v1/completions")) {
-      return { ex, kind: "not-covered", reason: "OpenAI text completion (/v1/completions): not a chat call" };
+    if (url.pathname.endsWith("/v1/completions")) return { ex, kind: "not-covered", reason: NOT_COVERED.completions };
+    if (isModelRoot(url.pathname) && isGenerateAnswer(answer)) {
+      // huggingface.js records every text body it sends: a tape without one sent a binary body (an image).
+      if (ex.requestBody === null && isTape(ex)) return { ex, kind: "not-covered", reason: NOT_COVERED.imageToText };
+      return { ex, kind: "generate-answer" };
     }
-    return { ex, kind: "not-covered", reason: "text generation / image-to-text answer ([{generated_text}]): not a chat call" };
+    return { ex, kind: "not-covered", reason: "a 2xx answer of no shape the SDK reads" };
   }
   if (isChat) return { ex, kind: "chat-error" };
-  if (ex.body.includes("model_kwargs")) {
-    return { ex, kind: "not-covered", reason: "text generation on the transformers pipeline (400 on unused `model_kwargs`): not a chat call" };
-  }
+  if (isModelRoot(url.pathname) && ex.body.includes("model_kwargs")) return { ex, kind: "generate-error" };
   return { ex, kind: "route-error" };
+}
+
+const isTape = (ex: Exchange): boolean => TAPE_FILES.some((file) => ex.id.startsWith(`${file}#`));
+
+/** TGI's and the pipeline's `generate` answer: `[{generated_text: string, details?}]`. */
+function isGenerateAnswer(value: unknown): boolean {
+  const first = Array.isArray(value) ? (value[0] as { generated_text?: unknown } | undefined) : undefined;
+  return typeof first?.generated_text === "string";
 }
 
 function safeJson(text: string): unknown {

@@ -11,6 +11,11 @@ export interface Reply {
   pieces: Uint8Array[];
   /** Keep the response open after the last byte, as a server that never closes its stream. */
   keepOpen?: boolean;
+  /**
+   * Frame the body with a `Content-Length` (the client then knows where it ends, even when the
+   * response is kept open) instead of chunked transfer coding.
+   */
+  contentLength?: boolean;
   /** Write each piece only once the client has read every byte before it (one piece per read). */
   pacer?: Pacer;
 }
@@ -121,6 +126,7 @@ async function send(res: ServerResponse, reply: Reply): Promise<void> {
   res.statusCode = reply.status;
   res.statusMessage = reply.statusText;
   for (const [name, values] of reply.headers) res.setHeader(name, values.length === 1 ? (values[0] as string) : values);
+  if (reply.contentLength) res.setHeader("content-length", reply.pieces.reduce((n, piece) => n + piece.length, 0));
   res.flushHeaders();
   const pacer = reply.pacer;
   res.once("close", () => pacer?.release());

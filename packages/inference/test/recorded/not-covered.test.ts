@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import * as sdk from "../../dist/index.js";
+import { CATALOG, NOT_COVERED, title } from "./catalog";
+import { ALL_EXCHANGES, type Exchange, requestJson } from "./fixtures";
+import { drain, expectNoToken } from "./run";
+import { TOKEN } from "./plan";
+
+/**
+ * The recorded exchanges the suite does not replay, because nothing in the SDK would make their
+ * request: each reason the catalogue gives is checked here against the SDK itself.
+ */
+
+const notCovered = (reason: string): Exchange[] => CATALOG.filter((e) => e.kind === "not-covered" && e.reason === reason).map((e) => e.ex);
+
+/** A fetch that records what it is asked for and answers `answer` (or fails the test when none is given). */
+function spyFetch(answer?: { body: string; contentType: string }): { fetch: sdk.FetchLike; urls: string[] } {
+  const urls: string[] = [];
+  return {
+    urls,
+    fetch: async (input) => {
+      urls.push(input);
+      if (!answer) throw new Error(`no request was expected, got one to ${input}`);
+      return new Response(answer.body, { status: 200, headers: { "content-type": answer.contentType } });
+    },
+  };
+}
+
+describe("OpenAI text completions (/v1/completions)", { timeout: 20_000 }, () => {
+  const COMPLETIONS = notCovered(NOT_COVERED.completions);
+
+  it("are recorded on a provider, for `prompt`", () => {
+    expect(COMPLETIONS.length).toBeGreaterThan(0);
+    for (const ex of COMPLETIONS) {
+      expect(new URL(ex.url).pathname, title(ex)).toBe("/v1/completions");
+      expect(typeof requestJson(ex)?.prompt, title(ex)).toBe("string");
+    }
+  });
+
+  it("have no task in the SDK: textGeneration with that provider is refused before any request", async () => {
+    const names = Object.keys(sdk).map((n) => n.toLowerCase());
+    expect(names.filter((n) => n.includes("completion") && !n.startsWith("chatcompletion"))).toStrictEqual([]);
+    for (const ex of COMPLETIONS) {
+      const req = requestJson(ex) ?? {};
+      const provider = new URL(ex.url).hostname.split(".").at(-2) as string; // api.together.xyz -> together
+      const args = { model: req.model as string, inputs: req.prompt as string, provider, accessToken: TOKEN };
+      const spy = spyFetch();
+      const error = await sdk.textGeneration(args, { fetch: spy.fetch }).then(() => undefined, (e: unknown) => e);
+      expect(error, title(ex)).toBeInstanceOf(sdk.InputError);
+      expect((error as sdk.InputError).field).toBe("provider");
+      expectNoToken(error);
+      const streamed = await drain(sdk.textGenerationStream(args, { fetch: spy.fetch }));
+      expect(streamed.error, title(ex)).toBeInstanceOf(sdk.InputError);
+      expect(spy.urls).toStrictEqual([]);
+    }
+  });
+});
+
+describe("Hub API model look-ups", { timeout: 20_000 }, () => {
+  const LOOKUPS = notCovered(NOT_COVERED.hubApi);
+
+  it("are each followed, in their cassette, by the inference call they served, which is replayed", () => {
+    expect(LOOKUPS.length).toBeGreaterThan(0);
+    for (const ex of LOOKUPS) {
+      expect(ex.method, title(ex)).toBe("GET");
+      const cassette = ex.id.slice(0, ex.id.indexOf("#") + 1);
+      const after = ALL_EXCHANGES.filter((other) => other.id.startsWith(cassette) && !new URL(other.url).pathname.startsWith("/api/models/"));
+      expect(after.length, title(ex)).toBeGreaterThan(0);
+      for (const other of after) expect(CATALOG.find((e) => e.ex === other)?.kind, title(other)).not.toBe("not-covered");
+    }
+  });
+
+  it("are never made by the SDK: a provider is named in the request, not looked up", async () => {
+    const lookup = LOOKUPS.find((ex) => ex.url.includes("expand=inferenceProviderMapping")) as Exchange;
+    const cassette = lookup.id.slice(0, lookup.id.indexOf("#") + 1);
+    const provider = /\[([a-z-]+),/.exec(cassette)?.[1] as string;
+    const answer = ALL_EXCHANGES.find((ex) => ex.id.startsWith(cassette) && ex.url.endsWith("/chat/completions")) as Exchange;
+    const model = /\/api\/models\/([^?]+)/.exec(lookup.url)?.[1] as string;
+    const spy = spyFetch({ body: answer.body, contentType: "application/json" });
+    const client = new sdk.InferenceClient(TOKEN, { fetch: spy.fetch, provider });
+    await client.chatCompletion({ model, messages: [{ role: "user", content: "Hi" }] });
+    expect(spy.urls).toStrictEqual(["https://router.huggingface.co/v1/chat/completions"]);
+  });
+});
+
+describe("image-to-text answers", { timeout: 20_000 }, () => {
+  const IMAGE_TO_TEXT = notCovered(NOT_COVERED.imageToText);
+
+  it("were asked with a binary body, and the SDK has no image task: textGeneration takes a string only", async () => {
+    expect(IMAGE_TO_TEXT.length).toBeGreaterThan(0);
+    for (const ex of IMAGE_TO_TEXT) expect(ex.requestBody, title(ex)).toBeNull();
+    expect(Object.keys(sdk).filter((n) => /image/i.test(n))).toStrictEqual([]);
+    const model = /\/models\/(.+)$/.exec(new URL((IMAGE_TO_TEXT[0] as Exchange).url).pathname)?.[1] as string;
+    const spy = spyFetch();
+    const image = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: "image/png" });
+    const args = { model, inputs: image as unknown as string, accessToken: TOKEN };
+    const error = await sdk.textGeneration(args, { provider: "hf-inference", fetch: spy.fetch }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(sdk.InputError);
+    expect((error as sdk.InputError).field).toBe("inputs");
+    expect(spy.urls).toStrictEqual([]);
+  });
+});
