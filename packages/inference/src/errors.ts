@@ -163,7 +163,7 @@ export class TimeoutError extends InferenceError {
 const TIMEOUT_MESSAGES: Record<TimeoutKind, (ms: number) => string> = {
   deadline: (ms) => `The call did not complete within its timeout of ${ms} ms`,
   "first-chunk": (ms) => `No answer arrived within firstChunkTimeout (${ms} ms)`,
-  idle: (ms) => `The stream was silent for longer than idleTimeout (${ms} ms)`,
+  idle: (ms) => `The server sent nothing for longer than idleTimeout (${ms} ms)`,
 };
 
 /** The connection failed or dropped (refused, DNS, reset, terminated mid-body). */

@@ -60,14 +60,18 @@ function streamNotSupported(error: HttpError): boolean {
 function oneEvent(p: Prepared<TextGenerationArgs>, out: TextGenerationOutput): Source<TextGenerationStreamOutput> {
   p.call.finish();
   const token = { id: 0, text: out.generated_text, logprob: 0, special: false };
-  return arraySource([{ index: 0, token, generated_text: out.generated_text, details: out.details ?? null }]);
+  return arraySource([{ index: 1, token, generated_text: out.generated_text, details: out.details ?? null }]);
 }
 
 function generateRules(): StreamRules<TextGenerationStreamOutput> {
   let complete = false;
+  let count = 0;
   return {
     accept(event) {
+      count++;
       if (typeof event.generated_text === "string") complete = true;
+      // Older TGI events carry no index; TGI counts tokens from 1.
+      if (event.index === undefined) event.index = count;
       return event as TextGenerationStreamOutput;
     },
     graceAfterComplete: () => (complete ? 0 : undefined),

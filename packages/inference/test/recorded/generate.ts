@@ -164,7 +164,8 @@ export function expectedEvents(text: string): ExpectedEvents {
     if (event.type === "error") return { events, outcome: { kind: "error", body: parseLoose(event.data) } };
     const parsed = JSON.parse(event.data) as Json;
     if (parsed.error != null) return { events, outcome: { kind: "error", body: parsed } };
-    events.push(parsed);
+    // Documented: an event without an index (older TGI) gets its position, counted from 1.
+    events.push(parsed.index === undefined ? { ...parsed, index: events.length + 1 } : parsed);
     if (typeof parsed.generated_text === "string") return { events, outcome: { kind: "complete" } };
   }
   return { events, outcome: { kind: "incomplete" } };
