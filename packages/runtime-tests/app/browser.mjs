@@ -2,4 +2,16 @@
 import * as sdk from "@hfkit/inference";
 import { runApp, runtimeName } from "./scenarios.mjs";
 
-window.runApp = async (hubUrl) => ({ runtime: runtimeName(), ...(await runApp(sdk, hubUrl)) });
+// The header names the SDK hands to fetch, whatever the browser then does with them.
+const headerNames = new Set();
+const pageFetch = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  for (const name of new Headers(init?.headers).keys()) headerNames.add(name);
+  return pageFetch(input, init);
+};
+
+window.runApp = async (hubUrl) => ({
+  runtime: runtimeName(),
+  ...(await runApp(sdk, hubUrl)),
+  headerNames: [...headerNames].sort(),
+});

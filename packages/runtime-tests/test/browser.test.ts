@@ -52,11 +52,13 @@ it("headless Chromium runs the app cross-origin: preflights pass, no User-Agent 
   page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
   await page.goto(site.url);
   await page.waitForFunction(() => "runApp" in window);
-  const result = await page.evaluate((hubUrl) => (window as unknown as { runApp(url: string): Promise<AppResult> }).runApp(hubUrl), hub.url);
+  type PageResult = AppResult & { headerNames: string[] };
+  const result = await page.evaluate((hubUrl) => (window as unknown as { runApp(url: string): Promise<PageResult> }).runApp(hubUrl), hub.url);
 
   expect(result.runtime).toMatch(/HeadlessChrome|Chrome\//);
   await expectAppWorked(result, hub);
   expect(problems).toEqual([]);
+  expect(result.headerNames.filter((name) => !ALLOWED_REQUEST_HEADERS.has(name))).toEqual([]);
   for (const agent of chatUserAgents(hub)) expect(agent).toMatch(/^Mozilla\/5\.0 /);
   const preflights = hub.requests.filter((r) => r.method === "OPTIONS");
   expect(preflights.length).toBeGreaterThan(0);
