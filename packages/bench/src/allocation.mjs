@@ -6,7 +6,7 @@ import { consume, hfkitStreams, STREAMS } from "./clients.mjs";
 import { buildHfkitWithMap } from "./sourcemap.mjs";
 import { bodyOf, fetchServing, sseChunks } from "./sse.mjs";
 
-const EVENTS = 100_000;
+const EVENTS = 50_000;
 
 /** "function file:line", with hfkit's frames named by source file when `mapped` knows them. */
 export function siteOf(frame, mapped) {
@@ -32,7 +32,7 @@ async function sampledRun(session, stream, shape) {
   await consume(await stream(fetchServing(() => bodyOf(sseChunks(EVENTS / 10, shape)))));
   const chunks = sseChunks(EVENTS, shape);
   await session.post("HeapProfiler.startSampling", {
-    samplingInterval: 256,
+    samplingInterval: 1024,
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
   });
@@ -40,23 +40,26 @@ async function sampledRun(session, stream, shape) {
   return (await session.post("HeapProfiler.stopSampling")).profile;
 }
 
-/** The published build's bytes per event; for hfkit, sites from a source-mapped build of the same code. */
-export async function measureAllocation(key, shape) {
+/**
+ * The published build's bytes per event, and the sites that allocate them (with `sites`; for hfkit,
+ * from a source-mapped build of the same sources).
+ */
+export async function measureAllocation(key, shape, withSites) {
   const session = new Session();
   session.connect();
   await session.post("HeapProfiler.enable");
-  const total = bytesBySite(await sampledRun(session, STREAMS[key], shape)).reduce((sum, [, b]) => sum + b, 0);
-  let sites = [];
-  if (key.startsWith("hfkit")) {
+  let sites = bytesBySite(await sampledRun(session, STREAMS[key], shape));
+  const total = sites.reduce((sum, [, bytes]) => sum + bytes, 0);
+  if (withSites && key.startsWith("hfkit")) {
     const mapped = await buildHfkitWithMap();
     const stream = hfkitStreams(await import(mapped.url))[key];
     sites = bytesBySite(await sampledRun(session, stream, shape), mapped);
-  } else sites = bytesBySite(await sampledRun(session, STREAMS[key], shape));
+  }
   session.disconnect();
   return { perEvent: total / EVENTS, sites: sites.slice(0, 8).map(([site, bytes]) => ({ site, perEvent: bytes / EVENTS })) };
 }
 
 if (isMain(import.meta.url)) {
-  const [key, shape] = process.argv.slice(2);
-  process.stdout.write(JSON.stringify(await measureAllocation(key, shape)));
+  const [key, shape, withSites] = process.argv.slice(2);
+  process.stdout.write(JSON.stringify(await measureAllocation(key, shape, withSites === "sites")));
 }

@@ -3,8 +3,28 @@ import { fileURLToPath } from "node:url";
 
 export const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
 
+/**
+ * Runs `fn`, and again (up to 3 tries, 3 s apart) if it throws: a `pnpm build` elsewhere in the
+ * workspace empties dist/ for a few seconds, and a measurement that lands then fails.
+ */
+export function retried(fn) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return fn();
+    } catch (error) {
+      if (attempt === 3) throw error;
+      process.stderr.write(`  (failed, trying again: ${String(error.message).split("\n")[0]})\n`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000);
+    }
+  }
+}
+
 /** Runs `src/<script>` in a fresh Node with `flags`; answers the JSON it prints. */
 export function runChild(script, args = [], flags = []) {
+  return retried(() => runChildOnce(script, args, flags));
+}
+
+function runChildOnce(script, args, flags) {
   const out = execFileSync(process.execPath, [...flags, fileURLToPath(new URL(script, import.meta.url)), ...args.map(String)], {
     cwd: BENCH_DIR,
     encoding: "utf8",

@@ -32,9 +32,39 @@ function chartPanels(r) {
       title: "Import time over bare node (smaller is better)",
       unit: "ms",
       digits: 0,
-      values: pick({ ...r.importTime, bare: undefined }, (t) => t?.overMs),
+      values: pick(r.importTime, (t) => t.overMs),
     },
   ];
+}
+
+const SHAPE_NAMES = { "16k": "16 KB chunks", event: "one event per chunk" };
+
+/** What the table alone does not say: Node's own import price, eventsource-parser's ratio, hfkit's costliest functions. */
+export function runNotes(r) {
+  const parser = Object.entries(r.throughput)
+    .map(([shape, t]) => `${t.parser.toFloor.toFixed(2)}× (${SHAPE_NAMES[shape]})`)
+    .join(", ");
+  const lines = [
+    `Importing an empty module costs ${r.importTime.empty.overMs.toFixed(1)} ms over bare node (${r.importTime.bare.ms.toFixed(0)} ms): Node's ESM loader, in every import row.`,
+    `eventsource-parser alone (its parser, JSON.parse, an async generator) runs at ${parser} the floor.`,
+    ...Object.entries(r.throughput).map(([shape, t]) => {
+      const spread = (key) => `${Math.min(...t[key].ratios).toFixed(2)}–${Math.max(...t[key].ratios).toFixed(2)}`;
+      return `Per-round ratios to the floor, ${SHAPE_NAMES[shape]}: hfkit ${spread("hfkit")}, @huggingface/inference ${spread("hf")}, openai ${spread("openai")}.`;
+    }),
+  ];
+  for (const [shape, p] of Object.entries(r.profile)) {
+    const top = p.functions.slice(0, 6).map((f) => `${f.name} ${f.ms.toFixed(0)} ms`);
+    lines.push(`hfkit self time per 100 000 events, ${SHAPE_NAMES[shape]} (profiled): ${top.join("; ")}.`);
+  }
+  return lines;
+}
+
+function profileTable(profile) {
+  const lines = ["| shape | function (hfkit sources) | self ms per 100 000 events |", "| --- | --- | ---: |"];
+  for (const [shape, p] of Object.entries(profile)) {
+    for (const f of p.functions.slice(0, 10)) lines.push(`| ${SHAPE_NAMES[shape]} | \`${f.name}\` | ${f.ms.toFixed(1)} |`);
+  }
+  return lines.join("\n");
 }
 
 function modulesTable(modules) {
@@ -79,7 +109,8 @@ hfkit's \`InferenceClient\` elsewhere.
    through each client's \`fetch\` option, in 16 KB reads (cutting events anywhere) and one event per read.
    The floor is an async generator that decodes, splits on blank lines and \`JSON.parse\`s. Clients run in
    rotated order, one child process (\`--single-threaded-gc\`, GC between runs), timed in process CPU
-   time. Allocation: V8's sampling heap profiler, collected objects included. Timers: calls of
+   time. Allocation: V8's sampling heap profiler (a sample per KB, collected objects included) over
+   50 000 events. Timers: calls of
    \`setTimeout\`, \`setInterval\` and \`setImmediate\` during one stream.
 3. **First token**: the client waits on an open body; one event is written, the rest 100 ms later.
    Turns are counted with a \`setImmediate\` loop between the write and the first chunk.
@@ -104,13 +135,21 @@ ${modulesTable(results.bundle.modules.hfkit)}
 
 ${modulesTable(results.bundle.modules["hfkit-fn"])}
 
+## Where hfkit's stream time goes
+
+${runNotes(results)[1]} V8's CPU profiler (50 µs samples, which slow everything down) over a
+source-mapped build of the same sources, three streams per shape; \`JSON.parse\` is counted in its caller
+(\`onEvent\`), \`(program)\` and \`(garbage collector)\` are V8's own.
+
+${profileTable(results.profile)}
+
 ## Where the per-event allocations come from (16 KB chunks)
 
 ${sitesTable(results.allocation["16k"])}
 
 ## Running
 
-\`pnpm bench\` (about ${quick ? "two" : "four"} minutes on 2 cores) builds \`@hfkit/inference\` and \`@hfkit/mock-hub\`, then
+\`pnpm bench\` (about ${quick ? "two" : "three"} minutes on 2 cores) builds \`@hfkit/inference\` and \`@hfkit/mock-hub\`, then
 runs everything; \`pnpm bench --quick\` takes fewer rounds. Benchmarks never run in \`pnpm test\`.
 `;
   writeFileSync(path, doc);

@@ -1,11 +1,22 @@
 // Row 4: `node --input-type=module -e "await import(pkg)"` against a bare `node -e ""`, alternated.
 import { spawnSync } from "node:child_process";
-import { BENCH_DIR } from "./child.mjs";
+import { BENCH_DIR, retried } from "./child.mjs";
 import { median, rotated } from "./stats.mjs";
 
-export const IMPORTS = { bare: null, hfkit: "@hfkit/inference", hf: "@huggingface/inference", openai: "openai" };
+/** `empty` is Node's own price for a dynamic import, paid by every package below. */
+export const IMPORTS = {
+  bare: null,
+  empty: "data:text/javascript,",
+  hfkit: "@hfkit/inference",
+  hf: "@huggingface/inference",
+  openai: "openai",
+};
 
 function startMs(specifier) {
+  return retried(() => startMsOnce(specifier));
+}
+
+function startMsOnce(specifier) {
   const code = specifier ? `await import(${JSON.stringify(specifier)})` : "";
   const started = performance.now();
   const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], { cwd: BENCH_DIR, encoding: "utf8" });

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { measureBundles } from "./bundle.mjs";
 import { BENCH_DIR, runChild } from "./child.mjs";
-import { writeDocs } from "./docs.mjs";
+import { runNotes, writeDocs } from "./docs.mjs";
 import { measureFirstToken } from "./first-token.mjs";
 import { measureImportTime } from "./import-time.mjs";
 import { consoleTable } from "./report.mjs";
@@ -16,7 +16,8 @@ const ALL = ["hfkit", "hfkit-fn", "hf", "openai", "floor"];
 const MEASURED = ["hfkit", "hf", "openai", "floor"]; // hfkit-fn runs the same stream code as hfkit
 const MEMORY_EVENTS = 1_000_000;
 
-const step = (what) => process.stderr.write(`· ${what}\n`);
+const started = performance.now();
+const step = (what) => process.stderr.write(`· ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s  ${what}\n`);
 const version = (pkg) => JSON.parse(readFileSync(`${BENCH_DIR}node_modules/${pkg}/package.json`, "utf8")).version;
 
 function eachClient(keys, fn) {
@@ -26,11 +27,13 @@ function eachClient(keys, fn) {
 async function measureAll() {
   step("bundle sizes");
   const bundle = await measureBundles();
-  step(`stream parse throughput (${quick ? 3 : 7} rounds)`);
-  const throughput = runChild("throughput.mjs", [quick ? 3 : 7], ["--expose-gc", "--single-threaded-gc"]);
+  step(`stream parse throughput (${quick ? 3 : 5} rounds)`);
+  const throughput = runChild("throughput.mjs", [quick ? 3 : 5], ["--expose-gc", "--single-threaded-gc"]);
+  step("where hfkit's stream time goes (CPU profiles)");
+  const profile = { "16k": runChild("profile.mjs", ["16k"]), event: runChild("profile.mjs", ["event"]) };
   step("allocations per event");
   const allocation = {
-    "16k": eachClient(MEASURED, (k) => runChild("allocation.mjs", [k, "16k"])),
+    "16k": eachClient(MEASURED, (k) => runChild("allocation.mjs", [k, "16k", "sites"])),
     event: eachClient(MEASURED, (k) => runChild("allocation.mjs", [k, "event"])),
   };
   step("timers per stream");
@@ -41,10 +44,11 @@ async function measureAll() {
   const importTime = measureImportTime(quick ? 5 : 10);
   step("memory (one child per client)");
   const memoryRun = (flags) => eachClient(MEASURED, (k) => runChild("memory.mjs", [k, MEMORY_EVENTS], ["--expose-gc", ...flags]));
-  const memory = { capped: memoryRun(["--max-semi-space-size=1"]), defaults: memoryRun([]) };
+  const memory = { capped: memoryRun(["--max-semi-space-size=1"]), defaults: quick ? {} : memoryRun([]) };
   step("requests per call");
   const requests = await measureRequests();
-  return { bundle, throughput, allocation, timers, firstToken, importTime, memory, memoryEvents: MEMORY_EVENTS, requests };
+  step("done");
+  return { bundle, throughput, profile, allocation, timers, firstToken, importTime, memory, memoryEvents: MEMORY_EVENTS, requests };
 }
 
 function bundleCheck(strangers) {
@@ -62,6 +66,7 @@ const versions = { hfkit: version("@hfkit/inference"), hf: version("@huggingface
 console.log(`\n@hfkit/inference ${versions.hfkit} · @huggingface/inference ${versions.hf} · openai ${versions.openai} · Node ${process.version}\n`);
 console.log(consoleTable(rows));
 console.log(`\n${bundleCheck(results.bundle.strangers)}`);
+console.log(`\n${runNotes(results).join("\n")}`);
 const missed = rows.filter((r) => r.met === false).map((r) => `${r.section.split(":")[0]} ${r.label}`);
 console.log(missed.length ? `\nhfkit misses: ${missed.join("; ")}` : "\nhfkit meets every goal");
 

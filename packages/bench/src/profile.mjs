@@ -8,7 +8,7 @@ import { buildHfkitWithMap } from "./sourcemap.mjs";
 import { bodyOf, fetchServing, sseChunks } from "./sse.mjs";
 
 const EVENTS = 100_000;
-const RUNS = 5;
+const RUNS = 3;
 
 function selfTimes(profile, mapped) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));

@@ -32,7 +32,8 @@ function ratioOf(r, key) {
 
 function formatRatio(ratio) {
   if (ratio === undefined) return "";
-  return ` (${ratio >= 10 ? ratio.toFixed(0) : ratio >= 1 ? ratio.toFixed(1) : ratio.toFixed(2)}×)`;
+  // Three decimals under 1: a 0.849× must not read as the 0.85× it misses.
+  return ` (${ratio >= 10 ? ratio.toFixed(0) : ratio >= 1 ? ratio.toFixed(1) : ratio.toFixed(3)}×)`;
 }
 
 export function formatCell(r, key) {

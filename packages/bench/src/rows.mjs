@@ -95,7 +95,7 @@ function firstTokenRows(firstToken) {
 
 function importRows(importTime) {
   const section = "4. import time: node --input-type=module -e \"await import(pkg)\", medians of 10";
-  const { bare, ...packages } = importTime;
+  const { bare, empty: _empty, ...packages } = importTime;
   return [
     row({
       section,
@@ -128,7 +128,9 @@ function memoryRows({ capped, defaults }, events) {
       met: HFKIT.filter((k) => capped[k]).every((k) => capped[k].growthMB < 10),
     }),
     row({ section, label: "… of which after the first tenth of the stream", unit: "MB", cells: map(capped, (r) => r.lateGrowthMB) }),
-    row({ section, label: "peak RSS growth, V8 defaults", unit: "MB", cells: map(defaults, (r) => r.growthMB) }),
+    ...(Object.keys(defaults).length
+      ? [row({ section, label: "peak RSS growth, V8 defaults", unit: "MB", cells: map(defaults, (r) => r.growthMB) })]
+      : []),
   ];
 }
 

@@ -6,7 +6,7 @@ import { consume, STREAMS } from "./clients.mjs";
 import { bodyOf, fetchServing, sseChunks } from "./sse.mjs";
 import { median, rotated } from "./stats.mjs";
 
-export const THROUGHPUT_KEYS = ["floor", "hfkit", "hf", "openai"];
+export const THROUGHPUT_KEYS = ["floor", "hfkit", "hf", "openai", "parser"];
 export const SHAPES = { "16k": "16 KB chunks", event: "one event per chunk" };
 
 function cpuMs(since) {
@@ -24,6 +24,8 @@ async function timeOne(key, chunks, events) {
   return events / (ms / 1000);
 }
 
+const ratios = (values, floor) => values.map((v, i) => v / floor[i]);
+
 /** Per shape and client: median events/s and the median of its per-round ratios to the floor. */
 export async function measureThroughput({ rounds = 5, events = 100_000 } = {}) {
   const result = {};
@@ -38,7 +40,7 @@ export async function measureThroughput({ rounds = 5, events = 100_000 } = {}) {
     result[shape] = Object.fromEntries(
       THROUGHPUT_KEYS.map((k) => [
         k,
-        { median: median(runs[k]), toFloor: median(runs[k].map((v, i) => v / runs.floor[i])), runs: runs[k] },
+        { median: median(runs[k]), toFloor: median(ratios(runs[k], runs.floor)), ratios: ratios(runs[k], runs.floor) },
       ]),
     );
   }
