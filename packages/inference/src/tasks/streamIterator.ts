@@ -32,6 +32,8 @@ export class StreamIterator<T> implements AsyncGenerator<T, undefined, unknown> 
 
   next(): Promise<IteratorResult<T, undefined>> {
     if (this.ended) return Promise.resolve(DONE);
+    // Hot path: an open source serves overlapping calls in order and ends its call itself.
+    if (this.source && !this.pending) return this.source.next();
     // Calls are served in order, as an async generator would; a for-await loop never overlaps them.
     const result = this.pending ? this.pending.then(() => this.step(), () => this.step()) : this.step();
     this.pending = result;

@@ -90,10 +90,9 @@ export class Call {
     this.lastActivity = now();
   }
 
-  /** Bytes arrived: cheap, no timer churn; the watchdog reads the time when it wakes. */
+  /** Bytes arrived: no clock read and no timer churn (the next `reading()` restarts the silence). */
   touch(): void {
     this.waitingForBytes = false;
-    this.lastActivity = now();
   }
 
   /** A signal for one request: aborted when the call fails, or by its owner once its body is done with. */

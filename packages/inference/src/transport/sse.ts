@@ -22,6 +22,7 @@ export interface StreamOrigin {
 }
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+const noop = (): void => {};
 
 function isDoneMarker(data: string): boolean {
   return data.length < 16 && data.trim() === "[DONE]";
@@ -38,6 +39,8 @@ export class EventStream<T> {
   private closed = false;
   private accepted = false;
   private lastCharWasCR = false;
+  private primed = false;
+  private inFlight: Promise<void> | undefined;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
@@ -64,27 +67,41 @@ export class EventStream<T> {
   async prime(): Promise<void> {
     while (this.head === this.queue.length && !this.error && !this.closed) await this.pull();
     if (this.head === this.queue.length && this.error) {
-      this.settle();
+      this.settle(false);
       throw this.error;
     }
+    this.primed = true;
   }
 
-  async next(): Promise<IteratorResult<T, undefined>> {
-    for (;;) {
-      if (this.head < this.queue.length) return { done: false, value: this.take() };
-      if (this.error) {
-        const error = this.error;
-        this.error = undefined;
-        this.closed = true;
-        this.settle();
-        throw error;
-      }
-      if (this.closed) {
-        this.settle();
-        return DONE;
-      }
-      await this.pull();
+  /**
+   * The next value. Hot path: a queued event is answered at once; otherwise one `reader.read()` and
+   * one `then` per network chunk. Overlapping calls are served in order.
+   */
+  next(): Promise<IteratorResult<T, undefined>> {
+    if (!this.inFlight && this.head < this.queue.length) return Promise.resolve({ done: false, value: this.take() });
+    const result = this.inFlight ? this.inFlight.then(() => this.step()) : this.step();
+    const settled = result.then(noop, noop);
+    this.inFlight = settled;
+    void settled.then(() => {
+      if (this.inFlight === settled) this.inFlight = undefined;
+    });
+    return result;
+  }
+
+  private step(): Promise<IteratorResult<T, undefined>> {
+    if (this.head < this.queue.length) return Promise.resolve({ done: false, value: this.take() });
+    if (this.error) {
+      const error = this.error;
+      this.error = undefined;
+      this.closed = true;
+      this.settle(true);
+      return Promise.reject(error);
     }
+    if (this.closed) {
+      this.settle(true);
+      return Promise.resolve(DONE);
+    }
+    return this.pull().then(() => this.step());
   }
 
   /** Stops at once: cancels the body even while a read is pending. */
@@ -92,7 +109,7 @@ export class EventStream<T> {
     this.closed = true;
     this.head = this.queue.length = 0;
     this.error = undefined;
-    this.settle();
+    this.settle(true);
   }
 
   private take(): T {
@@ -101,15 +118,17 @@ export class EventStream<T> {
     return value;
   }
 
-  private async pull(): Promise<void> {
-    let r: ReadableStreamReadResult<Uint8Array>;
+  private pull(): Promise<void> {
     this.call.reading();
-    try {
-      r = await this.reader.read();
-    } catch (e) {
-      if (!this.closed) this.error ??= this.call.translate(e);
-      return;
-    }
+    return this.reader.read().then(
+      (r) => this.onRead(r),
+      (e: unknown) => {
+        if (!this.closed) this.error ??= this.call.translate(e);
+      },
+    );
+  }
+
+  private onRead(r: ReadableStreamReadResult<Uint8Array>): void {
     if (this.call.failure) {
       this.error ??= this.call.failure;
       return;
@@ -186,10 +205,14 @@ export class EventStream<T> {
     this.release();
   }
 
-  /** Done with this body. The call itself may go on (a retry), so its clock is its owner's to stop. */
-  private settle(): void {
+  /**
+   * Done with this body. Once the stream was handed to the caller (`final`), the call ends with it;
+   * a stream that failed before its first value leaves the call to its retry policy.
+   */
+  private settle(final: boolean): void {
     this.cancelBody();
     this.offCancel();
     this.call.stopIdle();
+    if (final && this.primed) this.call.finish();
   }
 }
