@@ -1,7 +1,6 @@
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  collectStream,
   InferenceClient,
   InputError,
   NotFoundError,
