@@ -10,11 +10,8 @@ import { DOCS_DIR, docBlocks, writeFetchToHub, type DocBlock } from "./snippets"
 // Every `ts` block of the docs runs as a Node script against the mock hub, with HF_TOKEN set as a user's
 // would be; a `// prints: X` comment is checked against the output. docs/runtimes.md's blocks run in their
 // own runtimes, in the matrix. A block marked `ts fragment` is a piece of a program and is not run.
-// These pages still hold fragments not marked as such (e.g. `client` or `messages` used, not defined):
-// mark those `ts fragment` or make them whole programs, then take the page off this list.
-const NOT_YET_RUNNABLE = new Set(["backends.md", "errors-retries-timeouts.md", "getting-started.md", "openai-compat.md", "streaming.md"]);
 const PAGES = readdirSync(DOCS_DIR).filter(
-  (file) => file.endsWith(".md") && file !== "runtimes.md" && !NOT_YET_RUNNABLE.has(file) && samplesOf(file).length > 0,
+  (file) => file.endsWith(".md") && file !== "runtimes.md" && samplesOf(file).length > 0,
 );
 
 function samplesOf(page: string): DocBlock[] {
