@@ -13,14 +13,7 @@ import {
 type HttpErrorClass = new (message: string, init: HttpErrorInit & { estimatedTime?: number }) => HttpError;
 
 /** What is known of a failed answer, over HTTP or inside a 200 stream. */
-export interface ErrorSource {
-  status: number;
-  body: unknown;
-  requestId?: string;
-  url: string;
-  method?: string;
-  requestHeaders?: Record<string, string>;
-  requestBody?: unknown;
+export interface ErrorSource extends Omit<HttpErrorInit, "cause"> {
   /** The error arrived inside a 200 event stream. */
   inStream?: boolean;
 }
@@ -123,14 +116,6 @@ export function toHttpError(src: ErrorSource): HttpError {
   if (status === 403 && /too large/i.test(message)) message += TOO_LARGE_HINT;
   const where = src.inStream ? "inside the stream" : `HTTP ${status}`;
   const id = src.requestId ? `, request id ${src.requestId}` : "";
-  return new Cls(`${message} (${where}${id})`, {
-    status,
-    body: src.body,
-    requestId: src.requestId,
-    url: src.url,
-    method: src.method,
-    requestHeaders: src.requestHeaders,
-    requestBody: src.requestBody,
-    estimatedTime: f.estimatedTime,
-  });
+  const { inStream: _, ...init } = src;
+  return new Cls(`${message} (${where}${id})`, { ...init, status, estimatedTime: f.estimatedTime });
 }
