@@ -23,6 +23,7 @@ export class InferenceClient {
   private readonly accessToken: string;
   private readonly defaultOptions: Options;
 
+  /** `accessToken`: a Hugging Face token (`hf_…`), or `""` to send none; `defaultOptions` apply to every call. */
   constructor(accessToken = "", defaultOptions: Options = {}) {
     this.accessToken = accessToken;
     this.defaultOptions = defaultOptions;
@@ -33,10 +34,12 @@ export class InferenceClient {
     return new InferenceClient(this.accessToken, { ...this.defaultOptions, endpointUrl });
   }
 
+  /** One chat answer, not streamed: see {@link chatCompletion}. */
   chatCompletion(args: ChatCompletionArgs, options?: Options): Promise<ChatCompletionOutput> {
     return chatCompletion(this.args(args), this.options(options));
   }
 
+  /** A chat answer streamed as chunks, for `for await`: see {@link chatCompletionStream}. */
   chatCompletionStream(
     args: ChatCompletionArgs,
     options?: Options,
@@ -44,10 +47,12 @@ export class InferenceClient {
     return chatCompletionStream(this.args(args), this.options(options));
   }
 
+  /** Text continued by the model: see {@link textGeneration}. */
   textGeneration(args: TextGenerationArgs, options?: Options): Promise<TextGenerationOutput> {
     return textGeneration(this.args(args), this.options(options));
   }
 
+  /** Text continued by the model, streamed token by token: see {@link textGenerationStream}. */
   textGenerationStream(
     args: TextGenerationArgs,
     options?: Options,
@@ -74,6 +79,7 @@ export class HfInference extends InferenceClient {}
 
 /** A client bound to one endpoint from the start (the `@huggingface/inference` class). */
 export class InferenceClientEndpoint extends InferenceClient {
+  /** `endpointUrl`: the endpoint every call goes to; then as {@link InferenceClient}'s constructor. */
   constructor(endpointUrl: string, accessToken = "", defaultOptions: Options = {}) {
     super(accessToken, { ...defaultOptions, endpointUrl });
   }

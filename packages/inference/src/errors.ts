@@ -7,23 +7,36 @@ const BRAND = Symbol.for("hfkit.error.kinds");
 
 type Kinded = { kind: string };
 
+/** The request that failed, as `HttpError.httpRequest` shows it (the `@huggingface/inference` shape). */
 export interface HttpRequestInfo {
+  /** The URL, without any `user:password@`. */
   url: string;
+  /** The HTTP method, e.g. `"POST"`. */
   method: string;
+  /** The request headers, with the token redacted. */
   headers?: Record<string, string>;
+  /** The request body that was sent. */
   body?: unknown;
 }
 
+/** The error answer, as `HttpError.httpResponse` shows it (the `@huggingface/inference` shape). */
 export interface HttpResponseInfo {
+  /** The HTTP status code. */
   status: number;
+  /** The server's `x-request-id`, or `""` when it sent none. */
   requestId: string;
+  /** The error body: parsed JSON, else the text. */
   body: unknown;
 }
 
+/** The base of every error the client throws: catch it to catch them all. */
 export class InferenceError extends Error {
+  /** The class's name, which `instanceof` checks across copies of the package. */
   static readonly kind: string = "InferenceError";
+  /** The class's name, e.g. `"RateLimitError"`; it survives minification. */
   override name: string = "InferenceError";
 
+  /** `message` says what failed; `cause` is the underlying error, if any. */
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     const kinds: string[] = [];
@@ -33,6 +46,7 @@ export class InferenceError extends Error {
     Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
   }
 
+  /** `instanceof` that also recognises errors of this class made by another copy of the package (ESM and CommonJS). */
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value !== "object" || value === null) return false;
     if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
@@ -47,20 +61,30 @@ export class InputError extends InferenceError {
   override name = "InputError";
   /** The argument at fault, e.g. `top_p` or `messages[1].role`. */
   readonly field: string | undefined;
+  /** `message` says what is wrong; `field` names the argument. */
   constructor(message: string, field?: string) {
     super(message);
     this.field = field;
   }
 }
 
+/** What an HttpError is made from. */
 export interface HttpErrorInit {
+  /** The HTTP status code (for an error inside a 200 stream, the status that error stands for). */
   status: number;
+  /** The error body: parsed JSON, else the text. */
   body: unknown;
+  /** The server's `x-request-id`. */
   requestId?: string;
+  /** The URL that answered, without any `user:password@`. */
   url: string;
+  /** The HTTP method. Default `"POST"`. */
   method?: string;
+  /** The request headers, token redacted. */
   requestHeaders?: Record<string, string>;
+  /** The request body that was sent. */
   requestBody?: unknown;
+  /** The underlying error, if any. */
   cause?: unknown;
 }
 
@@ -68,15 +92,20 @@ export interface HttpErrorInit {
 export class HttpError extends InferenceError {
   static override readonly kind: string = "HttpError";
   override name = "HttpError";
+  /** The HTTP status code; for an error inside a 200 stream, the status that error stands for (e.g. 422). */
   readonly status: number;
+  /** The error body: parsed JSON (e.g. `{"error": "...", "error_type": "validation"}`), else the text. */
   readonly body: unknown;
+  /** The server's `x-request-id`, to quote when reporting a problem. */
   readonly requestId: string | undefined;
+  /** The URL that answered, without any `user:password@`. */
   readonly url: string;
   /** `@huggingface/inference` shape: the request, token redacted. */
   readonly httpRequest: HttpRequestInfo;
   /** `@huggingface/inference` shape. */
   readonly httpResponse: HttpResponseInfo;
 
+  /** `message` says what the server answered; `init` holds the exchange. */
   constructor(message: string, init: HttpErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
@@ -93,35 +122,43 @@ export class HttpError extends InferenceError {
   }
 }
 
+/** 401: the token is missing, invalid or expired. */
 export class AuthenticationError extends HttpError {
   static override readonly kind: string = "AuthenticationError";
   override name = "AuthenticationError";
 }
+/** 403: the token may not use this model or provider, or the model is too large for the serverless API; not retried. */
 export class PermissionError extends HttpError {
   static override readonly kind: string = "PermissionError";
   override name = "PermissionError";
 }
+/** 404: no such model, endpoint or route. */
 export class NotFoundError extends HttpError {
   static override readonly kind: string = "NotFoundError";
   override name = "NotFoundError";
 }
+/** 400 or 422, or TGI's validation, template or tool error (also inside a 200 stream): the request was refused as given. */
 export class ValidationError extends HttpError {
   static override readonly kind: string = "ValidationError";
   override name = "ValidationError";
 }
+/** 429, or TGI's "Model is overloaded": too many requests; retried up to `maxRetries` before it reaches you. */
 export class RateLimitError extends HttpError {
   static override readonly kind: string = "RateLimitError";
   override name = "RateLimitError";
 }
+/** 5xx, TGI's generation errors, or an unknown error inside a stream; retried up to `maxRetries` before it reaches you. */
 export class ServerError extends HttpError {
   static override readonly kind: string = "ServerError";
   override name = "ServerError";
 }
+/** 503 "currently loading": the model was still loading when a further wait would pass your time limits (or retries are off). */
 export class ModelLoadingError extends HttpError {
   static override readonly kind: string = "ModelLoadingError";
   override name = "ModelLoadingError";
   /** Seconds, as the server sent it. */
   readonly estimatedTime: number | undefined;
+  /** As {@link HttpError}'s constructor, plus the server's `estimatedTime` in seconds. */
   constructor(message: string, init: HttpErrorInit & { estimatedTime?: number }) {
     super(message, init);
     this.estimatedTime = init.estimatedTime;
@@ -138,21 +175,27 @@ export class IncompleteStreamError extends InferenceError {
 export class MalformedEventError extends InferenceError {
   static override readonly kind: string = "MalformedEventError";
   override name = "MalformedEventError";
+  /** The raw text of the event or answer that could not be parsed. */
   readonly data: string;
+  /** `message` says what was expected; `data` is the raw text; `cause` the parse error. */
   constructor(message: string, data: string, cause?: unknown) {
     super(message, { cause });
     this.data = data;
   }
 }
 
+/** Which limit fired: `timeout` (`"deadline"`), `firstChunkTimeout` (`"first-chunk"`) or `idleTimeout` (`"idle"`). */
 export type TimeoutKind = "deadline" | "first-chunk" | "idle";
 
+/** A time limit fired; the request and the body were cancelled. Chunks already yielded stay delivered. */
 export class TimeoutError extends InferenceError {
   static override readonly kind: string = "TimeoutError";
   override name = "TimeoutError";
+  /** Which limit fired: `"deadline"` (`timeout`), `"first-chunk"` (`firstChunkTimeout`) or `"idle"` (`idleTimeout`). */
   readonly kind: TimeoutKind;
   /** The limit that fired, in milliseconds. */
   readonly timeoutMs: number;
+  /** The limit that fired and its value in milliseconds; the message names both. */
   constructor(kind: TimeoutKind, timeoutMs: number) {
     super(TIMEOUT_MESSAGES[kind](timeoutMs));
     this.kind = kind;

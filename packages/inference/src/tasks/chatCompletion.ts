@@ -8,7 +8,7 @@ import type { ChatCompletionArgs, ChatCompletionOutput, Options } from "../types
 import { sendChat } from "./chatDispatch";
 import { prepareChat } from "./prepare";
 
-/** One chat answer, not streamed. */
+/** One chat answer, not streamed: resolves to the whole answer, or rejects with a typed {@link InferenceError}. */
 export async function chatCompletion(args: ChatCompletionArgs, options: Options = {}): Promise<ChatCompletionOutput> {
   const p = prepareChat(args, options, false);
   try {
