@@ -2,6 +2,7 @@ import { http, type HttpHandler } from "msw";
 import { createMockHub } from "./hub.js";
 import type { MockHubConfig, MockHubCore } from "./types.js";
 
+/** Options of `createMockHubHandlers`. */
 export interface MockHubHandlersOptions {
   /** Where the handlers answer, e.g. "https://router.huggingface.co/hf-inference". */
   baseUrl: string;

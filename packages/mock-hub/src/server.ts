@@ -4,6 +4,7 @@ import { isDropConnection } from "./event-stream.js";
 import { createMockHub } from "./hub.js";
 import type { MockHubConfig, MockHubCore } from "./types.js";
 
+/** The options of `startMockHub`: the models, and where to listen. */
 export interface StartOptions extends MockHubConfig {
   /** 0 (default) picks a free port. */
   port?: number;
@@ -11,9 +12,11 @@ export interface StartOptions extends MockHubConfig {
   host?: string;
 }
 
+/** A mock hub listening on loopback HTTP; everything of {@link MockHubCore}, plus its address and `close()`. */
 export interface MockHub extends MockHubCore {
   /** e.g. "http://127.0.0.1:54321", no trailing slash. */
   readonly url: string;
+  /** The port it listens on. */
   readonly port: number;
   /** Closes the server and destroys every open socket, lingering streams included. */
   close(): Promise<void>;

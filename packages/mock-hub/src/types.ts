@@ -9,11 +9,13 @@ export type TgiVersion =
   | "3.2.0"
   | (string & {});
 
+/** What serves a model: TGI (text-generation-inference) or the transformers pipeline. */
 export type Backend = "tgi" | "transformers";
 
 /** How a transformers-pipeline model answers its `/v1/chat/completions` route (three forms seen for real). */
 export type ChatRouteError = "unknown-error" | "wrong-format" | "not-found";
 
+/** How one model behaves; every field is optional. */
 export interface ModelConfig {
   /** Which server serves the model. Default "tgi". */
   backend?: Backend;
@@ -35,7 +37,9 @@ export interface ModelConfig {
   faults?: Fault[];
 }
 
+/** The hub's models: what `createMockHub` and `startMockHub` take. */
 export interface MockHubConfig {
+  /** Models by id, added to (or replacing) the predefined ones. */
   models?: Record<string, ModelConfig>;
   /** The model behind `/v1/chat/completions` with `model: "tgi"` or none, `/info`, `/generate`. */
   defaultModel?: string;
@@ -46,34 +50,124 @@ interface Counted {
   times?: number;
 }
 
+/** A fault of the serverless proxy: it answers instead of the model (chat, pipeline and generate routes). */
 export type ProxyFault = Counted &
   (
-    | { type: "loading"; estimatedTime?: number; durationMs?: number }
-    | { type: "rateLimit"; retryAfter?: number; retryAfterMs?: number }
-    | { type: "serverError"; status?: number; body?: string; contentType?: string }
-    | { type: "unauthorized" }
-    | { type: "tooLarge" }
+    | {
+        /** 503 `{"error": "Model X is currently loading", "estimated_time"}`; a request with `x-wait-for-model: true` is held until loaded. */
+        type: "loading";
+        /** The `estimated_time` sent, in seconds. Default 20. */
+        estimatedTime?: number;
+        /** How long loading lasts, in ms, if `times` does not end it first. Default `estimatedTime` seconds. */
+        durationMs?: number;
+      }
+    | {
+        /** 429 `{"error": "Rate limit reached. ..."}`. */
+        type: "rateLimit";
+        /** Sent as `retry-after`, in seconds. */
+        retryAfter?: number;
+        /** Sent as `retry-after-ms`. */
+        retryAfterMs?: number;
+      }
+    | {
+        /** A 5xx `{"error": "<reason>"}`, or your body. */
+        type: "serverError";
+        /** The status. Default 500. */
+        status?: number;
+        /** A body to send instead of the JSON error. */
+        body?: string;
+        /** The `content-type` of `body`. Default `text/plain; charset=utf-8`. */
+        contentType?: string;
+      }
+    | {
+        /** 401 `{"error": "Invalid username or password."}`. */
+        type: "unauthorized";
+      }
+    | {
+        /** 403 "The model X is too large to be loaded automatically (145GB > 10GB). ...". */
+        type: "tooLarge";
+      }
   );
 
+/** A fault of an event stream: the answer starts, then goes wrong the way real servers and networks do. */
 export type StreamFault = Counted &
   (
-    | { type: "overloadedInStream" }
-    | { type: "linger" }
-    | { type: "stall"; afterChunks?: number }
-    | { type: "drop"; afterChunks?: number }
-    | { type: "truncate"; afterChunks?: number }
-    | { type: "malformed"; afterChunks?: number }
-    | { type: "keepAlive"; intervalMs?: number }
-    | { type: "slow"; delayMs: number }
-    | { type: "bodyChunking"; bytes?: number; delayMs?: number }
-    | { type: "lineEnding"; ending: "\n" | "\r\n" | "\r" }
-    | { type: "bom" }
+    | {
+        /** 200, then TGI's `Model is overloaded` error as the first event. */
+        type: "overloadedInStream";
+      }
+    | {
+        /** After the last event (and any `[DONE]`), the body stays open. */
+        type: "linger";
+      }
+    | {
+        /** After `afterChunks` events, nothing more; the body stays open. */
+        type: "stall";
+        /** Events sent before the fault. Default 1. */
+        afterChunks?: number;
+      }
+    | {
+        /** After `afterChunks` events, the socket is destroyed. */
+        type: "drop";
+        /** Events sent before the fault. Default 1. */
+        afterChunks?: number;
+      }
+    | {
+        /** After `afterChunks` events, the body ends cleanly, with no `finish_reason`. */
+        type: "truncate";
+        /** Events sent before the fault. Default 1. */
+        afterChunks?: number;
+      }
+    | {
+        /** After `afterChunks` events, one event whose JSON does not parse; the rest follows. */
+        type: "malformed";
+        /** Events sent before the fault. Default 1. */
+        afterChunks?: number;
+      }
+    | {
+        /** A `:` comment after each silence of `intervalMs`, as TGI sends. */
+        type: "keepAlive";
+        /** The silence before each comment, in ms. Default 15 000 (TGI's). */
+        intervalMs?: number;
+      }
+    | {
+        /** A delay between events. */
+        type: "slow";
+        /** The delay, in ms. */
+        delayMs: number;
+      }
+    | {
+        /** Each event written in pieces, cut inside UTF-8 sequences and CRLF pairs too. */
+        type: "bodyChunking";
+        /** Bytes per piece. Unset: each event in one piece. */
+        bytes?: number;
+        /** A delay after each piece, in ms. */
+        delayMs?: number;
+      }
+    | {
+        /** Lines end with `ending` instead of `"\n"`. */
+        type: "lineEnding";
+        /** `"\r\n"` or `"\r"` (or `"\n"`, the default). */
+        ending: "\n" | "\r\n" | "\r";
+      }
+    | {
+        /** A UTF-8 byte-order mark before the first event. */
+        type: "bom";
+      }
   );
 
-export type Fault = ProxyFault | StreamFault | (Counted & { type: "headersDelay"; delayMs: number });
+/** A scripted failure: a proxy fault, a stream fault, or a delay before the status line. */
+export type Fault = ProxyFault | StreamFault | (Counted & {
+  /** Waits `delayMs` before the status line. */
+  type: "headersDelay";
+  /** The wait, in ms. */
+  delayMs: number;
+});
 
+/** The name of a fault, e.g. `"loading"` or `"drop"`. */
 export type FaultType = Fault["type"];
 
+/** Which requests an injected fault applies to. */
 export interface InjectOptions {
   /** Only requests for this model (all models when unset). */
   model?: string;
@@ -83,16 +177,23 @@ export interface InjectOptions {
 
 /** A scripted fault; read `hits` to see how often it applied. */
 export interface FaultRule {
+  /** The fault scripted. */
   readonly fault: Fault;
+  /** The model it applies to; undefined: every model. */
   readonly model: string | undefined;
+  /** How many requests it has applied to so far. */
   readonly hits: number;
   /** Applications left; undefined = unlimited. */
   readonly remaining: number | undefined;
+  /** `false` once used up or removed. */
   readonly active: boolean;
+  /** Stops the fault at once. */
   remove(): void;
 }
 
+/** A request the hub received, as `hub.requests` lists it. */
 export interface RecordedRequest {
+  /** The HTTP method. */
   method: string;
   /** Path and query, as received. */
   path: string;
@@ -100,10 +201,13 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON when the body is JSON, else the text; undefined when empty. */
   body: unknown;
+  /** When it arrived, in ms since the epoch. */
   time: number;
+  /** The `x-request-id` the hub answered it with (`mock-<n>`). */
   requestId: string;
 }
 
+/** Options of `MockHubCore.handle`. */
 export interface HandleOptions {
   /** A path prefix to strip before routing (msw handlers mounted under a base URL). */
   basePath?: string;
@@ -111,11 +215,15 @@ export interface HandleOptions {
 
 /** The web-standard core: runs in Node, browsers and msw. */
 export interface MockHubCore {
+  /** Answers one request as the Hugging Face backends would. */
   handle(request: Request, options?: HandleOptions): Promise<Response>;
+  /** Every request received, in order, until `reset()`. */
   readonly requests: RecordedRequest[];
   /** Response bodies currently being written or held open. */
   openStreams(): number;
+  /** Adds or replaces a model, from the next request on. */
   setModel(id: string, config: ModelConfig): void;
+  /** Scripts a fault for the next `times` requests (all, without) for `model` (every model, without). */
   inject(fault: Fault, options?: InjectOptions): FaultRule;
   /** Removes every scripted fault, config ones included, until `reset()`. */
   clearFaults(): void;
