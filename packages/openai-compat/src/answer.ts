@@ -11,8 +11,11 @@ import { DONE_EVENT, errorResponse, sseEvent } from "./protocol";
 
 /** The parts of an OpenAI request the hfkit core needs. */
 export interface ChatRequest {
+  /** The request's parsed JSON body: OpenAI's chat arguments, `stream` included. */
   body: unknown;
+  /** The caller's token, from its `Authorization: Bearer` header. */
   accessToken?: string;
+  /** The request's signal: aborting it cancels the call. */
   signal?: AbortSignal | null;
 }
 

@@ -2,6 +2,7 @@ import { InputError, type Options } from "@hfkit/inference";
 import { answerChat } from "./answer";
 import { errorResponse } from "./protocol";
 
+/** The options of `createHfFetch`: any InferenceClient option (except `signal`, taken from each request), and the inner `fetch`. */
 export type HfFetchOptions = Omit<Options, "fetch" | "signal"> & {
   /** The fetch that reaches the network (default: the global one, looked up at call time). */
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;

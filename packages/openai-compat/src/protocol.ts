@@ -16,7 +16,17 @@ import {
 
 /** OpenAI's error body. */
 export interface OpenAIErrorBody {
-  error: { message: string; type: string; code: string | null; param?: string | null };
+  /** What went wrong. */
+  error: {
+    /** A readable description of the error. */
+    message: string;
+    /** The category, e.g. `"invalid_request_error"`, `"rate_limit_error"`, `"server_error"`, `"timeout"`. */
+    type: string;
+    /** A finer code when known: TGI's `error_type` (e.g. `"validation"`), the timeout's kind, `"invalid_value"`; else null. */
+    code: string | null;
+    /** The argument at fault, for a bad argument; else null. */
+    param?: string | null;
+  };
 }
 
 const encoder = new TextEncoder();
@@ -45,7 +55,12 @@ function typeOf(error: InferenceError): [status: number, type: string] {
 }
 
 /** An hfkit error as OpenAI's status and `{"error": {message, type, code}}` body. */
-export function toOpenAIError(error: unknown): { status: number; body: OpenAIErrorBody } {
+export function toOpenAIError(error: unknown): {
+  /** The HTTP status to answer with, e.g. 422, 429, 503 (loading), 504 (timeout). */
+  status: number;
+  /** The JSON body to answer with. */
+  body: OpenAIErrorBody;
+} {
   const e = error instanceof InferenceError ? error : new InferenceError(String((error as Error)?.message ?? error));
   const [status, type] = typeOf(e);
   const code =

@@ -4,6 +4,7 @@ import type { Options, RetryEvent } from "@hfkit/inference";
 import { answerChat } from "./answer";
 import { sseEvent, toOpenAIError } from "./protocol";
 
+/** The options of the proxy: where it forwards, its limits, and any InferenceClient option for the calls it makes. */
 export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry"> {
   /** An hf-inference-style base: chat goes to `{target}/models/{model}/v1/chat/completions`. */
   target: string;
@@ -17,6 +18,7 @@ export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | 
   models?: string[];
 }
 
+/** The proxy's `http.Server`; `listen(port)` binds 127.0.0.1. */
 export interface ProxyServer extends Server {
   /** Closes the server, ends every answer in flight and frees every socket. */
   shutdown(): Promise<void>;
@@ -61,7 +63,14 @@ export function createProxy(options: ProxyOptions): ProxyServer {
 }
 
 /** Starts a proxy on `host` (default 127.0.0.1) and `port` (default: a free one). */
-export async function startProxy(options: ProxyOptions & { port?: number; host?: string }): Promise<{ url: string; server: ProxyServer; close(): Promise<void> }> {
+export async function startProxy(options: ProxyOptions & { port?: number; host?: string }): Promise<{
+  /** Where it listens, e.g. `http://127.0.0.1:54321`; clients use `{url}/v1`. */
+  url: string;
+  /** The underlying server. */
+  server: ProxyServer;
+  /** Stops the proxy: ends every answer in flight and frees every socket. */
+  close(): Promise<void>;
+}> {
   const server = createProxy(options);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
   const { port, address } = server.address() as AddressInfo;
