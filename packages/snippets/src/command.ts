@@ -4,15 +4,32 @@ import type { ModelData, Snippet } from "./types";
 
 /** What `hfkit snippet` touches, injected so the CLI (and tests) decide where it comes from. */
 export interface SnippetCommandIO {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  /** Where the snippets are written. */
+  stdout: {
+    /** Writes text as is. */
+    write(text: string): unknown;
+  };
+  /** Where errors are written, one line each. */
+  stderr: {
+    /** Writes text as is. */
+    write(text: string): unknown;
+  };
   /** Read for `HF_TOKEN` (sent to the Hub API only, never printed) and `HF_ENDPOINT` (the Hub's URL). */
   env: Record<string, string | undefined>;
+  /** Reads a `--model-file` as UTF-8 text. */
   readFile(path: string): Promise<string>;
+  /** Fetches the model's data from the Hub API (`GET {HF_ENDPOINT}/api/models/{id}`). */
   fetch(
     url: string,
     init?: { headers?: Record<string, string>; signal?: AbortSignal },
-  ): Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+  ): Promise<{
+    /** Whether the status is 2xx. */
+    ok: boolean;
+    /** The HTTP status. */
+    status: number;
+    /** The body, parsed as JSON. */
+    json(): Promise<unknown>;
+  }>;
 }
 
 const HUB_URL = "https://huggingface.co";

@@ -17,6 +17,7 @@ export function isChatModel(model: ModelData): boolean {
   return hasChatTemplate(model) || (model.tags ?? []).includes("conversational");
 }
 
+/** Which snippets a model gets: `"chat"`, `"text-generation"`, or undefined for none. */
 export function modelKind(model: ModelData): ModelKind | undefined {
   if (isChatModel(model)) return "chat";
   return GENERATION_PIPELINES.has(model.pipeline_tag ?? "") ? "text-generation" : undefined;
