@@ -238,9 +238,11 @@ describe("TGI normalisation", () => {
   it("maps old finish reasons and tool-call objects to OpenAI's shapes", async () => {
     const call = { index: 0, id: "", type: "function", function: { name: null, arguments: '{"a"' } };
     const c1 = { ...chunk(""), choices: [{ index: 0, delta: { role: "assistant", tool_calls: call }, finish_reason: null }] };
-    const text = event(c1) + event(chunk("", "eos_token"));
+    const text = event(c1) + event(chunk("</s>", "eos_token"));
     const { chunks } = await within(drain(streamFrom(text).stream));
     expect(chunks[0]?.choices[0]?.delta.tool_calls).toEqual([call]);
     expect(chunks[1]?.choices[0]?.finish_reason).toBe("stop");
+    // The EOS token's text that TGI < 2.1 sends with `eos_token` is not part of the answer.
+    expect(chunks[1]?.choices[0]?.delta.content).toBe("");
   });
 });

@@ -29,8 +29,8 @@ export function chatBody(args: ChatCompletionInput, model: string, stream: boole
 const FINISH_REASONS: Record<string, string> = { eos_token: "stop", stop_sequence: "stop" };
 
 /**
- * Normalises one chunk in place: finish reasons of TGI < 2.1 and tool-call deltas of TGI <= 3.1
- * (one object, not an array) take OpenAI's shapes.
+ * Normalises one chunk in place: finish reasons of TGI < 2.1 (and the EOS token's text they came
+ * with) and tool-call deltas of TGI <= 3.1 (one object, not an array) take OpenAI's shapes.
  */
 export function normalizeChunk(chunk: ChatCompletionStreamOutput): ChatCompletionStreamOutput {
   const choices = chunk.choices;
@@ -41,6 +41,8 @@ export function normalizeChunk(chunk: ChatCompletionStreamOutput): ChatCompletio
   for (let i = 0; i < choices.length; i++) {
     const choice = choices[i]!;
     const reason = choice.finish_reason;
+    // TGI < 2.1 sends the EOS token's own text ("</s>") with `eos_token`; later versions send "".
+    if (reason === "eos_token" && typeof choice.delta?.content === "string") choice.delta.content = "";
     if (reason) choice.finish_reason = FINISH_REASONS[reason] ?? reason;
     if (choice.delta?.tool_calls) choice.delta.tool_calls = toolCalls(choice.delta.tool_calls);
   }

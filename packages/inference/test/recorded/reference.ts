@@ -61,11 +61,15 @@ function normalizeToolCalls(calls: unknown): unknown {
 
 function normalizeFinish(choice: Json): void {
   const reason = choice.finish_reason;
+  // The EOS token's text that TGI < 2.1 sends with `eos_token` is not part of the answer.
+  const delta = choice.delta as Json | undefined;
+  if (reason === "eos_token" && typeof delta?.content === "string") delta.content = "";
   if (typeof reason === "string" && FINISH_REASONS[reason]) choice.finish_reason = FINISH_REASONS[reason];
 }
 
 /**
- * A stream chunk in OpenAI's shapes: `eos_token` / `stop_sequence` -> `stop`; a `tool_calls` delta
+ * A stream chunk in OpenAI's shapes: `eos_token` / `stop_sequence` -> `stop` (the EOS text of an
+ * `eos_token` chunk -> ""); a `tool_calls` delta
  * that is one object -> an array; numeric ids -> strings; object arguments -> JSON strings.
  */
 export function normalizeChunk(chunk: Json): Json {
