@@ -1,21 +1,31 @@
 import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { MockHub } from "@hfkit/mock-hub";
+import type { Fault, MockHub } from "@hfkit/mock-hub";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run, startHub } from "./harness";
-import { DOCS_DIR, docBlocks, writeFetchToHub, type DocBlock } from "./snippets";
+import { DOCS_DIR, markdownBlocks, writeFetchToHub, type DocBlock } from "./snippets";
 
-// Every `ts` block of the docs runs as a Node script against the mock hub, with HF_TOKEN set as a user's
-// would be; a `// prints: X` comment is checked against the output. docs/runtimes.md's blocks run in their
-// own runtimes, in the matrix. A block marked `ts fragment` is a piece of a program and is not run.
-const PAGES = readdirSync(DOCS_DIR).filter(
-  (file) => file.endsWith(".md") && file !== "runtimes.md" && samplesOf(file).length > 0,
-);
+// Every `ts` block of the docs and of the root README runs as a Node script against the mock hub, with
+// HF_TOKEN set as a user's would be; a `// prints: X` comment is checked against the output. A block whose
+// fence says `fault={...}` runs while the hub answers the first request with that fault, as the real
+// service would (a loading model, a rate limit). docs/runtimes.md's blocks run in their own runtimes, in the
+// matrix. A block marked `ts fragment` is a piece of a program and is not run.
+const PAGES = [
+  "README.md",
+  ...readdirSync(DOCS_DIR)
+    .filter((file) => file.endsWith(".md") && file !== "runtimes.md")
+    .map((file) => `docs/${file}`),
+].filter((page) => samplesOf(page).length > 0);
 
 function samplesOf(page: string): DocBlock[] {
-  return docBlocks(page).filter((block) => block.lang === "ts" && !/\bfragment\b/.test(block.meta));
+  return markdownBlocks(page).filter((block) => block.lang === "ts" && !/\bfragment\b/.test(block.meta));
+}
+
+function faultOf(block: DocBlock): Fault | undefined {
+  const json = /\bfault=(\{.*\})/.exec(block.meta)?.[1];
+  return json === undefined ? undefined : (JSON.parse(json) as Fault);
 }
 
 let hub: MockHub;
@@ -48,9 +58,16 @@ async function runSample(name: string, code: string): Promise<string> {
   return run(process.execPath, ["--import", redirect, file], dir, 60_000, { HF_TOKEN: "hf_docs_sample" });
 }
 
-describe.each(PAGES)("docs/%s", (page) => {
+describe.each(PAGES)("%s", (page) => {
   it.each(samplesOf(page).map((block) => [block.line, block] as const))("the ts block at line %i runs", async (line, block) => {
-    const stdout = await runSample(`${page}-${line}`, block.code);
-    for (const [, expected] of block.code.matchAll(/\/\/ prints: (.+)$/gm)) expect(stdout).toContain(expected!.trim());
+    const fault = faultOf(block);
+    const rule = fault && hub.inject(fault, { times: 1 });
+    try {
+      const stdout = await runSample(`${page}-${line}`, block.code);
+      for (const [, expected] of block.code.matchAll(/\/\/ prints: (.+)$/gm)) expect(stdout).toContain(expected!.trim());
+      if (rule) expect(rule.hits).toBe(1);
+    } finally {
+      rule?.remove();
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-export const DOCS_DIR = resolve(import.meta.dirname, "../../../docs");
+/** The repository's root, where README.md is. */
+export const REPO_DIR = resolve(import.meta.dirname, "../../..");
+export const DOCS_DIR = join(REPO_DIR, "docs");
 
 export interface DocBlock {
   lang: string;
@@ -14,7 +16,12 @@ export interface DocBlock {
 
 /** The fenced code blocks of a Markdown file under docs/. */
 export function docBlocks(file: string): DocBlock[] {
-  const text = readFileSync(join(DOCS_DIR, file), "utf8");
+  return markdownBlocks(join("docs", file));
+}
+
+/** The fenced code blocks of a Markdown file, by its path from the repository's root. */
+export function markdownBlocks(path: string): DocBlock[] {
+  const text = readFileSync(join(REPO_DIR, path), "utf8");
   const blocks: DocBlock[] = [];
   for (const match of text.matchAll(/^```(\w+)([^\n]*)\n([\s\S]*?)^```$/gm)) {
     const line = text.slice(0, match.index).split("\n").length;
