@@ -66,7 +66,7 @@ export interface Options {
   fetchOptions?: Record<string, unknown>;
   /** Extra request headers. */
   headers?: Record<string, string>;
-  /** Aborts the call: the request, any retry wait and the body; the call rejects with an AbortError. */
+  /** Aborts the call: the request, any retry wait and the body; the call fails with an AbortError. */
   signal?: AbortSignal;
   /** Deadline over the whole call in ms: retries, waits and body. None by default. */
   timeout?: number;
