@@ -11,11 +11,6 @@ export {
   ConnectionError,
   HttpError,
   IncompleteStreamError,
-  InferenceClientError,
-  InferenceClientHubApiError,
-  InferenceClientInputError,
-  InferenceClientProviderApiError,
-  InferenceClientProviderOutputError,
   InferenceError,
   InputError,
   MalformedEventError,
@@ -26,6 +21,14 @@ export {
   ServerError,
   TimeoutError,
   ValidationError,
+} from "./errors";
+// The `@huggingface/inference` names of the same classes.
+export {
+  InferenceClientError,
+  InferenceClientHubApiError,
+  InferenceClientInputError,
+  InferenceClientProviderApiError,
+  InferenceClientProviderOutputError,
 } from "./errors";
 export type { HttpErrorInit, HttpRequestInfo, HttpResponseInfo, TimeoutKind } from "./errors";
 export type * from "./types";
