@@ -15,7 +15,7 @@ import {
 import { quietLogger, TOKEN } from "./plan";
 import { drain, expectOutcome, recordedRequestId, within } from "./run";
 import { Pacer, pacedFetch, recordedReply, type ReplayServer, withServer } from "./server";
-import { awkwardCuts, cut, MULTI_BYTE, prng, randomCuts, readEnds, sample, utf8 } from "./splits";
+import { awkwardCuts, cut, expectCutsSeen, MULTI_BYTE, prng, randomCuts, sample, utf8 } from "./splits";
 
 /**
  * Every recorded `generate_stream` token stream, replayed byte for byte: `textGenerationStream`
@@ -143,13 +143,7 @@ async function replayGenerateCut(server: ReplayServer, ex: Exchange, pieces: Uin
   const got = await within(drain(stream), 10_000, `${title(ex)} in ${pieces.length} pieces`);
   expect(got.chunks).toStrictEqual(expected.events);
   expectOutcome(got, expected.outcome, recordedRequestId(ex));
-  // Every planned cut before the final event reached the client as a cut.
-  const ends = readEnds(pacer.reads);
-  let at = 0;
-  for (const piece of pieces.slice(0, -1)) {
-    at += piece.length;
-    expect(ends.has(at), `cut at byte ${at} not seen by the client`).toBe(true);
-  }
+  expectCutsSeen(pacer, pieces);
   expect(server.requests.length).toBe(before + 1);
   expectGenerateRequest(server.requests[before], route.path, expectedGenerateBody(request, true, true));
 }

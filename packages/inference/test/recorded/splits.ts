@@ -98,6 +98,16 @@ export function readEnds(reads: number[]): Set<number> {
   return ends;
 }
 
+/** Every planned cut reached the client as a cut (the network may only add more). */
+export function expectCutsSeen(pacer: Pacer, pieces: Uint8Array[]): void {
+  const ends = readEnds(pacer.reads);
+  let at = 0;
+  for (const piece of pieces.slice(0, -1)) {
+    at += piece.length;
+    expect(ends.has(at), `cut at byte ${at} not seen by the client`).toBe(true);
+  }
+}
+
 /** Serves `pieces` for `ex`, runs the SDK over them, and checks chunks, ending, cuts and request. */
 export async function replayCut(server: ReplayServer, ex: Exchange, pieces: Uint8Array[], expected: ExpectedStream): Promise<void> {
   const pacer = new Pacer();
@@ -111,13 +121,7 @@ export async function replayCut(server: ReplayServer, ex: Exchange, pieces: Uint
   const got = await within(drain(stream), 10_000, `${title(ex)} in ${pieces.length} pieces`);
   expect(got.chunks).toStrictEqual(expected.chunks);
   expectOutcome(got, expected.outcome, recordedRequestId(ex));
-  // Every planned cut reached the client as a cut (the network may only add more).
-  const ends = readEnds(pacer.reads);
-  let at = 0;
-  for (const piece of pieces.slice(0, -1)) {
-    at += piece.length;
-    expect(ends.has(at), `cut at byte ${at} not seen by the client`).toBe(true);
-  }
+  expectCutsSeen(pacer, pieces);
   expect(server.requests.length).toBe(before + 1);
   expectRequest(server.requests[before], plan.route.path, plan.body);
 }
