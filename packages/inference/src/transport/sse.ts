@@ -22,7 +22,6 @@ export interface StreamOrigin {
 }
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
-const noop = (): void => {};
 
 function isDoneMarker(data: string): boolean {
   return data.length < 16 && data.trim() === "[DONE]";
@@ -40,7 +39,9 @@ export class EventStream<T> {
   private accepted = false;
   private lastCharWasCR = false;
   private primed = false;
-  private inFlight: Promise<void> | undefined;
+  /** The promise of the last `next()` still unanswered; `calls` numbers them. */
+  private tail: Promise<IteratorResult<T, undefined>> | undefined;
+  private calls = 0;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
@@ -75,33 +76,61 @@ export class EventStream<T> {
 
   /**
    * The next value. Hot path: a queued event is answered at once; otherwise one `reader.read()` and
-   * one `then` per network chunk. Overlapping calls are served in order.
+   * one `then` per network chunk, whose callback answers with the chunk's first event. Overlapping
+   * calls are served in order: each waits behind the last one still unanswered (`tail`).
    */
   next(): Promise<IteratorResult<T, undefined>> {
-    if (!this.inFlight && this.head < this.queue.length) return Promise.resolve({ done: false, value: this.take() });
-    const result = this.inFlight ? this.inFlight.then(() => this.step()) : this.step();
-    const settled = result.then(noop, noop);
-    this.inFlight = settled;
-    void settled.then(() => {
-      if (this.inFlight === settled) this.inFlight = undefined;
-    });
+    if (this.tail === undefined && this.head < this.queue.length) {
+      return Promise.resolve({ done: false, value: this.take() });
+    }
+    const id = ++this.calls;
+    const answer = (): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> => this.answer(id);
+    let result: Promise<IteratorResult<T, undefined>>;
+    if (this.tail !== undefined) result = this.tail.then(answer, answer);
+    else {
+      try {
+        const r = this.answer(id);
+        if (!(r instanceof Promise)) return Promise.resolve(r);
+        result = r;
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    this.tail = result;
     return result;
   }
 
-  private step(): Promise<IteratorResult<T, undefined>> {
-    if (this.head < this.queue.length) return Promise.resolve({ done: false, value: this.take() });
-    if (this.error) {
+  /** Answers call `id`: at once when a value, the failure or the end is known, else after one more read. */
+  private answer(id: number): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> {
+    if (this.head < this.queue.length) {
+      this.answered(id);
+      return { done: false, value: this.take() };
+    }
+    if (this.error || this.closed) {
+      this.answered(id);
       const error = this.error;
       this.error = undefined;
       this.closed = true;
       this.settle(true);
-      return Promise.reject(error);
+      if (error) throw error;
+      return DONE;
     }
-    if (this.closed) {
-      this.settle(true);
-      return Promise.resolve(DONE);
-    }
-    return this.pull().then(() => this.step());
+    this.call.reading();
+    return this.reader.read().then(
+      (r) => {
+        this.onRead(r);
+        return this.answer(id);
+      },
+      (e: unknown) => {
+        this.onReadError(e);
+        return this.answer(id);
+      },
+    );
+  }
+
+  /** Call `id` is answered; when it was the last one waiting, the next call may take the hot path. */
+  private answered(id: number): void {
+    if (id === this.calls) this.tail = undefined;
   }
 
   /** Stops at once: cancels the body even while a read is pending. */
@@ -122,10 +151,12 @@ export class EventStream<T> {
     this.call.reading();
     return this.reader.read().then(
       (r) => this.onRead(r),
-      (e: unknown) => {
-        if (!this.closed) this.error ??= this.call.translate(e);
-      },
+      (e: unknown) => this.onReadError(e),
     );
+  }
+
+  private onReadError(e: unknown): void {
+    if (!this.closed) this.error ??= this.call.translate(e);
   }
 
   private onRead(r: ReadableStreamReadResult<Uint8Array>): void {
