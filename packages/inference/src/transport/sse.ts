@@ -22,6 +22,7 @@ export interface StreamOrigin {
 }
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+const DECODE_STREAM: TextDecodeOptions = { stream: true };
 
 function isDoneMarker(data: string): boolean {
   return data.length < 16 && data.trim() === "[DONE]";
@@ -42,6 +43,8 @@ export class EventStream<T> {
   /** The promise of the last `next()` still unanswered; `calls` numbers them. */
   private tail: Promise<IteratorResult<T, undefined>> | undefined;
   private calls = 0;
+  /** The call that the pending read will answer. */
+  private readFor = 0;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
@@ -84,10 +87,11 @@ export class EventStream<T> {
       return Promise.resolve({ done: false, value: this.take() });
     }
     const id = ++this.calls;
-    const answer = (): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> => this.answer(id);
     let result: Promise<IteratorResult<T, undefined>>;
-    if (this.tail !== undefined) result = this.tail.then(answer, answer);
-    else {
+    if (this.tail !== undefined) {
+      const answer = (): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> => this.answer(id);
+      result = this.tail.then(answer, answer);
+    } else {
       try {
         const r = this.answer(id);
         if (!(r instanceof Promise)) return Promise.resolve(r);
@@ -116,17 +120,19 @@ export class EventStream<T> {
       return DONE;
     }
     this.call.reading();
-    return this.reader.read().then(
-      (r) => {
-        this.onRead(r);
-        return this.answer(id);
-      },
-      (e: unknown) => {
-        this.onReadError(e);
-        return this.answer(id);
-      },
-    );
+    this.readFor = id;
+    return this.reader.read().then(this.onChunk, this.onChunkError);
   }
+
+  /** The read's callbacks, made once: calls are answered one at a time, so one read is pending at most. */
+  private readonly onChunk = (r: ReadableStreamReadResult<Uint8Array>) => {
+    this.onRead(r);
+    return this.answer(this.readFor);
+  };
+  private readonly onChunkError = (e: unknown) => {
+    this.onReadError(e);
+    return this.answer(this.readFor);
+  };
 
   /** Call `id` is answered; when it was the last one waiting, the next call may take the hot path. */
   private answered(id: number): void {
@@ -168,7 +174,7 @@ export class EventStream<T> {
     if (r.done) return this.onBodyEnd();
     this.call.firstByte();
     this.call.touch();
-    const text = this.decoder.decode(r.value, { stream: true });
+    const text = this.decoder.decode(r.value, DECODE_STREAM);
     if (text.length > 0) this.lastCharWasCR = text.charCodeAt(text.length - 1) === 13;
     this.parser.feed(text);
   }
