@@ -10,8 +10,8 @@ export const APPS = { hfkit: "hfkit-client.mjs", "hfkit-fn": "hfkit-function.mjs
 const HFKIT_SOURCE = fileURLToPath(new URL("../../inference/src/index.ts", import.meta.url));
 /** Built-ins stay imports (not build errors), so the check below can name them. */
 const NODE_BUILTINS = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:*"];
-/** What may reach an hfkit bundle: the client's own modules and its one dependency. */
-const ALLOWED = [/^\.\.\/inference\/(dist|src)\//, /\/node_modules\/eventsource-parser\//];
+/** What may reach an hfkit bundle: the client's own file (eventsource-parser is bundled in it). */
+const ALLOWED = [/^\.\.\/inference\/dist\//];
 const FORBIDDEN = /mock-hub|snippets|(^|\/)cli\/|openai-compat|polyfill|^node:/;
 
 async function build(app, alias = {}) {

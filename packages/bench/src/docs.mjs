@@ -45,7 +45,7 @@ export function runNotes(r) {
     .map(([shape, t]) => `${t.parser.toFloor.toFixed(2)}× (${SHAPE_NAMES[shape]})`)
     .join(", ");
   const lines = [
-    `Importing an empty module costs ${r.importTime.empty.overMs.toFixed(1)} ms over bare node (${r.importTime.bare.ms.toFixed(0)} ms): Node's ESM loader, in every import row.`,
+    `Importing an empty module costs ${r.importTime.empty.overMs.toFixed(1)} ms over bare node (${r.importTime.bare.ms.toFixed(0)} ms): Node's ESM loader, in every import row; a one-line module file costs ${r.importTime.file.overMs.toFixed(1)} ms.`,
     `eventsource-parser alone (its parser, JSON.parse, an async generator) runs at ${parser} the floor.`,
     ...Object.entries(r.throughput).map(([shape, t]) => {
       const spread = (key) => `${Math.min(...t[key].ratios).toFixed(2)}–${Math.max(...t[key].ratios).toFixed(2)}`;
@@ -104,7 +104,8 @@ hfkit's \`InferenceClient\` elsewhere.
 1. **Bundle**: \`packages/bench/apps/*.mjs\`, each a page that streams one chat, bundled by esbuild
    (\`--bundle --minify --platform=browser --format=esm\`), then gzip (level 9) and brotli (quality 11)
    from \`node:zlib\`. Node built-ins are left as imports so that the check can name them; the hfkit
-   bundles may contain only \`@hfkit/inference\` and \`eventsource-parser\` (esbuild's metafile inputs).
+   bundles may contain only \`@hfkit/inference\`'s one file, which bundles \`eventsource-parser\` (esbuild's
+   metafile inputs).
 2. **Stream parse**: 100 000 TGI 3.2 chat chunks (the bytes \`@hfkit/mock-hub\` sends), served from memory
    through each client's \`fetch\` option, in 16 KB reads (cutting events anywhere) and one event per read.
    The floor is an async generator that decodes, splits on blank lines and \`JSON.parse\`s. Clients run in

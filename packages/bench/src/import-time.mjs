@@ -3,10 +3,14 @@ import { spawnSync } from "node:child_process";
 import { BENCH_DIR, retried } from "./child.mjs";
 import { median, rotated } from "./stats.mjs";
 
-/** `empty` is Node's own price for a dynamic import, paid by every package below. */
+/**
+ * `empty` is Node's own price for a dynamic import, paid by every package below; `file`, its price for
+ * loading one file from disk (a one-line module), paid by every package at least once.
+ */
 export const IMPORTS = {
   bare: null,
   empty: "data:text/javascript,",
+  file: new URL("./one-line.mjs", import.meta.url).href,
   hfkit: "@hfkit/inference",
   hf: "@huggingface/inference",
   openai: "openai",

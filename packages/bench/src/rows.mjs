@@ -95,7 +95,7 @@ function firstTokenRows(firstToken) {
 
 function importRows(importTime) {
   const section = "4. import time: node --input-type=module -e \"await import(pkg)\", medians of 10";
-  const { bare, empty: _empty, ...packages } = importTime;
+  const { bare, empty: _empty, file: _file, ...packages } = importTime;
   return [
     row({
       section,

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -14,7 +14,7 @@ declare module "vitest" {
   }
 }
 
-/** Installs the SDK as a user gets it: `pnpm pack`, unpacked into a fresh node_modules. */
+/** Installs the SDK as a user gets it: `pnpm pack`, unpacked into a fresh node_modules (it needs no other package). */
 export default function setup(project: TestProject): () => void {
   if (!existsSync(join(inferenceDir, "dist/index.js"))) {
     throw new Error("packages/inference is not built: run `pnpm build` first (`pnpm test` does)");
@@ -26,8 +26,6 @@ export default function setup(project: TestProject): () => void {
   const sdkDir = join(appDir, "node_modules/@hfkit/inference");
   mkdirSync(sdkDir, { recursive: true });
   execFileSync("tar", ["-xzf", join(appDir, tarball), "-C", sdkDir, "--strip-components=1"]);
-  const parser = realpathSync(join(inferenceDir, "node_modules/eventsource-parser"));
-  cpSync(parser, join(appDir, "node_modules/eventsource-parser"), { recursive: true });
   cpSync(join(packageDir, "app"), appDir, { recursive: true });
   const manifest = { name: "hfkit-runtime-app", private: true, type: "module", dependencies: { "@hfkit/inference": "*" } };
   writeFileSync(join(appDir, "package.json"), JSON.stringify(manifest, null, 2));

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TEXT, type MockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
@@ -10,6 +10,19 @@ let hub: MockHub;
 beforeAll(async () => (hub = await startHub()));
 beforeEach(() => hub.reset());
 afterAll(() => hub.close());
+
+describe("the packed package", () => {
+  it("needs no other package: eventsource-parser is bundled in, with its license notice", () => {
+    const sdkDir = join(appDir, "node_modules/@hfkit/inference");
+    const manifest = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(manifest.peerDependencies ?? {}).toEqual({});
+    for (const file of ["dist/index.js", "dist/index.cjs"]) {
+      expect(readFileSync(join(sdkDir, file), "utf8")).not.toMatch(/from\s*["']eventsource-parser["']|require\(["']eventsource-parser["']\)/);
+    }
+    expect(readFileSync(join(sdkDir, "THIRD-PARTY-NOTICES.md"), "utf8")).toMatch(/eventsource-parser[\s\S]*MIT License[\s\S]*Espen Hovlandsdal/);
+  });
+});
 
 describe("Node", () => {
   it("import: the exports map gives the ESM build, and the app runs on it", async () => {
