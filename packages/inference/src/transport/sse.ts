@@ -33,8 +33,13 @@ function isDoneMarker(data: string): boolean {
  * body's end, or a short grace after the answer is complete; never wait for `[DONE]`.
  */
 export class EventStream<T> {
-  private readonly queue: T[] = [];
+  /**
+   * Values parsed and not yet taken: `queue[head..size)`. Slots are reused, not truncated (setting
+   * `length` costs more than the rest of a one-event read), and cleared as they are taken.
+   */
+  private readonly queue: (T | undefined)[] = [];
   private head = 0;
+  private size = 0;
   private error: InferenceError | undefined;
   private closed = false;
   private accepted = false;
@@ -69,8 +74,8 @@ export class EventStream<T> {
 
   /** Reads until the first value is ready; throws if the stream fails before any (retry-safe). */
   async prime(): Promise<void> {
-    while (this.head === this.queue.length && !this.error && !this.closed) await this.pull();
-    if (this.head === this.queue.length && this.error) {
+    while (this.head === this.size && !this.error && !this.closed) await this.pull();
+    if (this.head === this.size && this.error) {
       this.settle(false);
       throw this.error;
     }
@@ -83,7 +88,7 @@ export class EventStream<T> {
    * calls are served in order: each waits behind the last one still unanswered (`tail`).
    */
   next(): Promise<IteratorResult<T, undefined>> {
-    if (this.tail === undefined && this.head < this.queue.length) {
+    if (this.tail === undefined && this.head < this.size) {
       return Promise.resolve({ done: false, value: this.take() });
     }
     const id = ++this.calls;
@@ -106,7 +111,7 @@ export class EventStream<T> {
 
   /** Answers call `id`: at once when a value, the failure or the end is known, else after one more read. */
   private answer(id: number): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> {
-    if (this.head < this.queue.length) {
+    if (this.head < this.size) {
       this.answered(id);
       return { done: false, value: this.take() };
     }
@@ -142,14 +147,15 @@ export class EventStream<T> {
   /** Stops at once: cancels the body even while a read is pending. */
   cancel(): void {
     this.closed = true;
-    this.head = this.queue.length = 0;
+    this.head = this.size = this.queue.length = 0;
     this.error = undefined;
     this.settle(true);
   }
 
   private take(): T {
-    const value = this.queue[this.head++] as T;
-    if (this.head === this.queue.length) this.head = this.queue.length = 0;
+    const value = this.queue[this.head] as T;
+    this.queue[this.head++] = undefined;
+    if (this.head === this.size) this.head = this.size = 0;
     return value;
   }
 
@@ -214,7 +220,7 @@ export class EventStream<T> {
     if ((parsed as { error?: unknown }).error != null) return this.inStreamError(parsed);
     const value = this.rules.accept(parsed as Record<string, unknown>);
     this.accepted = true;
-    if (value !== undefined) this.queue.push(value);
+    if (value !== undefined) this.queue[this.size++] = value;
     this.afterEvent();
   }
 
