@@ -81,3 +81,75 @@ it("the server receives the payload TGI accepts", async () => {
   expect(req.body).toEqual({ model: "hfkit/tgi-3.2", messages, seed: 7, stream: true });
   expect(req.headers.authorization).toBe("Bearer hf_test");
 });
+
+// TGI < 2.0.2 refuses `temperature: 0` on the chat route (BACKENDS.md); greedy there is a tiny `top_p`.
+describe("TGI before 2.0.2: temperature 0", () => {
+  const chatBodies = () =>
+    hub.requests.filter((r) => r.path.endsWith("/v1/chat/completions")).map((r) => r.body as Record<string, unknown>);
+  const warnings: unknown[] = [];
+  const logger = { warn: (message: unknown) => warnings.push(message) };
+  const oldTgi = (name: string) => {
+    const model = `acme/${name}`;
+    hub.setModel(model, { tgiVersion: "2.0.1" });
+    return model;
+  };
+  beforeEach(() => (warnings.length = 0));
+
+  it.each([
+    ["a stream, refused inside the 200 stream", "stream-temp", { temperature: 0 }],
+    ["a stream asked with top_p 0", "stream-top-p", { top_p: 0 }],
+  ])("%s: sent once more as greedy, then at once for later calls", async (_name, id, sampling) => {
+    const model = oldTgi(id);
+    for (let call = 0; call < 2; call++) {
+      const out = await within(collectStream(client.chatCompletionStream({ model, messages, ...sampling }, { logger })));
+      expect(out.choices[0]?.message.content).toBe(TEXT);
+    }
+    const [refused, ...greedy] = chatBodies();
+    expect(refused).toMatchObject({ temperature: 0, stream: true });
+    expect(refused).not.toHaveProperty("top_p");
+    expect(greedy).toHaveLength(2);
+    for (const body of greedy) {
+      expect(body).not.toHaveProperty("temperature");
+      expect(body.top_p).toBe(1e-6);
+    }
+    expect(warnings).toEqual([expect.stringMatching(/TGI < 2\.0\.2 refuses .temperature: 0./)]);
+    expect(await openStreamsSettle()).toBe(0);
+  });
+
+  it("a non-streamed call: refused with HTTP 422, sent once more as greedy, then at once", async () => {
+    const model = oldTgi("json-temp");
+    for (let call = 0; call < 2; call++) {
+      const out = await client.chatCompletion({ model, messages, temperature: 0, max_tokens: 2 }, { logger });
+      expect(out.choices[0]?.message.content).toBe("The capital");
+    }
+    expect(chatBodies().map((b) => [b.temperature, b.top_p])).toEqual([
+      [0, undefined],
+      [undefined, 1e-6],
+      [undefined, 1e-6],
+    ]);
+  });
+
+  it("TGI 2.0.2 and later decode temperature 0 greedily themselves: sent as is, one request", async () => {
+    const out = await within(collectStream(client.chatCompletionStream({ model: "hfkit/tgi-2.0", messages, temperature: 0 }, { logger })));
+    expect(out.choices[0]?.message.content).toBe(TEXT);
+    expect(chatBodies().map((b) => [b.temperature, b.top_p])).toEqual([[0, undefined]]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("another validation error is raised: resent at most once, and not at all by TGI >= 2.0.2", async () => {
+    const model = oldTgi("other-error");
+    const tooLong = { messages, temperature: 0, max_tokens: 5000 };
+    const error = await within(collectStream(client.chatCompletionStream({ model, ...tooLong }, { logger })).catch((e: unknown) => e));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toContain("must be <= 4096");
+    expect(chatBodies().map((b) => [b.temperature, b.top_p])).toEqual([
+      [0, undefined],
+      [undefined, 1e-6],
+    ]);
+    hub.reset();
+    const refused = await client.chatCompletion({ model: "hfkit/tgi-2.0", ...tooLong }, { logger }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect((refused as Error).message).toContain("must be <= 4096");
+    expect(chatBodies()).toHaveLength(1);
+  });
+});

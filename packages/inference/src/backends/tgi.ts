@@ -1,3 +1,4 @@
+import { ValidationError } from "../errors";
 import type { ChatCompletionInput, ChatCompletionOutput, ChatCompletionStreamOutput } from "../types";
 
 /** Arguments that steer the client and never go on the wire. */
@@ -23,6 +24,28 @@ export function chatBody(args: ChatCompletionInput, model: string, stream: boole
   body.stream = stream;
   if (!stream) delete body.stream_options;
   return body;
+}
+
+/**
+ * TGI before 2.0.2 refuses `temperature: 0` on its chat route (422 "`temperature` must be strictly
+ * positive") instead of decoding greedily. Its chat route always samples, so greedy there is nucleus
+ * sampling with a `top_p` so small that only the likeliest token is kept.
+ */
+export const GREEDY_TOP_P = 1e-6;
+
+/** What the backend memory keeps, among a TGI endpoint's refused parameters, once it refused `temperature: 0`. */
+export const ZERO_TEMPERATURE = "temperature: 0";
+
+/** True when `error` is an old TGI's refusal of the `temperature: 0` that `body` carried. */
+export function refusedZeroTemperature(error: unknown, body: Record<string, unknown>): boolean {
+  return error instanceof ValidationError && body.temperature === 0 && /`temperature` must be strictly positive/.test(error.message);
+}
+
+/** The same chat body with greedy decoding asked the way TGI < 2.0.2 takes it (a body without `temperature: 0` is kept). */
+export function greedyByTopP(body: Record<string, unknown>): Record<string, unknown> {
+  if (body.temperature !== 0) return body;
+  const { temperature: _zero, ...rest } = body;
+  return { ...rest, top_p: GREEDY_TOP_P };
 }
 
 /** TGI's older finish reasons, in OpenAI's words. */

@@ -5,17 +5,19 @@ import type { Call } from "../transport/call";
 import { parseMaybeJson, readText, redactUrl } from "../transport/request";
 import { withRetries } from "../transport/retry";
 import type { ChatCompletionArgs, ChatCompletionOutput, Options } from "../types";
-import { sendChat } from "./chatDispatch";
+import { sendChat, withZeroTemperatureFallback } from "./chatDispatch";
 import { prepareChat } from "./prepare";
 
 /** One chat answer, not streamed: resolves to the whole answer, or rejects with a typed {@link InferenceError}. */
 export async function chatCompletion(args: ChatCompletionArgs, options: Options = {}): Promise<ChatCompletionOutput> {
   const p = prepareChat(args, options, false);
   try {
-    return await withRetries(p.call, p.policy, async (extra) => {
-      const answer = await sendChat(p, extra);
-      return answer.output ?? readChatOutput(p.call, answer.res, p.spec.url);
-    });
+    return await withRetries(p.call, p.policy, (extra) =>
+      withZeroTemperatureFallback(p, async () => {
+        const answer = await sendChat(p, extra);
+        return answer.output ?? readChatOutput(p.call, answer.res, p.spec.url);
+      }),
+    );
   } finally {
     p.call.finish();
   }

@@ -9,7 +9,7 @@ import type {
   Options,
 } from "../types";
 import { toChatOutput } from "./chatCompletion";
-import { sendChat } from "./chatDispatch";
+import { sendChat, withZeroTemperatureFallback } from "./chatDispatch";
 import { type Prepared, prepareChat } from "./prepare";
 import { arraySource, type Source, StreamIterator } from "./streamIterator";
 
@@ -26,7 +26,8 @@ export function chatCompletionStream(
 ): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
   return new StreamIterator<ChatCompletionStreamOutput>(() => {
     const p = prepareChat(args, options, true);
-    return { call: p.call, source: withRetries(p.call, p.policy, (extra) => openChatSource(p, args, extra)) };
+    const source = withRetries(p.call, p.policy, (extra) => withZeroTemperatureFallback(p, () => openChatSource(p, args, extra)));
+    return { call: p.call, source };
   });
 }
 

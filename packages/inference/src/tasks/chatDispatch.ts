@@ -1,9 +1,11 @@
 import { backendMemory } from "../backends/memory";
+import { greedyByTopP, refusedZeroTemperature, ZERO_TEMPERATURE } from "../backends/tgi";
 import { checkPipelineSupport, pipelineBody, pipelineOutput, unusedModelKwargs } from "../backends/transformers";
 import { HttpError } from "../errors";
 import { readErrorFields } from "../errorTable";
 import { parseMaybeJson, readText, sendOnce } from "../transport/request";
 import type { ChatCompletionOutput } from "../types";
+import { warnOnce } from "../warnOnce";
 import type { Prepared } from "./prepare";
 
 /** A TGI or OpenAI-protocol answer (body unread), or the pipeline's answer already as a chat output. */
@@ -48,6 +50,29 @@ async function detect(p: Prepared, extra: Record<string, string> | undefined): P
     p.chatRouteAnswer = `HTTP ${error.status} "${readErrorFields(error.body).message.slice(0, 120)}"`;
   }
   return { output: await sendPipeline(p, extra) };
+}
+
+/**
+ * One attempt of a chat call (`send` and, for a stream, its first event). A TGI older than 2.0.2 refuses
+ * `temperature: 0`: the call is sent once more with its greedy equivalent there, and the endpoint is
+ * remembered, so later calls send that at once (one request each).
+ */
+export async function withZeroTemperatureFallback<T>(p: Prepared, send: () => Promise<T>): Promise<T> {
+  const { route } = p;
+  const sendGreedyByTopP = (): void => {
+    p.spec = { ...p.spec, body: greedyByTopP(p.spec.body as Record<string, unknown>) };
+  };
+  if (backendMemory.get(route.key)?.dropped.has(ZERO_TEMPERATURE)) sendGreedyByTopP();
+  try {
+    return await send();
+  } catch (error) {
+    if (!refusedZeroTemperature(error, p.spec.body as Record<string, unknown>)) throw error;
+    warnOnce(p.logger, `t0:${route.key || route.model}`, `${route.model}: TGI < 2.0.2 refuses \`temperature: 0\`, sent as \`top_p: 1e-6\` (greedy).`);
+    sendGreedyByTopP();
+    const result = await send();
+    if (route.key) backendMemory.remember(route.key, "tgi", new Set([ZERO_TEMPERATURE]));
+    return result;
+  }
 }
 
 /** The recorded answers of TGI's chat route on a model the transformers pipeline serves. */
