@@ -96,7 +96,7 @@ describe("classes", () => {
   it("instanceof works across the ESM and CommonJS copies of the package", async () => {
     const require = createRequire(import.meta.url);
     const cjs = require("../dist/index.cjs") as typeof src;
-    const esm = (await import("../dist/index.js")) as typeof src;
+    const esm = (await import("../dist/index.js")) as unknown as typeof src;
     const fromCjs = new cjs.ValidationError("x", { status: 422, body: null, url: "u" });
     expect(fromCjs).toBeInstanceOf(esm.ValidationError);
     expect(fromCjs).toBeInstanceOf(esm.HttpError);
