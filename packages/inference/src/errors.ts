@@ -1,5 +1,5 @@
 /**
- * Typed errors. Every class carries a string-literal `name` (survives minification) and a
+ * Typed errors. Every class carries a string-literal `kind`, which is also its `name` (it survives minification), and a
  * `Symbol.for` brand so `instanceof` works across the ESM and CommonJS copies of the package.
  */
 
@@ -33,14 +33,15 @@ export interface HttpResponseInfo {
 export class InferenceError extends Error {
   /** The class's name, which `instanceof` checks across copies of the package. */
   static readonly kind: string = "InferenceError";
-  /** The class's name, e.g. `"RateLimitError"`; it survives minification. */
-  override name: string = "InferenceError";
+  /** The class's name, e.g. `"RateLimitError"` (its `kind`, so it survives minification). */
+  override name: string;
 
   /** `message` says what failed; `cause` is the underlying error, if any. */
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.name = (new.target as unknown as Kinded).kind;
     const kinds: string[] = [];
-    for (let c = new.target as unknown; c && Object.hasOwn(c as object, "kind"); c = Object.getPrototypeOf(c)) {
+    for (let c: unknown = new.target; c && Object.hasOwn(c as object, "kind"); c = Object.getPrototypeOf(c)) {
       kinds.push((c as Kinded).kind);
     }
     Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
@@ -58,7 +59,6 @@ export class InferenceError extends Error {
 /** Bad arguments: raised before any request is sent. */
 export class InputError extends InferenceError {
   static override readonly kind: string = "InputError";
-  override name = "InputError";
   /** The argument at fault, e.g. `top_p` or `messages[1].role`. */
   readonly field: string | undefined;
   /** `message` says what is wrong; `field` names the argument. */
@@ -91,7 +91,6 @@ export interface HttpErrorInit {
 /** The server answered with an error, over HTTP or inside a 200 stream. */
 export class HttpError extends InferenceError {
   static override readonly kind: string = "HttpError";
-  override name = "HttpError";
   /** The HTTP status code; for an error inside a 200 stream, the status that error stands for (e.g. 422). */
   readonly status: number;
   /** The error body: parsed JSON (e.g. `{"error": "...", "error_type": "validation"}`), else the text. */
@@ -125,37 +124,30 @@ export class HttpError extends InferenceError {
 /** 401: the token is missing, invalid or expired. */
 export class AuthenticationError extends HttpError {
   static override readonly kind: string = "AuthenticationError";
-  override name = "AuthenticationError";
 }
 /** 403: the token may not use this model or provider, or the model is too large for the serverless API; not retried. */
 export class PermissionError extends HttpError {
   static override readonly kind: string = "PermissionError";
-  override name = "PermissionError";
 }
 /** 404: no such model, endpoint or route. */
 export class NotFoundError extends HttpError {
   static override readonly kind: string = "NotFoundError";
-  override name = "NotFoundError";
 }
 /** 400 or 422, or TGI's validation, template or tool error (also inside a 200 stream): the request was refused as given. */
 export class ValidationError extends HttpError {
   static override readonly kind: string = "ValidationError";
-  override name = "ValidationError";
 }
 /** 429, or TGI's "Model is overloaded": too many requests; retried up to `maxRetries` before it reaches you. */
 export class RateLimitError extends HttpError {
   static override readonly kind: string = "RateLimitError";
-  override name = "RateLimitError";
 }
 /** 5xx, TGI's generation errors, or an unknown error inside a stream; retried up to `maxRetries` before it reaches you. */
 export class ServerError extends HttpError {
   static override readonly kind: string = "ServerError";
-  override name = "ServerError";
 }
 /** 503 "currently loading": the model was still loading when a further wait would pass your time limits (or retries are off). */
 export class ModelLoadingError extends HttpError {
   static override readonly kind: string = "ModelLoadingError";
-  override name = "ModelLoadingError";
   /** Seconds, as the server sent it. */
   readonly estimatedTime: number | undefined;
   /** As {@link HttpError}'s constructor, plus the server's `estimatedTime` in seconds. */
@@ -168,13 +160,11 @@ export class ModelLoadingError extends HttpError {
 /** The stream ended before the answer was complete. Chunks already yielded stay delivered. */
 export class IncompleteStreamError extends InferenceError {
   static override readonly kind: string = "IncompleteStreamError";
-  override name = "IncompleteStreamError";
 }
 
 /** An event of the stream could not be parsed; `data` holds the raw event data. */
 export class MalformedEventError extends InferenceError {
   static override readonly kind: string = "MalformedEventError";
-  override name = "MalformedEventError";
   /** The raw text of the event or answer that could not be parsed. */
   readonly data: string;
   /** `message` says what was expected; `data` is the raw text; `cause` the parse error. */
@@ -190,7 +180,6 @@ export type TimeoutKind = "deadline" | "first-chunk" | "idle";
 /** A time limit fired; the request and the body were cancelled. Chunks already yielded stay delivered. */
 export class TimeoutError extends InferenceError {
   static override readonly kind: string = "TimeoutError";
-  override name = "TimeoutError";
   /** Which limit fired: `"deadline"` (`timeout`), `"first-chunk"` (`firstChunkTimeout`) or `"idle"` (`idleTimeout`). */
   readonly kind: TimeoutKind;
   /** The limit that fired, in milliseconds. */
@@ -212,13 +201,11 @@ const TIMEOUT_MESSAGES: Record<TimeoutKind, (ms: number) => string> = {
 /** The connection failed or dropped (refused, DNS, reset, terminated mid-body). */
 export class ConnectionError extends InferenceError {
   static override readonly kind: string = "ConnectionError";
-  override name = "ConnectionError";
 }
 
 /** The caller's signal aborted the call; `cause` is the signal's reason. */
 export class AbortError extends InferenceError {
   static override readonly kind: string = "AbortError";
-  override name = "AbortError";
 }
 
 // `@huggingface/inference` names, so existing `instanceof` checks keep working.
