@@ -41,7 +41,7 @@ export class InferenceError extends Error {
     super(message, options);
     this.name = (new.target as unknown as Kinded).kind;
     const kinds: string[] = [];
-    for (let c: unknown = new.target; c && Object.hasOwn(c as object, "kind"); c = Object.getPrototypeOf(c)) {
+    for (let c: unknown = new.target; c && Object.hasOwn(c, "kind"); c = Object.getPrototypeOf(c)) {
       kinds.push((c as Kinded).kind);
     }
     Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
