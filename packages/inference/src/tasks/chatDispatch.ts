@@ -62,7 +62,8 @@ export async function withZeroTemperatureFallback<T>(p: Prepared, send: () => Pr
   const sendGreedyByTopP = (): void => {
     p.spec = { ...p.spec, body: greedyByTopP(p.spec.body as Record<string, unknown>) };
   };
-  if (backendMemory.get(route.key)?.dropped.has(ZERO_TEMPERATURE)) sendGreedyByTopP();
+  const zero = (p.spec.body as Record<string, unknown>).temperature === 0;
+  if (zero && backendMemory.get(route.key)?.dropped.has(ZERO_TEMPERATURE)) sendGreedyByTopP();
   try {
     return await send();
   } catch (error) {
