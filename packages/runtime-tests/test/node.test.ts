@@ -20,7 +20,14 @@ describe("the packed package", () => {
     for (const file of ["dist/index.js", "dist/index.cjs"]) {
       expect(readFileSync(join(sdkDir, file), "utf8")).not.toMatch(/from\s*["']eventsource-parser["']|require\(["']eventsource-parser["']\)/);
     }
-    expect(readFileSync(join(sdkDir, "THIRD-PARTY-NOTICES.md"), "utf8")).toMatch(/eventsource-parser[\s\S]*MIT License[\s\S]*Espen Hovlandsdal/);
+    // The notice names the exact version that the build bundles (the devDependency is pinned).
+    const pinned = (JSON.parse(readFileSync(new URL("../../inference/package.json", import.meta.url), "utf8")) as {
+      devDependencies: Record<string, string>;
+    }).devDependencies["eventsource-parser"];
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    const notice = readFileSync(join(sdkDir, "THIRD-PARTY-NOTICES.md"), "utf8");
+    expect(notice).toContain(`eventsource-parser) ${pinned}`);
+    expect(notice).toMatch(/MIT License[\s\S]*Espen Hovlandsdal/);
   });
 });
 

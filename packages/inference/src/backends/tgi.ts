@@ -41,9 +41,8 @@ export function refusedZeroTemperature(error: unknown, body: Record<string, unkn
   return error instanceof ValidationError && body.temperature === 0 && /`temperature` must be strictly positive/.test(error.message);
 }
 
-/** The same chat body with greedy decoding asked the way TGI < 2.0.2 takes it (a body without `temperature: 0` is kept). */
+/** A chat body that asks `temperature: 0`, with greedy decoding asked the way TGI < 2.0.2 takes it. */
 export function greedyByTopP(body: Record<string, unknown>): Record<string, unknown> {
-  if (body.temperature !== 0) return body;
   const { temperature: _zero, ...rest } = body;
   return { ...rest, top_p: GREEDY_TOP_P };
 }
