@@ -9,13 +9,16 @@ import {
   ServerError,
   ValidationError,
 } from "./errors";
+import { redactText, redactUrl, redactValue } from "./redact";
 
 type HttpErrorClass = new (message: string, init: HttpErrorInit & { estimatedTime?: number }) => HttpError;
 
-/** What is known of a failed answer, over HTTP or inside a 200 stream. */
+/** What is known of a failed answer, over HTTP or inside a 200 stream, as it came (redacted here). */
 export interface ErrorSource extends Omit<HttpErrorInit, "cause"> {
   /** The error arrived inside a 200 event stream. */
   inStream?: boolean;
+  /** The access token: redacted from everything the error keeps. */
+  secret?: string;
 }
 
 const BY_ERROR_TYPE: Record<string, HttpErrorClass> = {
@@ -77,7 +80,7 @@ export function readErrorFields(body: unknown): ErrorFields {
   } else if (typeof b.message === "string") fields.message = b.message;
   else if (b.detail !== undefined) fields.message = detailMessage(b.detail);
   if (typeof b.error_type === "string") fields.errorType = b.error_type;
-  if (typeof b.estimated_time === "number") fields.estimatedTime = b.estimated_time;
+  if (typeof b.estimated_time === "number" && b.estimated_time >= 0) fields.estimatedTime = b.estimated_time;
   return fields;
 }
 
@@ -105,17 +108,25 @@ function classify(f: ErrorFields, status: number, inStream: boolean): HttpErrorC
 const TOO_LARGE_HINT =
   " The serverless API will not load it: use a dedicated Inference Endpoint or another provider.";
 
-/** The one table that maps HTTP answers and in-stream errors to typed errors. */
+/** The one table that maps HTTP answers and in-stream errors to typed errors; no field keeps the token. */
 export function toHttpError(src: ErrorSource): HttpError {
-  const f = readErrorFields(src.body);
-  const status = src.inStream
-    ? (f.status ?? (f.errorType ? STATUS_OF_TYPE[f.errorType] : undefined) ?? 500)
-    : src.status;
-  const Cls = classify(f, status, src.inStream === true);
+  const { inStream, secret, ...init } = src;
+  const body = redactValue(src.body, secret);
+  const f = readErrorFields(body);
+  const status = inStream ? (f.status ?? (f.errorType ? STATUS_OF_TYPE[f.errorType] : undefined) ?? 500) : src.status;
+  const Cls = classify(f, status, inStream === true);
   let message = f.message || `The server answered HTTP ${status}`;
   if (status === 403 && /too large/i.test(message)) message += TOO_LARGE_HINT;
-  const where = src.inStream ? "inside the stream" : `HTTP ${status}`;
-  const id = src.requestId ? `, request id ${src.requestId}` : "";
-  const { inStream: _, ...init } = src;
-  return new Cls(`${message} (${where}${id})`, { ...init, status, estimatedTime: f.estimatedTime });
+  const where = inStream ? "inside the stream" : `HTTP ${status}`;
+  const requestId = src.requestId === undefined ? undefined : redactText(src.requestId, secret);
+  const id = requestId ? `, request id ${requestId}` : "";
+  return new Cls(`${message} (${where}${id})`, {
+    ...init,
+    body,
+    status,
+    requestId,
+    url: redactUrl(src.url),
+    requestBody: redactValue(src.requestBody, secret),
+    estimatedTime: f.estimatedTime,
+  });
 }

@@ -3,6 +3,8 @@
  * `Symbol.for` brand so `instanceof` works across the ESM and CommonJS copies of the package.
  */
 
+import { redactText } from "./redact";
+
 const BRAND = Symbol.for("hfkit.error.kinds");
 
 type Kinded = { kind: string };
@@ -86,6 +88,8 @@ export interface HttpErrorInit {
   requestBody?: unknown;
   /** The underlying error, if any. */
   cause?: unknown;
+  /** How long the server asked to wait before a retry (`retry-after` / `retry-after-ms`), ms. */
+  retryAfterMs?: number;
 }
 
 /** The server answered with an error, over HTTP or inside a 200 stream. */
@@ -103,6 +107,8 @@ export class HttpError extends InferenceError {
   readonly httpRequest: HttpRequestInfo;
   /** `@huggingface/inference` shape. */
   readonly httpResponse: HttpResponseInfo;
+  /** How long the server asked to wait before a retry (`retry-after` / `retry-after-ms`), in ms; undefined when it did not say. */
+  readonly retryAfterMs: number | undefined;
 
   /** `message` says what the server answered; `init` holds the exchange. */
   constructor(message: string, init: HttpErrorInit) {
@@ -118,6 +124,7 @@ export class HttpError extends InferenceError {
       body: init.requestBody,
     };
     this.httpResponse = { status: init.status, requestId: init.requestId ?? "", body: init.body };
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 
@@ -162,25 +169,36 @@ export class IncompleteStreamError extends InferenceError {
   static override readonly kind: string = "IncompleteStreamError";
 }
 
-/** An event of the stream could not be parsed; `data` holds the raw event data. */
+/** At most this much of a server's text is kept in an error (`MalformedEventError.data`, bodies). */
+export const KEPT_TEXT_CHARS = 64 * 1024;
+
+/** An event of the stream, or a 2xx answer, could not be parsed (or was too large); `data` holds its start. */
 export class MalformedEventError extends InferenceError {
   static override readonly kind: string = "MalformedEventError";
-  /** The raw text of the event or answer that could not be parsed. */
+  /** The raw text of the event or answer that could not be parsed: its first 64 KiB at most. */
   readonly data: string;
-  /** `message` says what was expected; `data` is the raw text; `cause` the parse error. */
-  constructor(message: string, data: string, cause?: unknown) {
-    super(message, { cause });
-    this.data = data;
+  /**
+   * `message` says what was expected; `data` is the raw text (kept up to 64 KiB); `cause` the parse
+   * error; `secret`, the access token, is redacted from both texts (a server may echo it).
+   */
+  constructor(message: string, data: string, cause?: unknown, secret?: string) {
+    super(redactText(message, secret), { cause });
+    const text = String(data);
+    this.data = redactText(text.length > KEPT_TEXT_CHARS ? text.slice(0, KEPT_TEXT_CHARS) : text, secret);
   }
 }
 
-/** Which limit fired: `timeout` (`"deadline"`), `firstChunkTimeout` (`"first-chunk"`) or `idleTimeout` (`"idle"`). */
-export type TimeoutKind = "deadline" | "first-chunk" | "idle";
+/**
+ * Which limit fired: `timeout` (`"deadline"`), `firstChunkTimeout` (`"first-chunk"`), `idleTimeout`
+ * (`"idle"`: no byte at all, the connection is dead) or `stallTimeout` (`"stall"`: bytes such as
+ * keep-alives, but no data: the server is alive and produces nothing).
+ */
+export type TimeoutKind = "deadline" | "first-chunk" | "idle" | "stall";
 
 /** A time limit fired; the request and the body were cancelled. Chunks already yielded stay delivered. */
 export class TimeoutError extends InferenceError {
   static override readonly kind: string = "TimeoutError";
-  /** Which limit fired: `"deadline"` (`timeout`), `"first-chunk"` (`firstChunkTimeout`) or `"idle"` (`idleTimeout`). */
+  /** Which limit fired: `"deadline"` (`timeout`), `"first-chunk"` (`firstChunkTimeout`), `"idle"` (`idleTimeout`) or `"stall"` (`stallTimeout`). */
   readonly kind: TimeoutKind;
   /** The limit that fired, in milliseconds. */
   readonly timeoutMs: number;
@@ -196,11 +214,19 @@ const TIMEOUT_MESSAGES: Record<TimeoutKind, (ms: number) => string> = {
   deadline: (ms) => `The call did not complete within its timeout of ${ms} ms`,
   "first-chunk": (ms) => `No answer arrived within firstChunkTimeout (${ms} ms)`,
   idle: (ms) => `The server sent nothing for longer than idleTimeout (${ms} ms)`,
+  stall: (ms) => `The server sent no data for longer than stallTimeout (${ms} ms), only keep-alives`,
 };
 
 /** The connection failed or dropped (refused, DNS, reset, terminated mid-body). */
 export class ConnectionError extends InferenceError {
   static override readonly kind: string = "ConnectionError";
+  /** The URL that was tried, without credentials; undefined when the failure is not tied to one request. */
+  readonly url: string | undefined;
+  /** `message` names the host and the failure; `url` the request's URL (redacted); `cause` the fetch's error (redacted). */
+  constructor(message: string, options?: { cause?: unknown; url?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.url = options?.url;
+  }
 }
 
 /** The caller's signal aborted the call; `cause` is the signal's reason. */

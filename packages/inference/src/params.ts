@@ -11,14 +11,23 @@ export function validateChatInput(args: ChatCompletionInput): void {
   checkRange(args, "temperature", 0, Infinity);
   checkRange(args, "frequency_penalty", -2, 2);
   checkRange(args, "presence_penalty", -2, 2);
-  checkPositiveInteger(args, "max_tokens");
-  checkPositiveInteger(args, "n");
-  if (args.top_logprobs != null && !(Number.isInteger(args.top_logprobs) && args.top_logprobs >= 0)) {
-    throw new InputError(`\`top_logprobs\` must be an integer >= 0 (got ${show(args.top_logprobs)})`, "top_logprobs");
+  checkInteger(args, "max_tokens", 1);
+  checkInteger(args, "n", 1);
+  checkInteger(args, "top_logprobs", 0);
+  checkInteger(args, "seed", -Number.MAX_SAFE_INTEGER);
+  checkBoolean(args, "logprobs");
+  checkStop(args);
+  const so = args.stream_options;
+  if (so != null) {
+    if (typeof so !== "object") throw new InputError("`stream_options` must be an object such as {include_usage: true}", "stream_options");
+    checkBoolean(so, "include_usage", "stream_options.");
   }
+}
+
+function checkStop(args: Record<string, unknown>, prefix = ""): void {
   const stop = args.stop;
   if (stop != null && typeof stop !== "string" && !(Array.isArray(stop) && stop.every((s) => typeof s === "string"))) {
-    throw new InputError("`stop` must be a string or an array of strings", "stop");
+    throw new InputError(`\`${prefix}stop\` must be a string or an array of strings`, `${prefix}stop`);
   }
 }
 
@@ -45,20 +54,31 @@ function show(v: unknown): string {
   return typeof v === "string" ? JSON.stringify(v) : String(v);
 }
 
-function checkRange(args: Record<string, unknown>, field: string, min: number, max: number): void {
+/** A finite number in [min, max]; `above` makes min exclusive (a penalty factor must be > 0). */
+function checkRange(args: Record<string, unknown>, field: string, min: number, max: number, prefix = "", above = false): void {
   const v = args[field];
   if (v === undefined || v === null) return;
-  if (typeof v !== "number" || !Number.isFinite(v) || v < min || v > max) {
-    const range = max === Infinity ? `a finite number >= ${min}` : `a number between ${min} and ${max}`;
-    throw new InputError(`\`${field}\` must be ${range} (got ${show(v)})`, field);
+  if (typeof v !== "number" || !Number.isFinite(v) || v < min || (above && v === min) || v > max) {
+    const from = `${above ? ">" : ">="} ${min}`;
+    const range = max === Infinity ? `a finite number ${from}` : `a number between ${min} and ${max}`;
+    throw new InputError(`\`${prefix}${field}\` must be ${range} (got ${show(v)})`, prefix + field);
   }
 }
 
-function checkPositiveInteger(args: Record<string, unknown>, field: string): void {
+/** An integer from `min` that a JSON number holds exactly (a seed, a count). */
+function checkInteger(args: Record<string, unknown>, field: string, min: number, prefix = ""): void {
   const v = args[field];
   if (v === undefined || v === null) return;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
-    throw new InputError(`\`${field}\` must be a positive integer (got ${show(v)})`, field);
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) {
+    const what = min === 1 ? "a positive integer" : min === 0 ? "an integer >= 0" : "an integer";
+    throw new InputError(`\`${prefix}${field}\` must be ${what} (got ${show(v)})`, prefix + field);
+  }
+}
+
+function checkBoolean(args: Record<string, unknown>, field: string, prefix = ""): void {
+  const v = args[field];
+  if (v !== undefined && v !== null && typeof v !== "boolean") {
+    throw new InputError(`\`${prefix}${field}\` must be true or false (got ${show(v)})`, prefix + field);
   }
 }
 
@@ -81,11 +101,17 @@ export function validateGenerateInput(args: TextGenerationInput): void {
   const p = args.parameters;
   if (p === undefined) return;
   if (typeof p !== "object" || p === null) throw new InputError("`parameters` must be an object", "parameters");
-  checkRange(p, "top_p", 0, 1);
-  checkRange(p, "typical_p", 0, 1);
-  checkRange(p, "temperature", 0, Infinity);
-  checkPositiveInteger(p, "max_new_tokens");
-  checkPositiveInteger(p, "top_k");
+  const at = "parameters.";
+  checkRange(p, "top_p", 0, 1, at);
+  checkRange(p, "typical_p", 0, 1, at);
+  checkRange(p, "temperature", 0, Infinity, at);
+  checkRange(p, "repetition_penalty", 0, Infinity, at, true);
+  checkRange(p, "frequency_penalty", -2, 2, at);
+  for (const field of ["max_new_tokens", "top_k", "truncate", "best_of"]) checkInteger(p, field, 1, at);
+  checkInteger(p, "top_n_tokens", 0, at);
+  checkInteger(p, "seed", 0, at);
+  for (const field of ["do_sample", "return_full_text", "details", "decoder_input_details", "watermark"]) checkBoolean(p, field, at);
+  checkStop(p, at);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { InputError } from "./errors";
+import { redactText, redactUrl } from "./redact";
 
 export const HF_ROUTER_URL = "https://router.huggingface.co";
 export const HF_INFERENCE_BASE = `${HF_ROUTER_URL}/hf-inference`;
@@ -34,6 +35,47 @@ function requireModel(model: string | undefined, where: string): string {
   return model;
 }
 
+/** Characters that would end or re-route a URL path, and controls. */
+const UNSAFE_IN_SEGMENT = /[?#\\\u0000-\u001f\u007f]/;
+
+/**
+ * A model id as URL path segments: `org/name` keeps its one slash, each segment percent-encoded
+ * (`%2e%2e` stays a name, never a `..`); `..`, `.`, empty segments, `?`, `#`, `\\` and controls
+ * are an InputError, so no id can reach another route.
+ */
+export function modelPath(model: string): string {
+  const segments = model.split("/");
+  const bad = segments.length > 2 || segments.some((x) => x === "" || x === "." || x === ".." || UNSAFE_IN_SEGMENT.test(x));
+  if (bad) {
+    throw new InputError(
+      `\`model\` must be a model id "name" or "org/name" without \`..\`, \`?\`, \`#\`, \`\\\`, control characters or empty parts (got ${JSON.stringify(model).slice(0, 120)})`,
+      "model",
+    );
+  }
+  return segments.map(encodeURIComponent).join("/");
+}
+
+/**
+ * A base URL option, checked before any request: absolute, http or https, no `user:password@`
+ * (a credential there would be quoted by every fetch error; the token goes in `accessToken`).
+ */
+export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl"): string {
+  const shown = typeof value === "string" ? JSON.stringify(redactText(redactUrl(value)).slice(0, 120)) : String(value);
+  let url: URL | undefined;
+  try {
+    url = typeof value === "string" ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new InputError(`\`${field}\` must be an absolute http:// or https:// URL such as "https://host/path" (got ${shown})`, field);
+  }
+  if (url.username || url.password) {
+    throw new InputError(`\`${field}\` must not carry \`user:password@\`: pass the token as \`accessToken\` (got ${shown})`, field);
+  }
+  return value as string;
+}
+
 /** The chat URL of a dedicated endpoint: `/v1/chat/completions` appended as needed. */
 export function endpointChatUrl(endpointUrl: string): string {
   const base = trimSlashes(endpointUrl);
@@ -44,19 +86,20 @@ export function endpointChatUrl(endpointUrl: string): string {
 
 /** endpoint > baseUrl / provider "hf-inference" > the HF router ("auto" and other providers). */
 export function chatRoute(o: RouteOptions): ChatRoute {
-  if (o.endpointUrl) {
+  if (o.endpointUrl !== undefined) {
     const model = o.model || "tgi";
-    const url = endpointChatUrl(o.endpointUrl);
+    const url = endpointChatUrl(checkBaseUrl(o.endpointUrl, "endpointUrl"));
     const root = url.replace(/(\/v1)?\/chat\/completions$/, "");
     return { url, bodyModel: model, model, kind: "endpoint", pipelineUrl: root, key: `${root}|${model}` };
   }
-  if (o.baseUrl || o.provider === "hf-inference") {
+  if (o.baseUrl !== undefined || o.provider === "hf-inference") {
     const model = requireModel(o.model, "an hf-inference route");
-    const base = trimSlashes(o.baseUrl || HF_INFERENCE_BASE);
-    const pipelineUrl = `${base}/models/${model}`;
+    const base = trimSlashes(o.baseUrl === undefined ? HF_INFERENCE_BASE : checkBaseUrl(o.baseUrl, "baseUrl"));
+    const pipelineUrl = `${base}/models/${modelPath(model)}`;
     return { url: `${pipelineUrl}/v1/chat/completions`, bodyModel: model, model, kind: "hf-inference", pipelineUrl, key: `${base}|${model}` };
   }
   const model = requireModel(o.model, "the Hugging Face router");
+  modelPath(model.split(":")[0] ?? model);
   const provider = o.provider && o.provider !== "auto" && !model.includes(":") ? `:${o.provider}` : "";
   const url = `${HF_ROUTER_URL}/v1/chat/completions`;
   return { url, bodyModel: model + provider, model, kind: "router", pipelineUrl: url, key: "" };
@@ -70,6 +113,6 @@ export function generationRoute(o: RouteOptions): ChatRoute {
       "provider",
     );
   }
-  const chat = chatRoute(o.endpointUrl || o.baseUrl ? o : { ...o, provider: "hf-inference" });
+  const chat = chatRoute(o.endpointUrl !== undefined || o.baseUrl !== undefined ? o : { ...o, provider: "hf-inference" });
   return { ...chat, url: chat.pipelineUrl };
 }

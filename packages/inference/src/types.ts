@@ -68,12 +68,23 @@ export interface Options {
   headers?: Record<string, string>;
   /** Aborts the call: the request, any retry wait and the body; the call fails with an AbortError. */
   signal?: AbortSignal;
-  /** Deadline over the whole call in ms: retries, waits and body. None by default. */
+  /**
+   * Deadline over the whole call in ms: retries, waits and body. None by default. Every duration
+   * takes a number > 0 or `Infinity` (none); one longer than a timer holds (2^31 - 1 ms, 24.8 days) is held as that.
+   */
   timeout?: number;
-  /** Until the first byte of the answer, retries and loading waits included. Default 300 000 ms. */
+  /**
+   * Until the first data of the answer (a chunk, not a keep-alive), retries and loading waits
+   * included. Default 300 000 ms. Raise it for reasoning models that think long before their first token.
+   */
   firstChunkTimeout?: number;
-  /** Longest silence between received bytes of a stream. Default 60 000 ms. */
+  /** Longest silence between received bytes (keep-alives count): the connection is dead. Default 60 000 ms. */
   idleTimeout?: number;
+  /**
+   * Longest time without data while waiting for the server (`:` comments and `{}` keep-alives do not
+   * count): the server is alive but produces nothing. Default 300 000 ms.
+   */
+  stallTimeout?: number;
   /** Extra tries after a 429, 5xx or connection failure. Default 2. */
   maxRetries?: number;
   /** `false` turns every automatic retry off (the `@huggingface/inference` option). */

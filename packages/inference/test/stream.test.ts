@@ -9,6 +9,7 @@ import {
   ValidationError,
 } from "../src/index";
 import type { ChatCompletionStreamOutput } from "../src/types";
+import { USAGE_GRACE_MS } from "../src/tasks/chatCompletionStream";
 import { chunk, collectContent, controlledBody, event, json, messages, recordingFetch, sse, within } from "./helpers";
 
 const endpointUrl = "http://tgi.test";
@@ -85,12 +86,15 @@ describe("stream termination", () => {
     expect((await within(stream.next(), 100)).done).toBe(true);
   });
 
-  it("with include_usage and no usage chunk, completes without error after idleTimeout", async () => {
+  it("with include_usage and no usage chunk, completes without error after the usage grace, not idleTimeout", async () => {
     const body = controlledBody();
     body.push(event(chunk("A", "stop")));
+    const startedAt = Date.now();
     const { chunks, error } = await within(
-      drain(streamFrom(body.stream, { stream_options: { include_usage: true } }, { idleTimeout: 400 }).stream),
+      drain(streamFrom(body.stream, { stream_options: { include_usage: true } }, { idleTimeout: 60_000 }).stream),
+      10_000,
     );
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(USAGE_GRACE_MS - 50);
     expect(error).toBeUndefined();
     expect(chunks).toHaveLength(1);
     expect(body.cancelled).toBe(true);

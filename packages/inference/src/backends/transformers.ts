@@ -75,6 +75,7 @@ export function pipelineOutput(
   model: string,
   clientStop: string[] | string | undefined,
   raw: string,
+  secret?: string,
 ): ChatCompletionOutput {
   const first = Array.isArray(answer) ? (answer[0] as { generated_text?: unknown } | undefined) : undefined;
   const generated = first?.generated_text;
@@ -86,7 +87,7 @@ export function pipelineOutput(
     if (last?.role === "assistant" && typeof last.content === "string") text = last.content;
   }
   if (text === undefined) {
-    throw new MalformedEventError(`Expected [{generated_text}] from the pipeline, got: ${raw.slice(0, 200)}`, raw);
+    throw new MalformedEventError(`Expected [{generated_text}] from the pipeline, got: ${raw.slice(0, 200)}`, raw, undefined, secret);
   }
   const { text: content } = applyStop(text, clientStop);
   return {

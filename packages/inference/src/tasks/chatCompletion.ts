@@ -2,8 +2,9 @@ import { normalizeOutput } from "../backends/tgi";
 import { MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { Call } from "../transport/call";
-import { parseMaybeJson, readText, redactUrl } from "../transport/request";
+import { originOf, parseMaybeJson, readText } from "../transport/request";
 import { withRetries } from "../transport/retry";
+import type { StreamOrigin } from "../transport/sse";
 import type { ChatCompletionArgs, ChatCompletionOutput, Options } from "../types";
 import { sendChat, withZeroTemperatureFallback } from "./chatDispatch";
 import { prepareChat } from "./prepare";
@@ -27,14 +28,14 @@ export async function chatCompletion(args: ChatCompletionArgs, options: Options 
 export async function readChatOutput(call: Call, res: Response, url: string): Promise<ChatCompletionOutput> {
   const text = await readText(call, res);
   const body = parseMaybeJson(text);
-  return toChatOutput(body, text, { url: redactUrl(url), requestId: res.headers.get("x-request-id") ?? undefined });
+  return toChatOutput(body, text, originOf(call, url, res));
 }
 
-export function toChatOutput(body: unknown, text: string, origin: { url: string; requestId?: string }): ChatCompletionOutput {
+export function toChatOutput(body: unknown, text: string, origin: StreamOrigin): ChatCompletionOutput {
   if (typeof body === "object" && body !== null) {
     const b = body as Record<string, unknown>;
     if (b.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
     if (Array.isArray(b.choices)) return normalizeOutput(body as ChatCompletionOutput);
   }
-  throw new MalformedEventError(`Expected a chat completion, the server answered: ${text.slice(0, 200)}`, text);
+  throw new MalformedEventError(`Expected a chat completion, the server answered: ${text.slice(0, 200)}`, text, undefined, origin.secret);
 }

@@ -1,7 +1,7 @@
 import { normalizeChunk } from "../backends/tgi";
-import { parseMaybeJson, readText, redactUrl, release } from "../transport/request";
+import { isEventStream, originOf, parseMaybeJson, readText, release } from "../transport/request";
 import { withRetries } from "../transport/retry";
-import { EventStream, type StreamRules } from "../transport/sse";
+import { EventStream, type StreamOrigin, type StreamRules } from "../transport/sse";
 import type {
   ChatCompletionArgs,
   ChatCompletionOutput,
@@ -15,6 +15,11 @@ import { arraySource, type Source, StreamIterator } from "./streamIterator";
 
 /** How long to keep reading after every choice has finished, for stragglers such as a usage chunk. */
 export const COMPLETION_GRACE_MS = 300;
+/**
+ * With `stream_options.include_usage`, how long to wait for the usage chunk after every choice has
+ * finished; a server that ignores the option (TGI 2.0) must not cost every stream its idle timeout.
+ */
+export const USAGE_GRACE_MS = 2000;
 
 /**
  * A streamed chat answer as an async iterator of chunks. Nothing is thrown synchronously: bad input
@@ -43,10 +48,9 @@ async function openChatSource(
     return arraySource(outputToChunks(answer.output));
   }
   const res = answer.res;
-  const origin = { url: redactUrl(p.spec.url), requestId: res.headers.get("x-request-id") ?? undefined };
-  const type = res.headers.get("content-type") ?? "";
-  if (res.body && type.includes("text/event-stream")) {
-    const stream = new EventStream(res.body, p.call, chatRules(args), origin, () => release(res));
+  const origin = originOf(p.call, p.spec.url, res);
+  if (isEventStream(res)) {
+    const stream = new EventStream(res.body, p.call, chatRules(args, origin), origin, () => release(res));
     await stream.prime();
     return stream;
   }
@@ -57,7 +61,7 @@ async function openChatSource(
 }
 
 /** The answer is complete once each of the `n` choices has a finish_reason (and usage, if asked). */
-export function chatRules(args: ChatCompletionArgs): StreamRules<ChatCompletionStreamOutput> {
+export function chatRules(args: ChatCompletionArgs, origin: StreamOrigin): StreamRules<ChatCompletionStreamOutput> {
   const wanted = args.n ?? 1;
   const wantsUsage = args.stream_options?.include_usage === true;
   const finished = new Set<number>();
@@ -73,11 +77,12 @@ export function chatRules(args: ChatCompletionArgs): StreamRules<ChatCompletionS
       if (chunk.usage) usageSeen = true;
       return chunk;
     },
-    graceAfterComplete(idleTimeout) {
+    graceAfterComplete() {
       if (finished.size < wanted) return undefined;
       if (!wantsUsage) return COMPLETION_GRACE_MS;
-      return usageSeen ? 0 : idleTimeout;
+      return usageSeen ? 0 : USAGE_GRACE_MS;
     },
+    whole: (body, text) => outputToChunks(toChatOutput(body, text, origin)),
   };
 }
 

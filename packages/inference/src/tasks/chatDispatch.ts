@@ -3,7 +3,7 @@ import { greedyByTopP, refusedZeroTemperature, ZERO_TEMPERATURE } from "../backe
 import { checkPipelineSupport, pipelineBody, pipelineOutput, unusedModelKwargs } from "../backends/transformers";
 import { HttpError } from "../errors";
 import { readErrorFields } from "../errorTable";
-import { parseMaybeJson, readText, sendOnce } from "../transport/request";
+import { parseMaybeJson, readText, sendOnce, serialize } from "../transport/request";
 import type { ChatCompletionOutput } from "../types";
 import { warnOnce } from "../warnOnce";
 import type { Prepared } from "./prepare";
@@ -60,14 +60,14 @@ async function detect(p: Prepared, extra: Record<string, string> | undefined): P
 export async function withZeroTemperatureFallback<T>(p: Prepared, send: () => Promise<T>): Promise<T> {
   const { route } = p;
   const sendGreedyByTopP = (): void => {
-    p.spec = { ...p.spec, body: greedyByTopP(p.spec.body as Record<string, unknown>) };
+    p.spec = { ...p.spec, body: serialize(greedyByTopP(p.spec.body.value)) };
   };
-  const zero = (p.spec.body as Record<string, unknown>).temperature === 0;
+  const zero = p.spec.body.value.temperature === 0;
   if (zero && backendMemory.get(route.key)?.dropped.has(ZERO_TEMPERATURE)) sendGreedyByTopP();
   try {
     return await send();
   } catch (error) {
-    if (!refusedZeroTemperature(error, p.spec.body as Record<string, unknown>)) throw error;
+    if (!refusedZeroTemperature(error, p.spec.body.value)) throw error;
     warnOnce(p.logger, `t0:${route.key || route.model}`, `${route.model}: TGI < 2.0.2 refuses \`temperature: 0\`, sent as \`top_p: 1e-6\` (greedy).`);
     sendGreedyByTopP();
     const result = await send();
@@ -96,10 +96,10 @@ async function sendPipeline(p: Prepared, extra: Record<string, string> | undefin
   for (let recovered = false; ; recovered = true) {
     const body = pipelineBody(args, dropped);
     try {
-      const res = await sendOnce(p.call, { ...p.spec, url: route.pipelineUrl, body }, extra);
+      const res = await sendOnce(p.call, { ...p.spec, url: route.pipelineUrl, body: serialize(body) }, extra);
       const text = await readText(p.call, res);
       backendMemory.remember(route.key, "transformers", dropped);
-      return pipelineOutput(parseMaybeJson(text), route.model, dropped.has("stop") ? args.stop : undefined, text);
+      return pipelineOutput(parseMaybeJson(text), route.model, dropped.has("stop") ? args.stop : undefined, text, p.call.secret);
     } catch (error) {
       const unused = error instanceof HttpError ? unusedModelKwargs(error) : undefined;
       const parameters = body.parameters as Record<string, unknown>;

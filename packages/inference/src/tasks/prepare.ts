@@ -2,14 +2,17 @@ import { chatBody } from "../backends/tgi";
 import { InputError } from "../errors";
 import { validateChatInput, validateForTgi } from "../params";
 import { type ChatRoute, chatRoute, type RouteOptions } from "../router";
-import { Call } from "../transport/call";
-import type { RequestSpec } from "../transport/request";
+import { Call, holdable } from "../transport/call";
+import { type RequestSpec, serialize } from "../transport/request";
 import type { RetryPolicy } from "../transport/retry";
 import type { Backend, BaseArgs, ChatCompletionArgs, Logger, Options } from "../types";
 
 export const DEFAULT_FIRST_CHUNK_TIMEOUT = 300_000;
 export const DEFAULT_IDLE_TIMEOUT = 60_000;
+export const DEFAULT_STALL_TIMEOUT = 300_000;
 export const DEFAULT_MAX_RETRIES = 2;
+/** More retries than this only hammer a failing server. */
+const MAX_RETRIES = 100;
 
 /** A call, ready to send: its clock, its request and its retry policy. */
 export interface Prepared<A = ChatCompletionArgs> {
@@ -27,20 +30,24 @@ export interface Prepared<A = ChatCompletionArgs> {
   chatRouteAnswer?: string;
 }
 
-function checkDuration(options: Options, field: "timeout" | "firstChunkTimeout" | "idleTimeout"): void {
+type Duration = "timeout" | "firstChunkTimeout" | "idleTimeout" | "stallTimeout";
+
+/** A duration option: a number of ms > 0, or Infinity for none; held as a timer can hold it. */
+function duration(options: Options, field: Duration, fallback: number): number;
+function duration(options: Options, field: Duration, fallback?: number): number | undefined;
+function duration(options: Options, field: Duration, fallback?: number): number | undefined {
   const v = options[field];
-  if (v !== undefined && !(typeof v === "number" && v > 0)) {
-    throw new InputError(`\`${field}\` must be a number of milliseconds > 0 (got ${String(v)})`, field);
+  if (v === undefined) return fallback;
+  if (!(typeof v === "number" && v > 0)) {
+    throw new InputError(`\`${field}\` must be a number of milliseconds > 0, or Infinity for none (got ${String(v)})`, field);
   }
+  return holdable(v);
 }
 
 function checkOptions(options: Options): void {
-  checkDuration(options, "timeout");
-  checkDuration(options, "firstChunkTimeout");
-  checkDuration(options, "idleTimeout");
   const r = options.maxRetries;
-  if (r !== undefined && !(Number.isInteger(r) && r >= 0)) {
-    throw new InputError(`\`maxRetries\` must be an integer >= 0 (got ${String(r)})`, "maxRetries");
+  if (r !== undefined && !(Number.isInteger(r) && r >= 0 && r <= MAX_RETRIES)) {
+    throw new InputError(`\`maxRetries\` must be an integer from 0 to ${MAX_RETRIES} (got ${String(r)})`, "maxRetries");
   }
 }
 
@@ -55,6 +62,11 @@ export function prepareChat(args: ChatCompletionArgs, options: Options, stream: 
 
 export function checkArgs(args: unknown, options: Options): void {
   if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
+  const token = (args as BaseArgs).accessToken;
+  // Never echoed: the message names what is wrong, not the value.
+  if (token !== undefined && (typeof token !== "string" || /[\u0000-\u001f\u007f\s]/.test(token))) {
+    throw new InputError("`accessToken` must be a string without white space or control characters (a token read from a file may end in a newline: trim it)", "accessToken");
+  }
   checkOptions(options);
 }
 
@@ -67,11 +79,18 @@ export function routeOptions(args: BaseArgs, options: Options): RouteOptions {
   };
 }
 
-/** The clock, request and retry policy of a call whose arguments are valid. */
-export function prepareCall<A extends BaseArgs>(args: A, options: Options, route: ChatRoute, body: unknown): Prepared<A> {
+/** The clock, request and retry policy of a call whose arguments are valid; the body is serialised here, once. */
+export function prepareCall<A extends BaseArgs>(args: A, options: Options, route: ChatRoute, body: Record<string, unknown>): Prepared<A> {
+  const limits = {
+    timeout: duration(options, "timeout"),
+    firstChunkTimeout: duration(options, "firstChunkTimeout", DEFAULT_FIRST_CHUNK_TIMEOUT),
+    idleTimeout: duration(options, "idleTimeout", DEFAULT_IDLE_TIMEOUT),
+    stallTimeout: duration(options, "stallTimeout", DEFAULT_STALL_TIMEOUT),
+    signal: options.signal,
+  };
   const spec: RequestSpec = {
     url: route.url,
-    body,
+    body: serialize(body),
     accessToken: args.accessToken,
     headers: options.headers,
     fetch: options.fetch,
@@ -88,11 +107,6 @@ export function prepareCall<A extends BaseArgs>(args: A, options: Options, route
     onRetry: options.onRetry,
     model: route.model,
   };
-  const call = new Call({
-    timeout: options.timeout,
-    firstChunkTimeout: options.firstChunkTimeout ?? DEFAULT_FIRST_CHUNK_TIMEOUT,
-    idleTimeout: options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT,
-    signal: options.signal,
-  });
+  const call = new Call(limits, args.accessToken);
   return { call, spec, policy, route, args, options, logger };
 }

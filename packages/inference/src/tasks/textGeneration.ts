@@ -2,8 +2,9 @@ import { MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import { generateParameters, validateGenerateInput } from "../params";
 import { generationRoute } from "../router";
-import { parseMaybeJson, readText, redactUrl, sendOnce } from "../transport/request";
+import { originOf, parseMaybeJson, readText, sendOnce } from "../transport/request";
 import { withRetries } from "../transport/retry";
+import type { StreamOrigin } from "../transport/sse";
 import type { Options, TextGenerationArgs, TextGenerationOutput } from "../types";
 import { checkArgs, type Prepared, prepareCall, routeOptions } from "./prepare";
 
@@ -33,12 +34,15 @@ export async function textGeneration(args: TextGenerationArgs, options: Options 
 /** `[{generated_text, details?}]` (or one object) as its first element; an error JSON is mapped. */
 export async function readGenerationOutput(p: Prepared<TextGenerationArgs>, res: Response): Promise<TextGenerationOutput> {
   const text = await readText(p.call, res);
-  const body = parseMaybeJson(text);
-  const first = (Array.isArray(body) ? body[0] : body) as Record<string, unknown> | undefined;
-  if (first && typeof first.generated_text === "string") return first as TextGenerationOutput;
-  if (first && first.error != null) {
-    const requestId = res.headers.get("x-request-id") ?? undefined;
-    throw toHttpError({ status: 200, body, inStream: true, url: redactUrl(p.spec.url), requestId });
+  return toGenerationOutput(parseMaybeJson(text), text, originOf(p.call, p.spec.url, res));
+}
+
+/** `[{generated_text, details?}]` (or one object) as its first element; an error JSON is mapped, anything else quoted. */
+export function toGenerationOutput(body: unknown, text: string, origin: StreamOrigin): TextGenerationOutput {
+  const first = (Array.isArray(body) ? body[0] : body) as Record<string, unknown> | null | undefined;
+  if (typeof first === "object" && first !== null) {
+    if (typeof first.generated_text === "string") return first as TextGenerationOutput;
+    if (first.error != null) throw toHttpError({ status: 200, body: first, inStream: true, ...origin });
   }
-  throw new MalformedEventError(`Expected [{generated_text}], the server answered: ${text.slice(0, 200)}`, text);
+  throw new MalformedEventError(`Expected [{generated_text}], the server answered: ${text.slice(0, 200)}`, text, undefined, origin.secret);
 }

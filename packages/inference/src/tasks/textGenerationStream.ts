@@ -1,13 +1,13 @@
 import { backendMemory } from "../backends/memory";
 import { HttpError } from "../errors";
 import { readErrorFields } from "../errorTable";
-import { redactUrl, release, sendOnce } from "../transport/request";
+import { isEventStream, originOf, release, sendOnce, serialize } from "../transport/request";
 import { withRetries } from "../transport/retry";
-import { EventStream, type StreamRules } from "../transport/sse";
+import { EventStream, type StreamOrigin, type StreamRules } from "../transport/sse";
 import type { Options, TextGenerationArgs, TextGenerationOutput, TextGenerationStreamOutput } from "../types";
 import type { Prepared } from "./prepare";
 import { arraySource, type Source, StreamIterator } from "./streamIterator";
-import { prepareGeneration, readGenerationOutput } from "./textGeneration";
+import { prepareGeneration, readGenerationOutput, toGenerationOutput } from "./textGeneration";
 
 /**
  * TGI's `generate_stream` events as an async iterator. The stream completes at the event whose
@@ -32,10 +32,10 @@ async function openGenerationSource(
   if (p.backend !== "transformers") {
     try {
       const res = await sendOnce(p.call, p.spec, extra);
-      if (res.body && (res.headers.get("content-type") ?? "").includes("text/event-stream")) {
+      if (isEventStream(res)) {
         backendMemory.remember(p.route.key, "tgi");
-        const origin = { url: redactUrl(p.spec.url), requestId: res.headers.get("x-request-id") ?? undefined };
-        const stream = new EventStream(res.body, p.call, generateRules(), origin, () => release(res));
+        const origin = originOf(p.call, p.spec.url, res);
+        const stream = new EventStream(res.body, p.call, generateRules(origin), origin, () => release(res));
         await stream.prime();
         return stream;
       }
@@ -45,8 +45,8 @@ async function openGenerationSource(
       p.backend = "transformers";
     }
   }
-  const { stream: _, ...body } = p.spec.body as Record<string, unknown>;
-  const res = await sendOnce(p.call, { ...p.spec, body }, extra);
+  const { stream: _, ...body } = p.spec.body.value;
+  const res = await sendOnce(p.call, { ...p.spec, body: serialize(body) }, extra);
   const output = await readGenerationOutput(p, res);
   backendMemory.remember(p.route.key, "transformers", backendMemory.get(p.route.key)?.dropped);
   return oneEvent(p, output);
@@ -59,11 +59,16 @@ function streamNotSupported(error: HttpError): boolean {
 
 function oneEvent(p: Prepared<TextGenerationArgs>, out: TextGenerationOutput): Source<TextGenerationStreamOutput> {
   p.call.finish();
-  const token = { id: 0, text: out.generated_text, logprob: 0, special: false };
-  return arraySource([{ index: 1, token, generated_text: out.generated_text, details: out.details ?? null }]);
+  return arraySource(asEvents(out));
 }
 
-function generateRules(): StreamRules<TextGenerationStreamOutput> {
+/** A whole answer as the one final event a stream would end with. */
+function asEvents(out: TextGenerationOutput): TextGenerationStreamOutput[] {
+  const token = { id: 0, text: out.generated_text, logprob: 0, special: false };
+  return [{ index: 1, token, generated_text: out.generated_text, details: out.details ?? null }];
+}
+
+function generateRules(origin: StreamOrigin): StreamRules<TextGenerationStreamOutput> {
   let complete = false;
   let count = 0;
   return {
@@ -75,5 +80,6 @@ function generateRules(): StreamRules<TextGenerationStreamOutput> {
       return event as TextGenerationStreamOutput;
     },
     graceAfterComplete: () => (complete ? 0 : undefined),
+    whole: (body, text) => asEvents(toGenerationOutput(body, text, origin)),
   };
 }

@@ -1,16 +1,27 @@
 import { AbortError, ConnectionError, InferenceError, TimeoutError } from "../errors";
+import { redactError, redactText, redactUrl } from "../redact";
 
 export interface CallLimits {
-  /** Whole call, ms; undefined: none. */
+  /** Whole call, ms; undefined or Infinity: none. */
   timeout?: number;
-  /** Until the first byte of the answer, ms. */
+  /** Until the first data of the answer, ms (Infinity: none). */
   firstChunkTimeout: number;
-  /** Longest silence between bytes of an event-stream body, ms. */
+  /** Longest silence between bytes of a body, ms (Infinity: none). */
   idleTimeout: number;
+  /** Longest time without data (keep-alives do not count), ms (Infinity: none). */
+  stallTimeout: number;
   signal?: AbortSignal;
 }
 
 type Timer = ReturnType<typeof setTimeout>;
+
+/** The longest delay a timer holds (2^31 - 1 ms, 24.8 days); a longer one fires at once in every runtime. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** `ms` as a timer can hold it: Infinity stays (no limit), anything longer than a timer holds is held as its maximum. */
+export function holdable(ms: number): number {
+  return ms === Infinity ? ms : Math.min(Math.max(ms, 0), MAX_TIMER_MS);
+}
 
 /** Node's timers keep the process alive; watchdogs must not (the socket already does). */
 function unref(t: Timer): Timer {
@@ -18,11 +29,16 @@ function unref(t: Timer): Timer {
   return t;
 }
 
+function startTimer(ms: number, fn: () => void): Timer {
+  return unref(setTimeout(fn, holdable(ms)));
+}
+
 const now = (): number => Date.now();
 
 /**
- * One call's clock and kill switch: a deadline, a first-chunk limit and an idle watchdog, all
- * ending in `fail(error)`, which aborts every request of the call with the typed error the caller sees.
+ * One call's clock and kill switch: a deadline, a first-chunk limit, and a body watchdog for silence
+ * (idle) and for keep-alives without data (stall), all ending in `fail(error)`, which aborts every
+ * request of the call with the typed error the caller sees. `secret` (the token) never leaves it.
  */
 export class Call {
   failure: InferenceError | undefined;
@@ -30,16 +46,24 @@ export class Call {
   private readonly limits: CallLimits;
   private deadlineTimer: Timer | undefined;
   private firstChunkTimer: Timer | undefined;
-  private idleTimer: Timer | undefined;
+  private watchTimer: Timer | undefined;
+  /** When the current wait for bytes began, and when the client last began waiting after data. */
   private lastActivity = 0;
+  private lastData = 0;
   private waitingForBytes = false;
-  /** Bumped whenever a watchdog is stopped, so a stale one never fires or reschedules. */
-  private idleGeneration = 0;
-  private firstByteSeen = false;
+  /** Data arrived since the last `reading()`: that read restarts the stall clock (no clock read per event). */
+  private dataSeen = false;
+  /** Bumped whenever the watchdog is stopped, so a stale one never fires or reschedules. */
+  private watchGeneration = 0;
+  private firstDataSeen = false;
   private readonly cancelHooks = new Set<(reason: unknown) => void>();
   private readonly onCallerAbort = (): void => this.fail(callerAbort(this.limits.signal));
 
-  constructor(limits: CallLimits) {
+  constructor(
+    limits: CallLimits,
+    /** The access token, for redaction of what the servers and fetch say. */
+    readonly secret?: string,
+  ) {
     this.limits = limits;
     const { timeout, firstChunkTimeout, signal } = limits;
     if (signal?.aborted) {
@@ -47,17 +71,15 @@ export class Call {
       return;
     }
     signal?.addEventListener("abort", this.onCallerAbort, { once: true });
-    if (timeout !== undefined && Number.isFinite(timeout)) {
-      this.deadlineTimer = unref(setTimeout(() => this.fail(new TimeoutError("deadline", timeout)), timeout));
+    if (timeout !== undefined && timeout !== Infinity) {
+      this.deadlineTimer = startTimer(timeout, () => this.fail(new TimeoutError("deadline", timeout)));
     }
-    if (Number.isFinite(firstChunkTimeout)) {
-      this.firstChunkTimer = unref(
-        setTimeout(() => this.fail(new TimeoutError("first-chunk", firstChunkTimeout)), firstChunkTimeout),
-      );
+    if (firstChunkTimeout !== Infinity) {
+      this.firstChunkTimer = startTimer(firstChunkTimeout, () => this.fail(new TimeoutError("first-chunk", firstChunkTimeout)));
     }
   }
 
-  /** Ends the call with `error` (first failure wins): aborts the fetch and cancels any body. */
+/** Ends the call with `error` (first failure wins): aborts the fetch and cancels any body. */
   fail(error: InferenceError): void {
     if (this.failure) return;
     this.failure = error;
@@ -76,18 +98,28 @@ export class Call {
     return () => this.cancelHooks.delete(hook);
   }
 
-  /** The answer's first byte arrived: the first-chunk limit is met. */
-  firstByte(): void {
-    if (this.firstByteSeen) return;
-    this.firstByteSeen = true;
+  /** The answer's first data arrived (not a keep-alive): the first-chunk limit is met. */
+  private firstData(): void {
+    this.firstDataSeen = true;
     if (this.firstChunkTimer !== undefined) clearTimeout(this.firstChunkTimer);
     this.firstChunkTimer = undefined;
   }
 
-  /** A body read starts: silence counts from now (a slow consumer is not an idle server). */
+  /** Data arrived (an event, or an answer's first non-blank bytes): meets the first-chunk limit and resets the stall clock. */
+  data(): void {
+    this.dataSeen = true;
+    if (!this.firstDataSeen) this.firstData();
+  }
+
+  /** A body read starts: silence counts from now (a slow consumer is neither an idle nor a stalled server). */
   reading(): void {
     this.waitingForBytes = true;
-    this.lastActivity = now();
+    const t = now();
+    this.lastActivity = t;
+    if (this.dataSeen) {
+      this.lastData = t;
+      this.dataSeen = false;
+    }
   }
 
   /** Bytes arrived: no clock read and no timer churn (the next `reading()` restarts the silence). */
@@ -106,40 +138,39 @@ export class Call {
     return controller;
   }
 
-  /** Starts the idle watchdog for an event-stream body. */
-  watchIdle(): void {
-    this.stopIdle();
-    const limit = this.limits.idleTimeout;
-    if (!Number.isFinite(limit) || this.failure) return;
-    this.lastActivity = now();
-    const generation = this.idleGeneration;
+  /** Starts the body watchdog: idle (no byte) and stall (no data) while waiting for the server. */
+  watchBody(): void {
+    this.stopWatching();
+    const { idleTimeout: idle, stallTimeout: stall } = this.limits;
+    if ((idle === Infinity && stall === Infinity) || this.failure) return;
+    this.lastActivity = this.lastData = now();
+    const generation = this.watchGeneration;
     const check = (): void => {
-      if (generation !== this.idleGeneration) return;
-      const silent = this.waitingForBytes ? now() - this.lastActivity : 0;
-      if (silent >= limit) this.fail(new TimeoutError("idle", limit));
-      else this.idleTimer = unref(setTimeout(check, limit - silent));
+      if (generation !== this.watchGeneration) return;
+      const t = now();
+      const silent = this.waitingForBytes ? t - this.lastActivity : 0;
+      const dataless = this.waitingForBytes && !this.dataSeen ? t - this.lastData : 0;
+      if (silent >= idle) return this.fail(new TimeoutError("idle", idle));
+      if (dataless >= stall) return this.fail(new TimeoutError("stall", stall));
+      this.watchTimer = startTimer(Math.min(idle - silent, stall - dataless), check);
     };
-    this.idleTimer = unref(setTimeout(check, limit));
+    this.watchTimer = startTimer(Math.min(idle, stall), check);
   }
 
   /** The body is done with, or the answer complete: silence is no longer an error. */
-  stopIdle(): void {
-    clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-    this.idleGeneration++;
+  stopWatching(): void {
+    clearTimeout(this.watchTimer);
+    this.watchTimer = undefined;
+    this.watchGeneration++;
     this.waitingForBytes = false;
-  }
-
-  get idleTimeout(): number {
-    return this.limits.idleTimeout;
   }
 
   /** Milliseconds until the nearest limit (deadline or first-chunk), Infinity when none. */
   remaining(): number {
     const t = now();
     let left = Infinity;
-    if (this.limits.timeout !== undefined) left = this.startedAt + this.limits.timeout - t;
-    if (!this.firstByteSeen) left = Math.min(left, this.startedAt + this.limits.firstChunkTimeout - t);
+    if (this.limits.timeout !== undefined && this.limits.timeout !== Infinity) left = this.startedAt + this.limits.timeout - t;
+    if (!this.firstDataSeen) left = Math.min(left, this.startedAt + this.limits.firstChunkTimeout - t);
     return left;
   }
 
@@ -154,7 +185,7 @@ export class Call {
       const timer = setTimeout(() => {
         off();
         resolve();
-      }, ms);
+      }, holdable(ms));
     });
   }
 
@@ -170,23 +201,35 @@ export class Call {
     });
   }
 
-  /** Turns what fetch or a body read threw into the error the caller must see. */
-  translate(error: unknown): InferenceError {
+  /** Turns what fetch or a body read threw into the error the caller must see (redacted: fetch errors quote URLs). */
+  translate(error: unknown, url?: string): InferenceError {
     if (this.failure) return this.failure;
     if (error instanceof InferenceError) return error;
     const message = error instanceof Error ? error.message : String(error);
     const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
     const detail = cause?.code ?? cause?.message;
-    return new ConnectionError(`Connection failed: ${message}${detail ? ` (${detail})` : ""}`, { cause: error });
+    const safeUrl = url === undefined ? undefined : redactUrl(url);
+    const to = safeUrl === undefined ? "" : ` to ${hostOf(safeUrl)}`;
+    const text = redactText(`Connection${to} failed: ${message}${detail ? ` (${detail})` : ""}`, this.secret);
+    return new ConnectionError(text, { cause: redactError(error, this.secret), url: safeUrl });
   }
 
   /** Clears every timer and listener. Idempotent. */
   finish(): void {
     clearTimeout(this.deadlineTimer);
     clearTimeout(this.firstChunkTimer);
-    this.stopIdle();
+    this.stopWatching();
     this.deadlineTimer = this.firstChunkTimer = undefined;
     this.limits.signal?.removeEventListener("abort", this.onCallerAbort);
+  }
+}
+
+/** `host:port` of a URL, for messages; the URL itself when it does not parse. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
   }
 }
 

@@ -1,13 +1,20 @@
-import { InferenceError } from "../errors";
+import { InferenceError, InputError, KEPT_TEXT_CHARS, MalformedEventError } from "../errors";
+import { redactText, redactUrl } from "../redact";
 import { toHttpError } from "../errorTable";
 import type { FetchLike, ResponseInfo } from "../types";
 import { VERSION } from "../version";
 import type { Call } from "./call";
 
+/** A request body and its JSON, made once (`serialize`), so what is sent is what was checked. */
+export interface Payload {
+  readonly value: Record<string, unknown>;
+  readonly json: string;
+}
+
 /** Everything the transport needs to send one request; built by a task from the options. */
 export interface RequestSpec {
   url: string;
-  body: unknown;
+  body: Payload;
   accessToken?: string;
   headers?: Record<string, string>;
   fetch?: FetchLike;
@@ -17,7 +24,32 @@ export interface RequestSpec {
   onResponse?: (info: ResponseInfo) => void;
 }
 
-const ERROR_BODY_CAP = 64 * 1024;
+/**
+ * The body as JSON, before any request: a cycle, a BigInt or a throwing `toJSON` is an InputError
+ * naming the argument, not a connection failure retried for seconds.
+ */
+export function serialize(value: Record<string, unknown>): Payload {
+  try {
+    return { value, json: JSON.stringify(value) };
+  } catch (error) {
+    const field = Object.keys(value).find((key) => !canSerialize(value[key])) ?? "args";
+    const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new InputError(`\`${field}\` cannot be sent as JSON: ${why}`, field);
+  }
+}
+
+function canSerialize(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ERROR_BODY_CAP = KEPT_TEXT_CHARS;
+/** The largest 2xx JSON answer read (a long answer with logprobs is a few MB). */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 const isBrowser: boolean =
   typeof document !== "undefined" ||
@@ -33,15 +65,33 @@ export function buildHeaders(spec: RequestSpec, extra?: Record<string, string>):
 }
 
 /** The request's headers as errors may show them: the token never appears. */
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+export function redactHeaders(headers: Record<string, string>, secret?: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = /^authorization$/i.test(k) ? "Bearer [redacted]" : v;
+  for (const [k, v] of Object.entries(headers)) out[k] = /^authorization$/i.test(k) ? "Bearer [redacted]" : redactText(v, secret);
   return out;
 }
 
-/** Strips `user:password@` so no URL in an error or log carries a credential. */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, "$1");
+/** The media type of a response, lower-cased and without parameters (`Text/Event-Stream; charset=UTF-8` → `text/event-stream`). */
+export function mediaType(res: Response): string {
+  const type = res.headers.get("content-type") ?? "";
+  const semi = type.indexOf(";");
+  return (semi < 0 ? type : type.slice(0, semi)).trim().toLowerCase();
+}
+
+/** True when the response is an event stream with a body. */
+export function isEventStream(res: Response): res is Response & { body: ReadableStream<Uint8Array> } {
+  return res.body !== null && mediaType(res) === "text/event-stream";
+}
+
+/** Where an answer came from, for the errors made of it: URL and request id redacted, and the token to redact with. */
+export function originOf(call: Call, url: string, res: Response): { url: string; requestId?: string; secret?: string } {
+  return { url: redactUrl(url), requestId: requestIdOf(res, call.secret), secret: call.secret };
+}
+
+/** The server's `x-request-id`, which some servers build from what was sent: redacted. */
+export function requestIdOf(res: Response, secret?: string): string | undefined {
+  const id = res.headers.get("x-request-id");
+  return id === null ? undefined : redactText(id, secret);
 }
 
 /**
@@ -56,25 +106,25 @@ export async function sendOnce(call: Call, spec: RequestSpec, extraHeaders?: Rec
   const attempt = call.attempt();
   let res: Response;
   try {
-    res = await doFetch(spec.url, { ...spec.fetchOptions, method: "POST", headers, body: JSON.stringify(spec.body), signal: attempt.signal });
+    res = await doFetch(spec.url, { ...spec.fetchOptions, method: "POST", headers, body: spec.body.json, signal: attempt.signal });
   } catch (e) {
-    throw call.translate(e);
+    throw call.translate(e, spec.url);
   }
   attempts.set(res, attempt);
-  const requestId = res.headers.get("x-request-id") ?? undefined;
+  const requestId = requestIdOf(res, call.secret);
   spec.onResponse?.({ status: res.status, headers: res.headers, url: redactUrl(spec.url), requestId });
   if (res.ok) return res;
   const body = await readErrorBody(call, res);
-  const error = toHttpError({
+  throw toHttpError({
     status: res.status,
     body,
     requestId,
-    url: redactUrl(spec.url),
-    requestHeaders: redactHeaders(headers),
-    requestBody: spec.body,
+    url: spec.url,
+    requestHeaders: redactHeaders(headers, call.secret),
+    requestBody: spec.body.value,
+    retryAfterMs: retryAfterMs(res.headers),
+    secret: call.secret,
   });
-  setRetryAfter(error, res.headers);
-  throw error;
 }
 
 const attempts = new WeakMap<Response, AbortController>();
@@ -86,21 +136,29 @@ export function release(res: Response): void {
 
 /** Reads at most 64 KB of an error body under the call's limits, then cancels the rest. */
 async function readErrorBody(call: Call, res: Response): Promise<unknown> {
-  return parseMaybeJson(await readText(call, res, ERROR_BODY_CAP, false));
+  return parseMaybeJson(await readText(call, res, false));
 }
 
+/** White space that may come before a JSON value or an event stream's first line, and a BOM. */
+export const isBlank = (code: number): boolean => code === 32 || code === 9 || code === 10 || code === 13 || code === 0xfeff;
+
 /**
- * Reads a body as text under the call's limits (abort, deadline, and the idle timeout: a server that
- * sends an answer but never ends the response must not hang the call); past `cap` chars the rest is
- * cancelled. Only an answer's bytes meet the first-chunk limit; an error body's do not.
+ * Reads a body as text under the call's limits (abort, deadline, idle and stall: a server that sends
+ * an answer but never ends the response must not hang the call), and with a bound: an error body, or
+ * an answer that does not start as JSON (an HTML page from a proxy), is kept to its first 64 KB and the
+ * rest cancelled; a JSON answer past 32 MB is a MalformedEventError. Only an answer's first non-blank
+ * byte meets the first-chunk limit; an error body's do not.
  */
-export async function readText(call: Call, res: Response, cap = Infinity, isAnswer = true): Promise<string> {
+export async function readText(call: Call, res: Response, isAnswer = true): Promise<string> {
   if (!res.body) return "";
   const reader = res.body.getReader();
   const off = call.onCancel(() => void reader.cancel().catch(() => {}));
   const decoder = new TextDecoder();
   let text = "";
-  call.watchIdle();
+  let bytes = 0;
+  let cap = isAnswer ? MAX_ANSWER_BYTES : ERROR_BODY_CAP;
+  let started = false;
+  call.watchBody();
   try {
     for (;;) {
       call.reading();
@@ -108,17 +166,29 @@ export async function readText(call: Call, res: Response, cap = Infinity, isAnsw
       call.check();
       if (done) break;
       call.touch();
-      if (isAnswer) call.firstByte();
       text += decoder.decode(value, { stream: true });
-      if (text.length >= cap) {
+      bytes += value.byteLength;
+      if (isAnswer && !started) {
+        let i = 0;
+        while (i < text.length && isBlank(text.charCodeAt(i))) i++;
+        if (i < text.length) {
+          started = true;
+          call.data();
+          if (text[i] !== "{" && text[i] !== "[") cap = ERROR_BODY_CAP; // not JSON: its start says what it is
+        }
+      } else if (started) call.data();
+      if (bytes >= cap) {
         await reader.cancel().catch(() => {});
+        if (cap === MAX_ANSWER_BYTES) {
+          throw new MalformedEventError(`The server's answer is larger than ${MAX_ANSWER_BYTES / 1048576} MB; reading stopped there`, text, undefined, call.secret);
+        }
         break;
       }
     }
   } catch (e) {
-    throw call.translate(e);
+    throw call.translate(e, res.url);
   } finally {
-    call.stopIdle();
+    call.stopWatching();
     off();
   }
   return text + decoder.decode();
@@ -136,19 +206,16 @@ export function parseMaybeJson(text: string): unknown {
   return text;
 }
 
-const retryAfterMs = new WeakMap<object, number>();
+/** A delay in HTTP's delta-seconds (a decimal accepted), or undefined. */
+const DELAY = /^\s*\d+(\.\d+)?\s*$/;
 
-/** `retry-after-ms`, `retry-after` in seconds or as an HTTP date, kept for the retry policy. */
-function setRetryAfter(error: object, headers: Headers): void {
-  const ms = Number(headers.get("retry-after-ms"));
-  if (headers.has("retry-after-ms") && Number.isFinite(ms) && ms >= 0) return void retryAfterMs.set(error, ms);
+/** `retry-after-ms`, else `retry-after` in seconds or as an HTTP date, in ms; undefined when absent or not HTTP's form. */
+export function retryAfterMs(headers: Headers): number | undefined {
+  const ms = headers.get("retry-after-ms");
+  if (ms !== null && DELAY.test(ms)) return Number(ms);
   const ra = headers.get("retry-after");
-  if (ra === null) return;
-  const secs = Number(ra);
-  const value = Number.isFinite(secs) ? secs * 1000 : Date.parse(ra) - Date.now();
-  if (Number.isFinite(value)) retryAfterMs.set(error, Math.max(0, value));
-}
-
-export function retryAfterOf(error: object): number | undefined {
-  return retryAfterMs.get(error);
+  if (ra === null) return undefined;
+  if (DELAY.test(ra)) return Number(ra) * 1000;
+  const date = Date.parse(ra);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
 }

@@ -1,8 +1,7 @@
-import { ConnectionError, type InferenceError, ModelLoadingError, RateLimitError, ServerError } from "../errors";
+import { ConnectionError, HttpError, type InferenceError, ModelLoadingError, RateLimitError, ServerError } from "../errors";
 import type { Logger, RetryEvent } from "../types";
 import { warnOnce } from "../warnOnce";
 import type { Call } from "./call";
-import { retryAfterOf } from "./request";
 
 export interface RetryPolicy {
   /** `retry_on_error !== false`. */
@@ -26,14 +25,26 @@ const BASE_DELAY = 500;
 const MAX_DELAY = 8000;
 /** When a 503 says "currently loading" but gives no estimate. */
 const DEFAULT_LOADING_WAIT = 10_000;
+/** A loading wait is the server's estimate held within these bounds: never a tight loop, never a day. */
+export const MIN_LOADING_WAIT = 1000;
+export const MAX_LOADING_WAIT = 60_000;
+/** Loading waits per call, at most (a model that never finishes loading must end the call). */
+export const MAX_LOADING_WAITS = 30;
+/** The longest `retry-after` honoured; a server asking for longer fails the call at once. */
+export const MAX_RETRY_AFTER = 60_000;
 
-/** Whether and how long to wait before the next try; undefined: do not retry. */
-export function planRetry(error: InferenceError, retriesSoFar: number, policy: RetryPolicy): Plan | undefined {
+/**
+ * Whether and how long to wait before the next try; undefined: do not retry. Backoff has full
+ * jitter (uniform in [0, base·2ⁿ]), so clients refused together do not come back together; a
+ * server's wait (`retry-after`, `estimated_time`) is a minimum that jitter only adds to.
+ */
+export function planRetry(error: InferenceError, retriesSoFar: number, policy: RetryPolicy, loadingWaitsSoFar = 0): Plan | undefined {
   if (!policy.enabled) return undefined;
   const random = policy.random ?? Math.random;
   if (error instanceof ModelLoadingError) {
+    if (loadingWaitsSoFar >= MAX_LOADING_WAITS) return undefined;
     const est = error.estimatedTime;
-    const base = est !== undefined && est >= 0 ? est * 1000 : DEFAULT_LOADING_WAIT;
+    const base = est === undefined ? DEFAULT_LOADING_WAIT : Math.min(MAX_LOADING_WAIT, Math.max(MIN_LOADING_WAIT, est * 1000));
     return { delayMs: base + random() * 250, reason: "loading", estimatedTime: est };
   }
   if (retriesSoFar >= policy.maxRetries) return undefined;
@@ -42,12 +53,10 @@ export function planRetry(error: InferenceError, retriesSoFar: number, policy: R
   else if (error instanceof ServerError) reason = "server-error";
   else if (error instanceof ConnectionError) reason = "connection";
   else return undefined;
+  const serverMinimum = (error instanceof HttpError ? error.retryAfterMs : undefined) ?? 0;
+  if (serverMinimum > MAX_RETRY_AFTER) return undefined;
   const exp = Math.min(MAX_DELAY, BASE_DELAY * 2 ** retriesSoFar);
-  const jitter = random() * exp * 0.25;
-  const serverMinimum = retryAfterOf(error);
-  // A server's retry-after is a minimum: jitter only adds to it.
-  const delayMs = serverMinimum === undefined ? Math.min(MAX_DELAY, exp + jitter) : Math.max(serverMinimum, exp) + jitter;
-  return { delayMs, reason };
+  return { delayMs: serverMinimum + random() * exp, reason };
 }
 
 /**
@@ -60,16 +69,18 @@ export async function withRetries<T>(
   attempt: (extraHeaders: Record<string, string> | undefined) => Promise<T>,
 ): Promise<T> {
   let retries = 0;
+  let loadingWaits = 0;
   let extra: Record<string, string> | undefined;
   for (let n = 1; ; n++) {
     try {
       return await attempt(extra);
     } catch (e) {
       const error = call.translate(e);
-      const plan = planRetry(error, retries, policy);
+      const plan = planRetry(error, retries, policy, loadingWaits);
       if (!plan || call.failure || plan.delayMs > call.remaining()) throw error;
       if (plan.reason === "loading") {
         extra = { "x-wait-for-model": "true" };
+        loadingWaits++;
         warnLoadingOnce(policy, plan.estimatedTime);
       } else retries++;
       const status = (error as { status?: number }).status;
@@ -80,6 +91,6 @@ export async function withRetries<T>(
 }
 
 function warnLoadingOnce(policy: RetryPolicy, estimatedTime: number | undefined): void {
-  const about = estimatedTime !== undefined ? ` (about ${Math.round(estimatedTime)} s)` : "";
+  const about = estimatedTime !== undefined && estimatedTime < 1e6 ? ` (about ${Math.round(estimatedTime)} s)` : "";
   warnOnce(policy.logger, `loading:${policy.model}`, `Model ${policy.model} is loading on the server${about}; waiting for it.`);
 }

@@ -2,7 +2,7 @@ import { createParser, type EventSourceMessage, type EventSourceParser } from "e
 import { IncompleteStreamError, type InferenceError, InferenceError as BaseError, MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { Call } from "./call";
-import { parseMaybeJson } from "./request";
+import { isBlank, MAX_ANSWER_BYTES, parseMaybeJson } from "./request";
 
 /** What a kind of stream (chat chunks, generate events) says about its own events. */
 export interface StreamRules<T> {
@@ -12,13 +12,25 @@ export interface StreamRules<T> {
    * Undefined while the answer is incomplete; once complete, how long to keep reading for stragglers
    * (a usage chunk) before completing: 0 completes at once.
    */
-  graceAfterComplete(idleTimeout: number): number | undefined;
+  graceAfterComplete(): number | undefined;
+  /** The values of a whole answer sent as a bare JSON body under an event-stream type (throws for an error body). */
+  whole(body: unknown, text: string): T[];
 }
 
 /** Where the stream came from, for the errors it raises. */
 export interface StreamOrigin {
+  /** Redacted. */
   url: string;
   requestId?: string;
+  /** The access token, redacted from what errors keep. */
+  secret?: string;
+}
+
+/** How the body speaks: not known until its first non-blank byte; an event stream; or one bare JSON value. */
+const enum Mode {
+  Unknown,
+  Events,
+  Json,
 }
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
@@ -26,6 +38,12 @@ const DECODE_STREAM: TextDecodeOptions = { stream: true };
 
 function isDoneMarker(data: string): boolean {
   return data.length < 16 && data.trim() === "[DONE]";
+}
+
+/** `{}`: some providers' keep-alive, which is no data. */
+function isEmptyObject(value: object): boolean {
+  for (const _ in value) return false;
+  return !Array.isArray(value);
 }
 
 /**
@@ -43,8 +61,14 @@ export class EventStream<T> {
   private error: InferenceError | undefined;
   private closed = false;
   private accepted = false;
-  private lastCharWasCR = false;
   private primed = false;
+  private mode = Mode.Unknown;
+  /** The body so far, in `Mode.Json`. */
+  private json = "";
+  /** Bytes since the last event or comment: one event may not grow without bound. */
+  private pendingBytes = 0;
+  /** The body has ended: an event cut there is an incomplete stream, not a malformed one. */
+  private ended = false;
   /** The promise of the last `next()` still unanswered; `calls` numbers them. */
   private tail: Promise<IteratorResult<T, undefined>> | undefined;
   private calls = 0;
@@ -67,9 +91,9 @@ export class EventStream<T> {
       throw new BaseError("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
     }
     this.reader = body.getReader();
-    this.parser = createParser({ onEvent: (e) => this.onEvent(e) });
+    this.parser = createParser({ onEvent: (e) => this.onEvent(e), onComment: () => (this.pendingBytes = 0) });
     this.offCancel = call.onCancel(() => this.cancelBody());
-    call.watchIdle();
+    call.watchBody();
   }
 
   /** Reads until the first value is ready; throws if the stream fails before any (retry-safe). */
@@ -168,7 +192,7 @@ export class EventStream<T> {
   }
 
   private onReadError(e: unknown): void {
-    if (!this.closed) this.error ??= this.call.translate(e);
+    if (!this.closed) this.error ??= this.call.translate(e, this.origin.url);
   }
 
   private onRead(r: ReadableStreamReadResult<Uint8Array>): void {
@@ -178,19 +202,43 @@ export class EventStream<T> {
     }
     if (this.closed) return;
     if (r.done) return this.onBodyEnd();
-    this.call.firstByte();
     this.call.touch();
     const text = this.decoder.decode(r.value, DECODE_STREAM);
-    if (text.length > 0) this.lastCharWasCR = text.charCodeAt(text.length - 1) === 13;
+    if (this.mode !== Mode.Events && this.sniff(text)) return;
+    this.pendingBytes += r.value.byteLength;
+    if (this.pendingBytes > MAX_ANSWER_BYTES) return this.tooLarge(text);
     this.parser.feed(text);
   }
 
+  /** Until the body's first non-blank byte, whether it is events or one bare JSON value; true when `text` was taken as JSON. */
+  private sniff(text: string): boolean {
+    if (this.mode === Mode.Unknown) {
+      let i = 0;
+      while (i < text.length && isBlank(text.charCodeAt(i))) i++;
+      if (i === text.length) return false;
+      const c = text[i];
+      this.mode = c === "{" || c === "[" ? Mode.Json : Mode.Events;
+      if (this.mode === Mode.Events) return false;
+    }
+    this.json += text;
+    this.call.data();
+    if (this.json.length > MAX_ANSWER_BYTES) this.tooLarge(this.json);
+    return true;
+  }
+
+  private tooLarge(text: string): void {
+    this.error = new MalformedEventError(`An event of the stream is larger than ${MAX_ANSWER_BYTES / 1048576} MB; reading stopped there`, text, undefined, this.origin.secret);
+    this.complete();
+  }
+
   private onBodyEnd(): void {
+    this.ended = true;
     const rest = this.decoder.decode();
-    // A final CR may still be waiting for an LF; at the end of the body it ends its line.
-    this.parser.feed(this.lastCharWasCR || rest.endsWith("\r") ? `${rest}\n` : rest);
+    if (this.mode === Mode.Json) return this.onWholeAnswer(this.json + rest);
+    // An event the body ends without its blank line is still dispatched (a lone final CR ends its line too).
+    this.parser.feed(`${rest}\n\n`);
     if (this.closed || this.error) return;
-    if (this.rules.graceAfterComplete(0) === undefined) {
+    if (this.rules.graceAfterComplete() === undefined) {
       this.error = new IncompleteStreamError(
         this.accepted ? "The stream ended before the answer was complete" : "The stream ended before any chunk arrived",
       );
@@ -198,7 +246,23 @@ export class EventStream<T> {
     this.complete();
   }
 
+  /** A bare JSON body under an event-stream type: an error mapped, or a whole answer yielded. */
+  private onWholeAnswer(text: string): void {
+    const body = parseMaybeJson(text);
+    if (typeof body === "object" && body !== null && (body as { error?: unknown }).error != null) this.inStreamError(body);
+    else {
+      try {
+        for (const value of this.rules.whole(body, text)) this.queue[this.size++] = value;
+        this.accepted = true;
+      } catch (error) {
+        this.error = error instanceof BaseError ? error : new MalformedEventError(`Unexpected answer: ${text.slice(0, 200)}`, text, error, this.origin.secret);
+      }
+    }
+    this.complete();
+  }
+
   private onEvent(event: EventSourceMessage): void {
+    this.pendingBytes = 0;
     if (this.closed || this.error) return;
     const data = event.data;
     if (event.event === "error") return this.inStreamError(parseMaybeJson(data));
@@ -210,13 +274,17 @@ export class EventStream<T> {
     try {
       parsed = JSON.parse(data);
     } catch (e) {
-      this.error = new MalformedEventError(`Malformed event in the stream: ${data.slice(0, 200)}`, data, e);
+      this.error = this.ended
+        ? new IncompleteStreamError("The stream ended inside an event")
+        : new MalformedEventError(`Malformed event in the stream: ${data.slice(0, 200)}`, data, e, this.origin.secret);
       return;
     }
     if (typeof parsed !== "object" || parsed === null) {
-      this.error = new MalformedEventError(`Unexpected event in the stream: ${data.slice(0, 200)}`, data);
+      this.error = new MalformedEventError(`Unexpected event in the stream: ${data.slice(0, 200)}`, data, undefined, this.origin.secret);
       return;
     }
+    if (isEmptyObject(parsed)) return; // a keep-alive: no data, nothing to yield
+    this.call.data();
     if ((parsed as { error?: unknown }).error != null) return this.inStreamError(parsed);
     const value = this.rules.accept(parsed as Record<string, unknown>);
     this.accepted = true;
@@ -225,15 +293,15 @@ export class EventStream<T> {
   }
 
   private afterEvent(): void {
-    const grace = this.rules.graceAfterComplete(this.call.idleTimeout);
+    const grace = this.rules.graceAfterComplete();
     if (grace === undefined) return;
-    this.call.stopIdle();
+    this.call.stopWatching();
     if (grace <= 0) return this.complete();
     this.graceTimer ??= setTimeout(() => this.complete(), grace);
   }
 
   private inStreamError(body: unknown): void {
-    this.error = toHttpError({ status: 200, body, inStream: true, url: this.origin.url, requestId: this.origin.requestId });
+    this.error = toHttpError({ status: 200, body, inStream: true, ...this.origin });
   }
 
   /** The answer is complete: what is queued is still delivered; the body is cancelled now. */
@@ -255,7 +323,7 @@ export class EventStream<T> {
   private settle(final: boolean): void {
     this.cancelBody();
     this.offCancel();
-    this.call.stopIdle();
+    this.call.stopWatching();
     if (final && this.primed) this.call.finish();
   }
 }

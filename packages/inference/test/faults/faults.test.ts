@@ -225,12 +225,14 @@ const loadingChecks =
     });
   };
 
+/** The retries made; a server's wait is a minimum (`minDelays`); a backoff is full-jitter, at most its window (`maxDelays`). */
 const retryChecks =
-  (events: Array<Partial<RetryEvent>>, minDelays: number[] = []) =>
+  (events: Array<Partial<RetryEvent>>, minDelays: number[] = [], maxDelays: number[] = []) =>
   (_run: Run, ctx: Ctx): void => {
     expect(ctx.retries).toHaveLength(events.length);
     events.forEach((event, i) => expect(ctx.retries[i]).toMatchObject(event));
     minDelays.forEach((min, i) => expect(ctx.retries[i]?.delayMs).toBeGreaterThanOrEqual(min));
+    maxDelays.forEach((max, i) => expect(ctx.retries[i]?.delayMs).toBeLessThanOrEqual(max));
     expect(ctx.warnings).toEqual([]);
   };
 
@@ -281,11 +283,11 @@ const scenarios: Scenario[] = [
     check: loadingChecks(1, 0.2),
   },
   {
-    name: "503 loading 3 times (more than maxRetries) → waits each time, warns once, answers",
+    name: "503 loading 3 times (more than maxRetries), estimate 0.1 s → waits each time at the 1 s floor, warns once, answers",
     faults: (model) => [
       { type: "serverError", status: 503, body: loadingBody(model, 0.1), contentType: "application/json", times: 3 },
     ],
-    expect: { text: ANSWER, tokens: TOKENS, requests: 4, gaps: [100, 100, 100], ms: [300, 3000] },
+    expect: { text: ANSWER, tokens: TOKENS, requests: 4, gaps: [1000, 1000, 1000], ms: [3000, 7000] },
     check: loadingChecks(3, 0.1),
   },
   {
@@ -340,20 +342,21 @@ const scenarios: Scenario[] = [
 
   // 5xx
   {
-    name: "502 once → backoff (≥ 0.5 s), then answers",
+    name: "502 once → backoff (full jitter, ≤ 0.5 s), then answers",
     faults: [{ type: "serverError", status: 502, times: 1 }],
-    expect: { text: ANSWER, tokens: TOKENS, requests: 2, gaps: [500], ms: [500, 3000] },
-    check: retryChecks([{ attempt: 2, status: 502, reason: "server-error" }], [500]),
+    expect: { text: ANSWER, tokens: TOKENS, requests: 2, ms: [0, 3000] },
+    check: retryChecks([{ attempt: 2, status: 502, reason: "server-error" }], [], [500]),
   },
   {
     name: "503 without estimated_time on every try (a 5xx) → ServerError after maxRetries+1 requests",
     faults: [{ type: "serverError", status: 503 }],
-    expect: { error: ServerError, fields: { status: 503 }, tokens: [], requests: 3, gaps: [500, 1000], ms: [1500, 5000] },
+    expect: { error: ServerError, fields: { status: 503 }, tokens: [], requests: 3, ms: [0, 5000] },
     check: retryChecks(
       [
         { attempt: 2, status: 503, reason: "server-error" },
         { attempt: 3, status: 503, reason: "server-error" },
       ],
+      [],
       [500, 1000],
     ),
   },
@@ -409,21 +412,21 @@ const scenarios: Scenario[] = [
   {
     name: "in-stream 'Model is overloaded' before any chunk → retried, then answers",
     faults: [{ type: "overloadedInStream", times: 1 }],
-    expect: { text: ANSWER, tokens: TOKENS, requests: 2, gaps: [500], ms: [500, 3000] },
-    check: retryChecks([{ attempt: 2, status: 429 }], [500]),
+    expect: { text: ANSWER, tokens: TOKENS, requests: 2, ms: [0, 3000] },
+    check: retryChecks([{ attempt: 2, status: 429 }], [], [500]),
   },
   {
     name: "connection dropped before any chunk → retried, then answers",
     faults: [{ type: "drop", afterChunks: 0, times: 1 }],
-    expect: { text: ANSWER, tokens: TOKENS, requests: 2, gaps: [500], ms: [500, 3000] },
-    check: retryChecks([{ attempt: 2, reason: "connection" }], [500]),
+    expect: { text: ANSWER, tokens: TOKENS, requests: 2, ms: [0, 3000] },
+    check: retryChecks([{ attempt: 2, reason: "connection" }], [], [500]),
   },
   {
-    name: "connection dropped before any chunk, idleTimeout 300 ms < the backoff → retried, then answers (no idle clock while waiting)",
-    faults: [{ type: "drop", afterChunks: 0, times: 1 }],
+    name: "429 with retry-after-ms 600, idleTimeout 300 ms < the wait → retried, then answers (no idle clock while waiting)",
+    faults: [{ type: "rateLimit", retryAfterMs: 600, times: 1 }],
     options: { idleTimeout: 300 },
-    expect: { text: ANSWER, tokens: TOKENS, requests: 2, gaps: [500], ms: [500, 3000] },
-    check: retryChecks([{ attempt: 2, reason: "connection" }], [500]),
+    expect: { text: ANSWER, tokens: TOKENS, requests: 2, gaps: [600], ms: [600, 3000] },
+    check: retryChecks([{ attempt: 2, status: 429, reason: "rate-limit" }], [600]),
   },
   {
     name: "in-stream 'Model is overloaded' after a chunk → RateLimitError, not retried, the chunk kept",
@@ -544,13 +547,17 @@ const scenarios: Scenario[] = [
   {
     name: "connection refused → ConnectionError after maxRetries+1 tries",
     baseUrl: async () => `http://127.0.0.1:${await closedPort()}`,
-    expect: { error: ConnectionError, message: /ECONNREFUSED/, tokens: [], requests: 0, attempts: 3, ms: [1500, 5000] },
-    check: retryChecks(
-      [
-        { attempt: 2, reason: "connection", status: undefined },
-        { attempt: 3, reason: "connection", status: undefined },
-      ],
-      [500, 1000],
+    expect: { error: ConnectionError, message: /127\.0\.0\.1:\d+.*ECONNREFUSED/, tokens: [], requests: 0, attempts: 3, ms: [0, 5000] },
+    check: all(
+      retryChecks(
+        [
+          { attempt: 2, reason: "connection", status: undefined },
+          { attempt: 3, reason: "connection", status: undefined },
+        ],
+        [],
+        [500, 1000],
+      ),
+      (run) => expect((run.error as ConnectionError).url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/models\//),
     ),
   },
   {
@@ -558,8 +565,8 @@ const scenarios: Scenario[] = [
     baseUrl: () => "http://hfkit-hub.invalid",
     fetch: () => unresolvableHostFetch,
     options: { maxRetries: 1 },
-    expect: { error: ConnectionError, message: /ENOTFOUND/, tokens: [], requests: 0, attempts: 2, ms: [500, 3000] },
-    check: all(retryChecks([{ attempt: 2, reason: "connection" }], [500]), (_run, ctx) => {
+    expect: { error: ConnectionError, message: /hfkit-hub\.invalid.*ENOTFOUND/, tokens: [], requests: 0, attempts: 2, ms: [0, 3000] },
+    check: all(retryChecks([{ attempt: 2, reason: "connection" }], [], [500]), (_run, ctx) => {
       for (const url of ctx.attempts) expect(url.startsWith("http://hfkit-hub.invalid/")).toBe(true);
     }),
   },
@@ -695,6 +702,11 @@ describe("fault injection through loopback HTTP (@hfkit/mock-hub)", () => {
     (s.expect.gaps ?? []).forEach((min, i) => {
       const gap = (seen[i + 1]?.time ?? Number.NaN) - (seen[i]?.time ?? Number.NaN);
       expect(gap, `wait before request ${i + 2}`).toBeGreaterThanOrEqual(min);
+    });
+    // every wait the client announced (onRetry) was waited, before the request it preceded
+    ctx.retries.forEach((event, i) => {
+      const next = seen[i + 1];
+      if (next && seen[i]) expect(next.time - seen[i].time, `announced wait ${i + 1}`).toBeGreaterThanOrEqual(event.delayMs - 20);
     });
     // the time, within generous bounds (a hang or a missing wait, not a speed)
     expect(run.elapsedMs).toBeGreaterThanOrEqual(s.expect.ms[0]);

@@ -1,0 +1,55 @@
+/**
+ * The access token must never come back out of the client: not in an error's message, body, request
+ * id, headers or `cause` chain, nor in a URL. Servers echo it (an `Authorization` header quoted in an
+ * error body, an `x-request-id` built from it), and fetch errors quote URLs that may carry it.
+ */
+
+const REDACTED = "[redacted]";
+/** Hugging Face tokens (`hf_` + 34 letters and digits), whoever's they are. */
+const HF_TOKEN = /\bhf_[A-Za-z0-9]{16,}/g;
+const BEARER = /\b(Bearer\s+)[^\s"',;]+/gi;
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i;
+/** Query parameters that carry credentials by convention (`?token=`, `?api_key=`, `?sig=` …). */
+const SECRET_PARAM = /([?&](?:[\w.-]*(?:token|key|secret|password|passwd|sig|signature|auth|credential)[\w.-]*)=)[^&#]*/gi;
+
+/** `url` without `user:password@` and without the values of credential-like query parameters. */
+export function redactUrl(url: string): string {
+  return url.replace(USERINFO, "$1").replace(SECRET_PARAM, `$1${REDACTED}`);
+}
+
+/** `text` with `secret`, any HF token and any `Bearer …` credential replaced by `[redacted]`. */
+export function redactText(text: string, secret?: string): string {
+  let out = text;
+  if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
+  return out.replace(HF_TOKEN, REDACTED).replace(BEARER, `$1${REDACTED}`);
+}
+
+/** A JSON value (an error body) with every string redacted; depth-bounded, as such bodies come from a server. */
+export function redactValue(value: unknown, secret?: string, depth = 0): unknown {
+  if (typeof value === "string") return redactText(value, secret);
+  if (typeof value !== "object" || value === null || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, secret, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[redactText(k, secret)] = redactValue(v, secret, depth + 1);
+  return out;
+}
+
+/** Fields of a Node or undici error worth keeping in a redacted copy. */
+const KEPT_FIELDS = ["code", "errno", "syscall", "address", "port", "hostname"] as const;
+
+/**
+ * A copy of an error and its `cause` chain in which every message, stack and kept field is redacted:
+ * fetch errors quote the URL they failed on (with its userinfo or `?token=`), and `inspect` prints it all.
+ */
+export function redactError(error: unknown, secret?: string, depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 8) return typeof error === "string" ? redactText(error, secret) : error;
+  const cause = (error as { cause?: unknown }).cause;
+  const copy = new Error(redactText(error.message, secret), cause === undefined ? undefined : { cause: redactError(cause, secret, depth + 1) });
+  copy.name = error.name;
+  if (error.stack) copy.stack = redactText(error.stack, secret);
+  for (const field of KEPT_FIELDS) {
+    const v = (error as unknown as Record<string, unknown>)[field];
+    if (v !== undefined) (copy as unknown as Record<string, unknown>)[field] = typeof v === "string" ? redactText(v, secret) : v;
+  }
+  return copy;
+}
