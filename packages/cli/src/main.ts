@@ -1,4 +1,4 @@
-import { InferenceError } from "@hfkit/inference";
+import { InferenceError, InputError } from "@hfkit/inference";
 import { CHAT_HELP, chat } from "./commands/chat";
 import { MOCK_HUB_HELP, mockHub, PROXY_HELP, proxy } from "./commands/serve";
 import { snippet } from "./commands/snippet";
@@ -51,7 +51,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
 }
 
 function report(error: unknown, io: Io, verbose: boolean): number {
-  const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+  // An InputError is a bad option or argument, found before any request: bad usage too.
+  const usage = error instanceof UsageError || error instanceof InputError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
   const e = error as Error;
   const label = error instanceof InferenceError ? `${e.name}: ` : "";
   io.stderr.write(`hfkit: ${label}${e.message}\n`);

@@ -36,6 +36,17 @@ function hfkit(args: string[], { stdin, env = {} }: { stdin?: string; env?: Reco
 }
 
 describe("hfkit chat", () => {
+  it("refuses an endpoint URL with user:password@ (exit 2) without printing the credential, even with --verbose", async () => {
+    const secret = "hf_CliSecret0123456789abcdef";
+    const endpoint = hub.url.replace("http://", `http://someone:${secret}@`);
+    const run = await hfkit(["chat", "--endpoint", endpoint, "--verbose", "Hi"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/InputError: `endpointUrl` must not carry `user:password@`/);
+    expect(run.stderr + run.stdout).not.toContain(secret);
+    expect(run.stderr).not.toContain("someone");
+    expect(hub.requests).toHaveLength(0);
+  });
+
   it("streams the answer to stdout", async () => {
     const run = await hfkit(["chat", "--base-url", hub.url, "--model", "hfkit/tgi-3.2", "What is the capital of France?"]);
     expect(run).toMatchObject({ code: 0, stdout: "The capital of France is Paris.\n", stderr: "" });

@@ -35,8 +35,17 @@ function requireModel(model: string | undefined, where: string): string {
   return model;
 }
 
-/** Characters that would end or re-route a URL path, and controls. */
-const UNSAFE_IN_SEGMENT = /[?#\\\u0000-\u001f\u007f]/;
+/** Characters that would end or re-route a URL path. */
+const UNSAFE_IN_SEGMENT = /[?#\\]/;
+
+/** True when `text` holds a control character (C0 or DEL). */
+export function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 32 || c === 127) return true;
+  }
+  return false;
+}
 
 /**
  * A model id as URL path segments: `org/name` keeps its one slash, each segment percent-encoded
@@ -45,7 +54,7 @@ const UNSAFE_IN_SEGMENT = /[?#\\\u0000-\u001f\u007f]/;
  */
 export function modelPath(model: string): string {
   const segments = model.split("/");
-  const bad = segments.length > 2 || segments.some((x) => x === "" || x === "." || x === ".." || UNSAFE_IN_SEGMENT.test(x));
+  const bad = segments.length > 2 || segments.some((x) => x === "" || x === "." || x === ".." || UNSAFE_IN_SEGMENT.test(x) || hasControl(x));
   if (bad) {
     throw new InputError(
       `\`model\` must be a model id "name" or "org/name" without \`..\`, \`?\`, \`#\`, \`\\\`, control characters or empty parts (got ${JSON.stringify(model).slice(0, 120)})`,

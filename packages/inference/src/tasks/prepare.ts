@@ -1,7 +1,7 @@
 import { chatBody } from "../backends/tgi";
 import { InputError } from "../errors";
 import { validateChatInput, validateForTgi } from "../params";
-import { type ChatRoute, chatRoute, type RouteOptions } from "../router";
+import { type ChatRoute, chatRoute, hasControl, type RouteOptions } from "../router";
 import { Call, holdable } from "../transport/call";
 import { type RequestSpec, serialize } from "../transport/request";
 import type { RetryPolicy } from "../transport/retry";
@@ -64,7 +64,7 @@ export function checkArgs(args: unknown, options: Options): void {
   if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
   const token = (args as BaseArgs).accessToken;
   // Never echoed: the message names what is wrong, not the value.
-  if (token !== undefined && (typeof token !== "string" || /[\u0000-\u001f\u007f\s]/.test(token))) {
+  if (token !== undefined && (typeof token !== "string" || /\s/.test(token) || hasControl(token))) {
     throw new InputError("`accessToken` must be a string without white space or control characters (a token read from a file may end in a newline: trim it)", "accessToken");
   }
   checkOptions(options);
