@@ -573,8 +573,9 @@ const scenarios: Scenario[] = [
 
   // the caller leaves
   {
-    name: "abort during a backoff wait (after a 500) → AbortError at once, cause = the signal's reason",
-    faults: [{ type: "serverError", status: 500, times: 1 }],
+    // a 429 announcing 2 s: with full jitter a 500's wait may be under 150 ms, so the wait is the server's
+    name: "abort during a backoff wait (429, retry-after-ms 2000) → AbortError at once, cause = the signal's reason",
+    faults: [{ type: "rateLimit", retryAfterMs: 2000, times: 1 }],
     signal: true,
     drive: abortAfter(150),
     expect: { error: AbortError, tokens: [], requests: 1, ms: [150, 1500] },
