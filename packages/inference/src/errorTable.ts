@@ -75,7 +75,9 @@ export function readErrorFields(body: unknown): ErrorFields {
   else if (typeof err === "object" && err !== null) {
     const e = err as Record<string, unknown>;
     fields.message = typeof e.message === "string" ? e.message : JSON.stringify(e);
-    if (typeof e.http_status_code === "number") fields.status = e.http_status_code;
+    // TGI's `http_status_code`; vLLM's and OpenAI's numeric `code`.
+    const code = typeof e.http_status_code === "number" ? e.http_status_code : e.code;
+    if (typeof code === "number" && code >= 400 && code < 600) fields.status = code;
     if (typeof e.type === "string") fields.errorType = e.type;
   } else if (typeof b.message === "string") fields.message = b.message;
   else if (b.detail !== undefined) fields.message = detailMessage(b.detail);
@@ -105,8 +107,9 @@ function classify(f: ErrorFields, status: number, inStream: boolean): HttpErrorC
   return HttpError;
 }
 
-const TOO_LARGE_HINT =
-  " The serverless API will not load it: use a dedicated Inference Endpoint or another provider.";
+const TOO_LARGE_HINT = " The serverless API will not load it: use a dedicated Inference Endpoint or another provider.";
+const NO_PROVIDER_HINT =
+  " Enable a provider that serves it at https://huggingface.co/settings/inference-providers, or name one as `provider` or a `:provider` suffix.";
 
 /** The one table that maps HTTP answers and in-stream errors to typed errors; no field keeps the token. */
 export function toHttpError(src: ErrorSource): HttpError {
@@ -117,7 +120,10 @@ export function toHttpError(src: ErrorSource): HttpError {
   const Cls = classify(f, status, inStream === true);
   let message = f.message || `The server answered HTTP ${status}`;
   if (status === 403 && /too large/i.test(message)) message += TOO_LARGE_HINT;
-  const where = inStream ? "inside the stream" : `HTTP ${status}`;
+  if (/not supported by any provider/i.test(message)) message += NO_PROVIDER_HINT;
+  const provider = src.provider === undefined ? undefined : redactText(src.provider, secret).slice(0, 64);
+  const from = provider ? ` from provider ${provider}` : "";
+  const where = inStream ? `inside the stream${from}` : `HTTP ${status}${from}`;
   const requestId = src.requestId === undefined ? undefined : redactText(src.requestId, secret);
   const id = requestId ? `, request id ${requestId}` : "";
   return new Cls(`${message} (${where}${id})`, {
@@ -128,5 +134,6 @@ export function toHttpError(src: ErrorSource): HttpError {
     url: redactUrl(src.url),
     requestBody: redactValue(src.requestBody, secret),
     estimatedTime: f.estimatedTime,
+    provider,
   });
 }

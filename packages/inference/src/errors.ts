@@ -90,6 +90,8 @@ export interface HttpErrorInit {
   cause?: unknown;
   /** How long the server asked to wait before a retry (`retry-after` / `retry-after-ms`), ms. */
   retryAfterMs?: number;
+  /** The inference provider that answered, from the router's `x-inference-provider` header. */
+  provider?: string;
 }
 
 /** The server answered with an error, over HTTP or inside a 200 stream. */
@@ -109,6 +111,8 @@ export class HttpError extends InferenceError {
   readonly httpResponse: HttpResponseInfo;
   /** How long the server asked to wait before a retry (`retry-after` / `retry-after-ms`), in ms; undefined when it did not say. */
   readonly retryAfterMs: number | undefined;
+  /** The inference provider that answered through the HF router (`x-inference-provider`), when it said. */
+  readonly provider: string | undefined;
 
   /** `message` says what the server answered; `init` holds the exchange. */
   constructor(message: string, init: HttpErrorInit) {
@@ -125,6 +129,7 @@ export class HttpError extends InferenceError {
     };
     this.httpResponse = { status: init.status, requestId: init.requestId ?? "", body: init.body };
     this.retryAfterMs = init.retryAfterMs;
+    this.provider = init.provider;
   }
 }
 

@@ -82,19 +82,6 @@ function checkBoolean(args: Record<string, unknown>, field: string, prefix = "")
   }
 }
 
-/** Rejects what a TGI backend cannot honour, in the caller's terms. */
-export function validateForTgi(args: ChatCompletionInput): void {
-  if (args.n !== undefined && args.n !== null && args.n > 1) {
-    throw new InputError(`\`n\` must be 1 for a TGI-served model, which returns one choice (got ${args.n})`, "n");
-  }
-  if (typeof args.presence_penalty === "number" && args.presence_penalty <= -2) {
-    throw new InputError(
-      `\`presence_penalty\` must be > -2 and <= 2 for a TGI-served model (got ${args.presence_penalty})`,
-      "presence_penalty",
-    );
-  }
-}
-
 /** Checks `textGeneration` arguments: `inputs` a string, and the generate parameters' ranges. */
 export function validateGenerateInput(args: TextGenerationInput): void {
   if (typeof args.inputs !== "string") throw new InputError("`inputs` must be a string", "inputs");

@@ -42,8 +42,12 @@ export interface RetryEvent {
   estimatedTime?: number;
 }
 
-/** What serves a model: TGI (text-generation-inference) or the transformers pipeline. */
-export type Backend = "tgi" | "transformers";
+/**
+ * What serves a model: TGI (text-generation-inference), the transformers pipeline, or any other
+ * OpenAI-protocol server (`"openai"`: the HF router and its providers, vLLM, SGLang, llama.cpp's
+ * server, Ollama's OpenAI route).
+ */
+export type Backend = "tgi" | "transformers" | "openai";
 
 /** Options of the client (defaults) and of each call (overrides). */
 export interface Options {
@@ -53,8 +57,16 @@ export interface Options {
   baseUrl?: string;
   /** A dedicated endpoint (TGI or OpenAI-compatible server). */
   endpointUrl?: string;
-  /** Which framework serves the model, when known; skips detection. */
+  /**
+   * Which server serves the model, when known; skips detection. Dedicated endpoints are taken for TGI
+   * (with its few limits, e.g. `n: 1`) unless detected otherwise: say `"openai"` for vLLM, SGLang or llama.cpp.
+   */
   backend?: Backend;
+  /**
+   * Splits inline `<think>…</think>` (models that put their thinking in `content`) out into
+   * `delta.reasoning` / `message.reasoning`, across any chunk split. Default false: content as sent.
+   */
+  splitThinking?: boolean;
   /**
    * For transformers-served models: drop what the pipeline cannot honour (tools, response_format,
    * logprobs, n > 1, penalties, seed) with a warning, instead of an InputError.
@@ -264,6 +276,8 @@ export interface ChatCompletionOutputMessage {
   tool_calls?: ChatCompletionOutputToolCall[];
   /** The id of the tool call this message answers, when the server sets one. */
   tool_call_id?: string;
+  /** The model's thinking, whichever name the server used (`reasoning`, `reasoning_content`), or split out of `<think>` with `splitThinking`. */
+  reasoning?: string;
   [property: string]: unknown;
 }
 
@@ -337,6 +351,8 @@ export interface ChatCompletionStreamOutputDelta {
   tool_calls?: ChatCompletionStreamOutputDeltaToolCall[];
   /** The id of the tool call this message answers, when the server sets one. */
   tool_call_id?: string;
+  /** The next piece of the model's thinking, whichever name the server used (`reasoning`, `reasoning_content`); join in order. */
+  reasoning?: string;
   [property: string]: unknown;
 }
 

@@ -1,7 +1,19 @@
+/**
+ * The transformers pipeline (`POST /models/{id}`), for models TGI does not serve: one whole answer,
+ * never streamed (a stream yields it as chunks), `generate`-style parameters, and its 400 for
+ * parameters a model does not take, got around by sending without them.
+ */
 import { type HttpError, InputError, MalformedEventError } from "../errors";
 import { readErrorFields } from "../errorTable";
-import type { ChatCompletionInput, ChatCompletionOutput, Logger } from "../types";
+import type { CallContext } from "../tasks/prepare";
+import { arraySource } from "../tasks/streamIterator";
+import { parseMaybeJson, readText } from "../transport/request";
+import type { ChatCompletionArgs, ChatCompletionInput, ChatCompletionOutput, Logger, TextGenerationArgs } from "../types";
 import { warnOnce } from "../warnOnce";
+import type { ServerBackend } from "./backend";
+import { outputToChunks } from "./openai";
+import { readGeneration } from "./tgi";
+import { generateParameters } from "../params";
 
 /** What the pipeline cannot honour; an InputError unless the caller is `lenient`. */
 const UNSUPPORTED: Array<[keyof ChatCompletionInput, (v: unknown) => boolean]> = [
@@ -17,7 +29,7 @@ const UNSUPPORTED: Array<[keyof ChatCompletionInput, (v: unknown) => boolean]> =
 ];
 
 /** Throws (or, when lenient, warns once) for what a transformers-served model cannot do. */
-export function checkPipelineSupport(args: ChatCompletionInput, lenient: boolean, logger: Logger, model: string): void {
+function checkPipelineSupport(args: ChatCompletionInput, lenient: boolean, logger: Logger, model: string): void {
   const used = UNSUPPORTED.filter(([field, isSet]) => isSet(args[field])).map(([field]) => String(field));
   if (used.length === 0) return;
   const what = used.map((f) => `\`${f}\``).join(", ");
@@ -34,7 +46,7 @@ export function checkPipelineSupport(args: ChatCompletionInput, lenient: boolean
  * The pipeline's payload: OpenAI's ranges mapped to `generate` (`temperature: 0` or `top_p: 0` is
  * greedy: `do_sample: false`, no temperature or top_p), unset parameters not sent.
  */
-export function pipelineBody(args: ChatCompletionInput, dropped: ReadonlySet<string>): Record<string, unknown> {
+function pipelineBody(args: ChatCompletionInput, dropped: ReadonlySet<string>): Record<string, unknown> {
   const p: Record<string, unknown> = {};
   if (args.max_tokens != null) p.max_new_tokens = args.max_tokens;
   if (args.temperature === 0 || args.top_p === 0) p.do_sample = false;
@@ -49,7 +61,7 @@ export function pipelineBody(args: ChatCompletionInput, dropped: ReadonlySet<str
 }
 
 /** The parameter names of a 400 "The following `model_kwargs` are not used by the model: ['stop']". */
-export function unusedModelKwargs(error: HttpError): string[] | undefined {
+function unusedModelKwargs(error: HttpError): string[] | undefined {
   if (error.status !== 400) return undefined;
   const { message } = readErrorFields(error.body);
   const m = /`model_kwargs` are not used by the model: \[([^\]]*)\]/.exec(message);
@@ -70,7 +82,7 @@ export function applyStop(text: string, stop: string[] | string | undefined): { 
 let sequence = 0;
 
 /** `[{generated_text: string | messages[]}]` as a ChatCompletionOutput. */
-export function pipelineOutput(
+function pipelineOutput(
   answer: unknown,
   model: string,
   clientStop: string[] | string | undefined,
@@ -99,3 +111,31 @@ export function pipelineOutput(
     choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }],
   } as unknown as ChatCompletionOutput;
 }
+
+export const transformers: ServerBackend = {
+  name: "transformers",
+  check(ctx) {
+    if (ctx.task === "chat") checkPipelineSupport(ctx.args as ChatCompletionArgs, ctx.options.lenient === true, ctx.logger, ctx.route.model);
+  },
+  request(ctx, learnt) {
+    if (ctx.task === "chat") return { url: ctx.route.pipelineUrl, body: pipelineBody(ctx.args as ChatCompletionArgs, learnt) };
+    const { inputs, parameters } = ctx.args as TextGenerationArgs;
+    const mapped = generateParameters(parameters);
+    return { url: ctx.route.pipelineUrl, body: { inputs, ...(mapped ? { parameters: mapped } : {}) } };
+  },
+  async read(ctx, reply, learnt) {
+    if (ctx.task !== "chat") return readGeneration(ctx, reply);
+    const text = await readText(ctx.call, reply.res);
+    const stop = learnt.has("stop") ? (ctx.args as ChatCompletionArgs).stop : undefined;
+    const output = pipelineOutput(parseMaybeJson(text), ctx.route.model, stop, text, ctx.call.secret);
+    return ctx.stream ? arraySource(outputToChunks(output)) : output;
+  },
+  avoid(error, ctx, sent) {
+    const unused = ctx.task === "chat" ? unusedModelKwargs(error) : undefined;
+    const parameters = (sent.parameters ?? {}) as Record<string, unknown>;
+    if (!unused?.length || !unused.every((name) => name in parameters)) return undefined;
+    const stopNote = unused.includes("stop") ? "; the client applies `stop` to the answer" : "";
+    ctx.logger.warn(`Model ${ctx.route.model} does not take ${unused.map((n) => `\`${n}\``).join(", ")}: sent without${stopNote}.`);
+    return unused;
+  },
+};

@@ -1,11 +1,10 @@
-import { chatBody } from "../backends/tgi";
 import { InputError } from "../errors";
-import { validateChatInput, validateForTgi } from "../params";
-import { type ChatRoute, chatRoute, hasControl, type RouteOptions } from "../router";
+import { validateChatInput, validateGenerateInput } from "../params";
+import { type ChatRoute, chatRoute, generationRoute, hasControl, type RouteOptions } from "../router";
 import { Call, holdable } from "../transport/call";
-import { type RequestSpec, serialize } from "../transport/request";
+import { type Connection, connection, type Outgoing } from "../transport/request";
 import type { RetryPolicy } from "../transport/retry";
-import type { Backend, BaseArgs, ChatCompletionArgs, Logger, Options } from "../types";
+import type { Backend, BaseArgs, ChatCompletionArgs, Logger, Options, TextGenerationArgs } from "../types";
 
 export const DEFAULT_FIRST_CHUNK_TIMEOUT = 300_000;
 export const DEFAULT_IDLE_TIMEOUT = 60_000;
@@ -14,20 +13,23 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** More retries than this only hammer a failing server. */
 const MAX_RETRIES = 100;
 
-/** A call, ready to send: its clock, its request and its retry policy. */
-export interface Prepared<A = ChatCompletionArgs> {
-  call: Call;
-  /** The first request to try (TGI's route, or an OpenAI-protocol one). */
-  spec: RequestSpec;
-  policy: RetryPolicy;
-  route: ChatRoute;
-  args: A;
-  options: Options;
-  logger: Logger;
-  /** The backend, once known for this call. */
-  backend?: Backend;
-  /** What the chat route answered when it said "not TGI", for the error if the pipeline fails too. */
-  chatRouteAnswer?: string;
+/**
+ * A call, ready to send, made once and never changed: its task and arguments, where it goes, its
+ * clock, how its requests are sent, its retry policy. `requests` caches each backend's request (its
+ * body serialised once); `state` is what the call itself found out (the backend a detection handed off to).
+ */
+export interface CallContext<A = ChatCompletionArgs | TextGenerationArgs> {
+  readonly task: "chat" | "generate";
+  readonly stream: boolean;
+  readonly args: A;
+  readonly options: Options;
+  readonly route: ChatRoute;
+  readonly call: Call;
+  readonly conn: Connection;
+  readonly policy: RetryPolicy;
+  readonly logger: Logger;
+  readonly requests: Map<string, Outgoing>;
+  readonly state: { backend?: Backend; note?: string };
 }
 
 type Duration = "timeout" | "firstChunkTimeout" | "idleTimeout" | "stallTimeout";
@@ -44,23 +46,33 @@ function duration(options: Options, field: Duration, fallback?: number): number 
   return holdable(v);
 }
 
+const BACKEND_NAMES: readonly unknown[] = ["tgi", "transformers", "openai"];
+
 function checkOptions(options: Options): void {
+  if (options.backend !== undefined && !BACKEND_NAMES.includes(options.backend)) {
+    throw new InputError(`\`backend\` must be "tgi", "transformers" or "openai" (got ${JSON.stringify(options.backend)})`, "backend");
+  }
   const r = options.maxRetries;
   if (r !== undefined && !(Number.isInteger(r) && r >= 0 && r <= MAX_RETRIES)) {
     throw new InputError(`\`maxRetries\` must be an integer from 0 to ${MAX_RETRIES} (got ${String(r)})`, "maxRetries");
   }
 }
 
-/** Validates, routes and shapes a chat call; throws InputError before anything is sent. */
-export function prepareChat(args: ChatCompletionArgs, options: Options, stream: boolean): Prepared {
+/** Validates and routes a chat call; throws InputError before anything is sent. */
+export function prepareChat(args: ChatCompletionArgs, options: Options, stream: boolean): CallContext {
   checkArgs(args, options);
   validateChatInput(args);
-  const route = chatRoute(routeOptions(args, options));
-  if (route.kind !== "router" && options.backend !== "transformers") validateForTgi(args);
-  return prepareCall(args, options, route, chatBody(args, route.bodyModel, stream));
+  return prepareCall("chat", stream, args, options, chatRoute(routeOptions(args, options)));
 }
 
-export function checkArgs(args: unknown, options: Options): void {
+/** Validates and routes a `generate` call (TGI's `/` and the pipeline share the URL). */
+export function prepareGeneration(args: TextGenerationArgs, options: Options, stream: boolean): CallContext {
+  checkArgs(args, options);
+  validateGenerateInput(args);
+  return prepareCall("generate", stream, args, options, generationRoute(routeOptions(args, options)));
+}
+
+function checkArgs(args: unknown, options: Options): void {
   if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
   const token = (args as BaseArgs).accessToken;
   // Never echoed: the message names what is wrong, not the value.
@@ -70,7 +82,7 @@ export function checkArgs(args: unknown, options: Options): void {
   checkOptions(options);
 }
 
-export function routeOptions(args: BaseArgs, options: Options): RouteOptions {
+function routeOptions(args: BaseArgs, options: Options): RouteOptions {
   return {
     model: args.model,
     endpointUrl: args.endpointUrl ?? options.endpointUrl,
@@ -79,25 +91,13 @@ export function routeOptions(args: BaseArgs, options: Options): RouteOptions {
   };
 }
 
-/** The clock, request and retry policy of a call whose arguments are valid; the body is serialised here, once. */
-export function prepareCall<A extends BaseArgs>(args: A, options: Options, route: ChatRoute, body: Record<string, unknown>): Prepared<A> {
+function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompletionArgs | TextGenerationArgs, options: Options, route: ChatRoute): CallContext {
   const limits = {
     timeout: duration(options, "timeout"),
     firstChunkTimeout: duration(options, "firstChunkTimeout", DEFAULT_FIRST_CHUNK_TIMEOUT),
     idleTimeout: duration(options, "idleTimeout", DEFAULT_IDLE_TIMEOUT),
     stallTimeout: duration(options, "stallTimeout", DEFAULT_STALL_TIMEOUT),
     signal: options.signal,
-  };
-  const spec: RequestSpec = {
-    url: route.url,
-    body: serialize(body),
-    accessToken: args.accessToken,
-    headers: options.headers,
-    fetch: options.fetch,
-    fetchOptions: options.fetchOptions,
-    billTo: options.billTo,
-    useCache: options.use_cache,
-    onResponse: options.onResponse,
   };
   const logger = options.logger ?? console;
   const policy: RetryPolicy = {
@@ -107,6 +107,7 @@ export function prepareCall<A extends BaseArgs>(args: A, options: Options, route
     onRetry: options.onRetry,
     model: route.model,
   };
+  const conn = connection(options, args.accessToken);
   const call = new Call(limits, args.accessToken);
-  return { call, spec, policy, route, args, options, logger };
+  return { task, stream, args, options, route, call, conn, policy, logger, requests: new Map(), state: {} };
 }

@@ -1,28 +1,29 @@
 import { AbortError } from "../errors";
 import type { Call } from "../transport/call";
-
-/** Something that yields values and can be stopped at once. */
-export interface Source<T> {
-  next(): Promise<IteratorResult<T, undefined>>;
-  cancel(): void;
-}
+import type { Source } from "../transport/sse";
 
 /** A stream's start: throws synchronously on bad input (raised from the first `next()`). */
 export type Opener<T> = () => { call: Call; source: Promise<Source<T>> };
 
+type Result<T> = IteratorResult<T, undefined>;
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
- * The iterator a streaming task returns. Nothing runs until the first `next()`; `return()` (a
- * `break`) cancels the request or the body at once, even while a `next()` is pending, which a
- * plain async generator cannot do (it queues `return()` behind the pending `next()`).
+ * The one owner of a stream's life: the iterator a streaming task returns. Nothing runs until the
+ * first `next()`; overlapping `next()` calls are answered in order, each behind the last one still
+ * unanswered; the end, an error, `return()` (a `break`) or `throw()` close the source and end the
+ * call here and nowhere else. `return()` cancels the request or the body at once, even while a
+ * `next()` is pending, which a plain async generator cannot do.
  */
 export class StreamIterator<T> implements AsyncGenerator<T, undefined, unknown> {
   private source: Source<T> | undefined;
-  private opening: Promise<Source<T>> | undefined;
+  private opening: Promise<unknown> | undefined;
   private call: Call | undefined;
   private ended = false;
-  private pending: Promise<IteratorResult<T, undefined>> | undefined;
+  /** The promise of the last `next()` still unanswered; `calls` numbers them, `readFor` is the one a pending read answers. */
+  private tail: Promise<Result<T>> | undefined;
+  private calls = 0;
+  private readFor = 0;
 
   constructor(private readonly opener: Opener<T>) {}
 
@@ -30,82 +31,102 @@ export class StreamIterator<T> implements AsyncGenerator<T, undefined, unknown> 
     return this;
   }
 
-  next(): Promise<IteratorResult<T, undefined>> {
-    if (this.ended) return Promise.resolve(DONE);
-    // Hot path: an open source serves overlapping calls in order and ends its call itself.
-    if (this.source && !this.pending) return this.source.next();
-    // Calls are served in order, as an async generator would; a for-await loop never overlaps them.
-    const result = this.pending ? this.pending.then(() => this.step(), () => this.step()) : this.step();
-    this.pending = result;
-    const clear = (): void => {
-      if (this.pending === result) this.pending = undefined;
-    };
-    result.then(clear, clear);
+  /** Hot path: a value already read is answered at once; else one read, whose callback answers. */
+  next(): Promise<Result<T>> {
+    if (this.tail === undefined && this.source !== undefined) {
+      const value = this.source.poll();
+      if (value !== undefined) return Promise.resolve({ done: false, value });
+    }
+    const id = ++this.calls;
+    let result: Promise<Result<T>>;
+    if (this.tail !== undefined) {
+      const answer = (): Result<T> | Promise<Result<T>> => this.answer(id);
+      result = this.tail.then(answer, answer);
+    } else {
+      try {
+        const r = this.answer(id);
+        if (!(r instanceof Promise)) return Promise.resolve(r);
+        result = r;
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    this.tail = result;
     return result;
   }
 
-  return(): Promise<IteratorResult<T, undefined>> {
+  return(): Promise<Result<T>> {
     this.stop();
     return Promise.resolve(DONE);
   }
 
-  throw(error: unknown): Promise<IteratorResult<T, undefined>> {
+  throw(error: unknown): Promise<Result<T>> {
     this.stop();
     return Promise.reject(error);
   }
 
-  private step(): Promise<IteratorResult<T, undefined>> {
-    if (this.ended) return Promise.resolve(DONE);
-    if (this.source) return this.read(this.source);
-    this.opening ??= this.open();
-    return this.opening.then(
-      (source) => (this.ended ? DONE : this.read(source)),
-      (error: unknown) => this.end(error),
-    );
+  /** Answers call `id`: at once when a value, the failure or the end is known, else after one more read. */
+  private answer(id: number): Result<T> | Promise<Result<T>> {
+    const source = this.source;
+    if (this.ended) return this.answered(id, DONE);
+    if (source === undefined) {
+      this.opening ??= this.open();
+      return this.opening.then(() => this.answer(id));
+    }
+    const value = source.poll();
+    if (value !== undefined) return this.answered(id, { done: false, value });
+    if (source.ended) {
+      const error = source.failure();
+      this.end();
+      this.answered(id, DONE);
+      if (error) throw error;
+      return DONE;
+    }
+    this.readFor = id;
+    return source.pull(this.afterRead);
   }
 
-  private open(): Promise<Source<T>> {
+  /** The read's callback, made once: calls are answered one at a time, so one read is pending at most. */
+  private readonly afterRead = (): Result<T> | Promise<Result<T>> => this.answer(this.readFor);
+
+  /** Call `id` is answered; when it was the last one waiting, the next call may take the hot path. */
+  private answered(id: number, result: Result<T>): Result<T> {
+    if (id === this.calls) this.tail = undefined;
+    return result;
+  }
+
+  private open(): Promise<unknown> {
     try {
       const { call, source } = this.opener();
       this.call = call;
-      return source.then((s) => {
-        this.source = s;
-        if (this.ended) s.cancel();
-        return s;
-      });
+      return source.then(
+        (s) => {
+          this.source = s;
+          if (this.ended) s.close();
+        },
+        (error: unknown) => {
+          const stoppedByConsumer = this.ended;
+          this.end();
+          if (!stoppedByConsumer) throw error;
+        },
+      );
     } catch (error) {
+      this.ended = true;
       return Promise.reject(error);
     }
   }
 
-  private read(source: Source<T>): Promise<IteratorResult<T, undefined>> {
-    return source.next().then(
-      (r) => {
-        if (r.done) {
-          this.ended = true;
-          this.call?.finish();
-        }
-        return r;
-      },
-      (error: unknown) => this.end(error),
-    );
-  }
-
-  private end(error: unknown): IteratorResult<T, undefined> {
-    const stoppedByConsumer = this.ended;
+  /** The stream is over: the source closed, the call ended (every timer and listener cleared). */
+  private end(): void {
     this.ended = true;
+    this.source?.close();
     this.call?.finish();
-    if (stoppedByConsumer) return DONE;
-    throw error;
   }
 
   private stop(): void {
     if (this.ended) return;
-    this.ended = true;
-    if (this.source) {
-      this.source.cancel();
-      this.call?.finish();
-    } else this.call?.fail(new AbortError("The stream was closed by its consumer"));
+    if (this.source === undefined) this.call?.fail(new AbortError("The stream was closed by its consumer"));
+    this.end();
   }
 }
 
@@ -118,13 +139,16 @@ if (asyncDispose) {
   });
 }
 
-/** A source over values already in memory (a JSON answer yielded as a stream). */
+/** A source over values already in memory (a whole answer yielded as a stream). */
 export function arraySource<T>(values: T[]): Source<T> {
   let i = 0;
   return {
-    next: () => Promise.resolve(i < values.length ? { done: false, value: values[i++] as T } : DONE),
-    cancel: () => {
-      i = values.length;
+    poll: () => (i < values.length ? values[i++] : undefined),
+    get ended() {
+      return i >= values.length;
     },
+    failure: () => undefined,
+    pull: (then) => Promise.resolve().then(then),
+    close: () => void (i = values.length),
   };
 }

@@ -42,6 +42,8 @@ const now = (): number => Date.now();
  */
 export class Call {
   failure: InferenceError | undefined;
+  /** A loading wait happened: later requests ask the server to hold them until the model is loaded. */
+  waitForModel = false;
   readonly startedAt = now();
   private readonly limits: CallLimits;
   private deadlineTimer: Timer | undefined;

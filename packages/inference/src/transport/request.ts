@@ -1,7 +1,7 @@
 import { InferenceError, InputError, KEPT_TEXT_CHARS, MalformedEventError } from "../errors";
 import { redactText, redactUrl } from "../redact";
 import { toHttpError } from "../errorTable";
-import type { FetchLike, ResponseInfo } from "../types";
+import type { FetchLike, Options, ResponseInfo } from "../types";
 import { VERSION } from "../version";
 import type { Call } from "./call";
 
@@ -11,17 +11,36 @@ export interface Payload {
   readonly json: string;
 }
 
-/** Everything the transport needs to send one request; built by a task from the options. */
-export interface RequestSpec {
+/** How every request of a call is sent: its headers (made once, the token in them) and its fetch. */
+export interface Connection {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly fetch?: FetchLike;
+  readonly fetchOptions?: Record<string, unknown>;
+  readonly onResponse?: (info: ResponseInfo) => void;
+}
+
+/** One request: where, and the body (serialised once). */
+export interface Outgoing {
+  readonly url: string;
+  readonly body: Payload;
+}
+
+/** Where an answer came from, for the errors made of it: URL and request id redacted, and the token to redact with. */
+export interface Origin {
+  /** Redacted. */
   url: string;
-  body: Payload;
-  accessToken?: string;
-  headers?: Record<string, string>;
-  fetch?: FetchLike;
-  fetchOptions?: Record<string, unknown>;
-  billTo?: string;
-  useCache?: boolean;
-  onResponse?: (info: ResponseInfo) => void;
+  requestId?: string;
+  /** The router's `x-inference-provider`: named in errors. */
+  provider?: string;
+  /** The access token, redacted from what errors keep. */
+  secret?: string;
+}
+
+/** A 2xx answer, its body unread; `release()` ends its request once the body is done with (some fetches, msw's, only stop on abort). */
+export interface Reply {
+  readonly res: Response;
+  readonly origin: Origin;
+  release(): void;
 }
 
 /**
@@ -55,13 +74,14 @@ const isBrowser: boolean =
   typeof document !== "undefined" ||
   (typeof navigator !== "undefined" && /^Mozilla\//.test(navigator.userAgent ?? ""));
 
-export function buildHeaders(spec: RequestSpec, extra?: Record<string, string>): Record<string, string> {
+/** The headers and fetch of a call's requests, made once. */
+export function connection(options: Options, accessToken: string | undefined): Connection {
   const h: Record<string, string> = { "Content-Type": "application/json" };
-  if (spec.accessToken) h.Authorization = `Bearer ${spec.accessToken}`;
+  if (accessToken) h.Authorization = `Bearer ${accessToken}`;
   if (!isBrowser) h["User-Agent"] = `hfkit/${VERSION}`;
-  if (spec.useCache === false) h["x-use-cache"] = "false";
-  if (spec.billTo) h["X-HF-Bill-To"] = spec.billTo;
-  return Object.assign(h, extra, spec.headers);
+  if (options.use_cache === false) h["x-use-cache"] = "false";
+  if (options.billTo) h["X-HF-Bill-To"] = options.billTo;
+  return { headers: Object.assign(h, options.headers), fetch: options.fetch, fetchOptions: options.fetchOptions, onResponse: options.onResponse };
 }
 
 /** The request's headers as errors may show them: the token never appears. */
@@ -83,11 +103,6 @@ export function isEventStream(res: Response): res is Response & { body: Readable
   return res.body !== null && mediaType(res) === "text/event-stream";
 }
 
-/** Where an answer came from, for the errors made of it: URL and request id redacted, and the token to redact with. */
-export function originOf(call: Call, url: string, res: Response): { url: string; requestId?: string; secret?: string } {
-  return { url: redactUrl(url), requestId: requestIdOf(res, call.secret), secret: call.secret };
-}
-
 /** The server's `x-request-id`, which some servers build from what was sent: redacted. */
 export function requestIdOf(res: Response, secret?: string): string | undefined {
   const id = res.headers.get("x-request-id");
@@ -96,42 +111,37 @@ export function requestIdOf(res: Response, secret?: string): string | undefined 
 
 /**
  * Sends one request and answers the 2xx response (body unread), or throws the typed error of a
- * non-2xx (its body read with a cap) or a ConnectionError. Retrying is the caller's business.
+ * non-2xx (its body read with a cap, `retry-after` kept on it) or a ConnectionError. Retrying is the
+ * caller's business; after a loading wait the call asks the server to hold the request (`x-wait-for-model`).
  */
-export async function sendOnce(call: Call, spec: RequestSpec, extraHeaders?: Record<string, string>): Promise<Response> {
+export async function sendOnce(call: Call, conn: Connection, out: Outgoing): Promise<Reply> {
   call.check();
-  const headers = buildHeaders(spec, extraHeaders);
-  const doFetch = spec.fetch ?? globalThis.fetch;
+  const headers = call.waitForModel && !("x-wait-for-model" in conn.headers) ? { ...conn.headers, "x-wait-for-model": "true" } : conn.headers;
+  const doFetch = conn.fetch ?? globalThis.fetch;
   if (typeof doFetch !== "function") throw new InferenceError("No fetch is available: pass one as the `fetch` option");
   const attempt = call.attempt();
   let res: Response;
   try {
-    res = await doFetch(spec.url, { ...spec.fetchOptions, method: "POST", headers, body: spec.body.json, signal: attempt.signal });
+    res = await doFetch(out.url, { ...conn.fetchOptions, method: "POST", headers, body: out.body.json, signal: attempt.signal });
   } catch (e) {
-    throw call.translate(e, spec.url);
+    throw call.translate(e, out.url);
   }
-  attempts.set(res, attempt);
-  const requestId = requestIdOf(res, call.secret);
-  spec.onResponse?.({ status: res.status, headers: res.headers, url: redactUrl(spec.url), requestId });
-  if (res.ok) return res;
+  const secret = call.secret;
+  const origin: Origin = { url: redactUrl(out.url), requestId: requestIdOf(res, secret), provider: res.headers.get("x-inference-provider") ?? undefined, secret };
+  conn.onResponse?.({ status: res.status, headers: res.headers, url: origin.url, requestId: origin.requestId });
+  if (res.ok) return { res, origin, release: () => attempt.abort() };
   const body = await readErrorBody(call, res);
   throw toHttpError({
     status: res.status,
     body,
-    requestId,
-    url: spec.url,
-    requestHeaders: redactHeaders(headers, call.secret),
-    requestBody: spec.body.value,
+    requestId: origin.requestId,
+    url: out.url,
+    requestHeaders: redactHeaders(headers, secret),
+    requestBody: out.body.value,
     retryAfterMs: retryAfterMs(res.headers),
-    secret: call.secret,
+    provider: origin.provider,
+    secret,
   });
-}
-
-const attempts = new WeakMap<Response, AbortController>();
-
-/** Ends the request behind `res` once its body is done with (some fetches, msw's, only stop on abort). */
-export function release(res: Response): void {
-  attempts.get(res)?.abort();
 }
 
 /** Reads at most 64 KB of an error body under the call's limits, then cancels the rest. */

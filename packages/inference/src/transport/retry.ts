@@ -63,23 +63,18 @@ export function planRetry(error: InferenceError, retriesSoFar: number, policy: R
  * Runs `attempt` until it succeeds or fails for good. `attempt` must throw before it hands anything
  * to the caller, so nothing is ever replayed. A wait that would pass a deadline fails at once.
  */
-export async function withRetries<T>(
-  call: Call,
-  policy: RetryPolicy,
-  attempt: (extraHeaders: Record<string, string> | undefined) => Promise<T>,
-): Promise<T> {
+export async function withRetries<T>(call: Call, policy: RetryPolicy, attempt: () => Promise<T>): Promise<T> {
   let retries = 0;
   let loadingWaits = 0;
-  let extra: Record<string, string> | undefined;
   for (let n = 1; ; n++) {
     try {
-      return await attempt(extra);
+      return await attempt();
     } catch (e) {
       const error = call.translate(e);
       const plan = planRetry(error, retries, policy, loadingWaits);
       if (!plan || call.failure || plan.delayMs > call.remaining()) throw error;
       if (plan.reason === "loading") {
-        extra = { "x-wait-for-model": "true" };
+        call.waitForModel = true;
         loadingWaits++;
         warnLoadingOnce(policy, plan.estimatedTime);
       } else retries++;

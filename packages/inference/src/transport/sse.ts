@@ -2,7 +2,7 @@ import { createParser, type EventSourceMessage, type EventSourceParser } from "e
 import { IncompleteStreamError, type InferenceError, InferenceError as BaseError, MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { Call } from "./call";
-import { isBlank, MAX_ANSWER_BYTES, parseMaybeJson } from "./request";
+import { isBlank, MAX_ANSWER_BYTES, type Origin, parseMaybeJson } from "./request";
 
 /** What a kind of stream (chat chunks, generate events) says about its own events. */
 export interface StreamRules<T> {
@@ -17,13 +17,21 @@ export interface StreamRules<T> {
   whole(body: unknown, text: string): T[];
 }
 
-/** Where the stream came from, for the errors it raises. */
-export interface StreamOrigin {
-  /** Redacted. */
-  url: string;
-  requestId?: string;
-  /** The access token, redacted from what errors keep. */
-  secret?: string;
+/**
+ * Values read and not yet taken, and the one way to read more: what the stream iterator pulls from
+ * (an event stream, or an answer already in memory). It keeps no order of callers: the iterator does.
+ */
+export interface Source<T> {
+  /** A value already read, or undefined. */
+  poll(): T | undefined;
+  /** True once nothing more will come: then `failure()` says whether it ended in an error. */
+  readonly ended: boolean;
+  /** The error that ended the stream, if any. */
+  failure(): InferenceError | undefined;
+  /** Reads once more, then answers `then()`; only called when `poll()` is empty and not `ended`. */
+  pull<R>(then: () => R | Promise<R>): Promise<R>;
+  /** Stops: cancels the body and ends its request; idempotent. */
+  close(): void;
 }
 
 /** How the body speaks: not known until its first non-blank byte; an event stream; or one bare JSON value. */
@@ -33,7 +41,6 @@ const enum Mode {
   Json,
 }
 
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 const DECODE_STREAM: TextDecodeOptions = { stream: true };
 
 function isDoneMarker(data: string): boolean {
@@ -48,9 +55,10 @@ function isEmptyObject(value: object): boolean {
 
 /**
  * Bytes of an event stream -> values, with the termination rules: complete on `[DONE]`, on the
- * body's end, or a short grace after the answer is complete; never wait for `[DONE]`.
+ * body's end, or a short grace after the answer is complete; never wait for `[DONE]`. A plain pull
+ * reader: the stream iterator orders the callers, ends the call and closes this.
  */
-export class EventStream<T> {
+export class EventStream<T> implements Source<T> {
   /**
    * Values parsed and not yet taken: `queue[head..size)`. Slots are reused, not truncated (setting
    * `length` costs more than the rest of a one-event read), and cleared as they are taken.
@@ -61,19 +69,13 @@ export class EventStream<T> {
   private error: InferenceError | undefined;
   private closed = false;
   private accepted = false;
-  private primed = false;
   private mode = Mode.Unknown;
   /** The body so far, in `Mode.Json`. */
   private json = "";
   /** Bytes since the last event or comment: one event may not grow without bound. */
   private pendingBytes = 0;
   /** The body has ended: an event cut there is an incomplete stream, not a malformed one. */
-  private ended = false;
-  /** The promise of the last `next()` still unanswered; `calls` numbers them. */
-  private tail: Promise<IteratorResult<T, undefined>> | undefined;
-  private calls = 0;
-  /** The call that the pending read will answer. */
-  private readFor = 0;
+  private ended_ = false;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
@@ -84,7 +86,7 @@ export class EventStream<T> {
     body: ReadableStream<Uint8Array>,
     private readonly call: Call,
     private readonly rules: StreamRules<T>,
-    private readonly origin: StreamOrigin,
+    private readonly origin: Origin,
     private readonly release: () => void = () => {},
   ) {
     if (typeof (body as { getReader?: unknown }).getReader !== "function") {
@@ -96,84 +98,43 @@ export class EventStream<T> {
     call.watchBody();
   }
 
-  /** Reads until the first value is ready; throws if the stream fails before any (retry-safe). */
-  async prime(): Promise<void> {
-    while (this.head === this.size && !this.error && !this.closed) await this.pull();
+  /** Reads until the first value is ready; throws, the body closed, if the stream fails before any (retry-safe). */
+  async prime(): Promise<this> {
+    while (this.head === this.size && !this.error && !this.closed) await this.pull(noop);
     if (this.head === this.size && this.error) {
-      this.settle(false);
+      this.close();
       throw this.error;
     }
-    this.primed = true;
+    return this;
   }
 
-  /**
-   * The next value. Hot path: a queued event is answered at once; otherwise one `reader.read()` and
-   * one `then` per network chunk, whose callback answers with the chunk's first event. Overlapping
-   * calls are served in order: each waits behind the last one still unanswered (`tail`).
-   */
-  next(): Promise<IteratorResult<T, undefined>> {
-    if (this.tail === undefined && this.head < this.size) {
-      return Promise.resolve({ done: false, value: this.take() });
-    }
-    const id = ++this.calls;
-    let result: Promise<IteratorResult<T, undefined>>;
-    if (this.tail !== undefined) {
-      const answer = (): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> => this.answer(id);
-      result = this.tail.then(answer, answer);
-    } else {
-      try {
-        const r = this.answer(id);
-        if (!(r instanceof Promise)) return Promise.resolve(r);
-        result = r;
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
-    this.tail = result;
-    return result;
+  poll(): T | undefined {
+    return this.head < this.size ? this.take() : undefined;
   }
 
-  /** Answers call `id`: at once when a value, the failure or the end is known, else after one more read. */
-  private answer(id: number): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> {
-    if (this.head < this.size) {
-      this.answered(id);
-      return { done: false, value: this.take() };
-    }
-    if (this.error || this.closed) {
-      this.answered(id);
-      const error = this.error;
-      this.error = undefined;
-      this.closed = true;
-      this.settle(true);
-      if (error) throw error;
-      return DONE;
-    }
+  get ended(): boolean {
+    return this.head === this.size && (this.closed || this.error !== undefined);
+  }
+
+  failure(): InferenceError | undefined {
+    return this.error;
+  }
+
+  /** One `reader.read()` and one `then` per network chunk. */
+  pull<R>(then: () => R | Promise<R>): Promise<R> {
     this.call.reading();
-    this.readFor = id;
-    return this.reader.read().then(this.onChunk, this.onChunkError);
+    return this.reader.read().then(
+      (r) => (this.onRead(r), then()),
+      (e: unknown) => (this.onReadError(e), then()),
+    );
   }
 
-  /** The read's callbacks, made once: calls are answered one at a time, so one read is pending at most. */
-  private readonly onChunk = (r: ReadableStreamReadResult<Uint8Array>) => {
-    this.onRead(r);
-    return this.answer(this.readFor);
-  };
-  private readonly onChunkError = (e: unknown) => {
-    this.onReadError(e);
-    return this.answer(this.readFor);
-  };
-
-  /** Call `id` is answered; when it was the last one waiting, the next call may take the hot path. */
-  private answered(id: number): void {
-    if (id === this.calls) this.tail = undefined;
-  }
-
-  /** Stops at once: cancels the body even while a read is pending. */
-  cancel(): void {
+  close(): void {
     this.closed = true;
     this.head = this.size = this.queue.length = 0;
-    this.error = undefined;
-    this.settle(true);
+    this.cancelBody();
+    this.offCancel();
+    this.call.stopWatching();
   }
 
   private take(): T {
@@ -181,14 +142,6 @@ export class EventStream<T> {
     this.queue[this.head++] = undefined;
     if (this.head === this.size) this.head = this.size = 0;
     return value;
-  }
-
-  private pull(): Promise<void> {
-    this.call.reading();
-    return this.reader.read().then(
-      (r) => this.onRead(r),
-      (e: unknown) => this.onReadError(e),
-    );
   }
 
   private onReadError(e: unknown): void {
@@ -232,7 +185,7 @@ export class EventStream<T> {
   }
 
   private onBodyEnd(): void {
-    this.ended = true;
+    this.ended_ = true;
     const rest = this.decoder.decode();
     if (this.mode === Mode.Json) return this.onWholeAnswer(this.json + rest);
     // An event the body ends without its blank line is still dispatched (a lone final CR ends its line too).
@@ -274,7 +227,7 @@ export class EventStream<T> {
     try {
       parsed = JSON.parse(data);
     } catch (e) {
-      this.error = this.ended
+      this.error = this.ended_
         ? new IncompleteStreamError("The stream ended inside an event")
         : new MalformedEventError(`Malformed event in the stream: ${data.slice(0, 200)}`, data, e, this.origin.secret);
       return;
@@ -284,11 +237,14 @@ export class EventStream<T> {
       return;
     }
     if (isEmptyObject(parsed)) return; // a keep-alive: no data, nothing to yield
-    this.call.data();
     if ((parsed as { error?: unknown }).error != null) return this.inStreamError(parsed);
     const value = this.rules.accept(parsed as Record<string, unknown>);
     this.accepted = true;
-    if (value !== undefined) this.queue[this.size++] = value;
+    // A value is data; an event the rules drop (a chunk that carries nothing) is a keep-alive.
+    if (value !== undefined) {
+      this.call.data();
+      this.queue[this.size++] = value;
+    }
     this.afterEvent();
   }
 
@@ -315,15 +271,6 @@ export class EventStream<T> {
     this.reader.cancel().catch(() => {});
     this.release();
   }
-
-  /**
-   * Done with this body. Once the stream was handed to the caller (`final`), the call ends with it;
-   * a stream that failed before its first value leaves the call to its retry policy.
-   */
-  private settle(final: boolean): void {
-    this.cancelBody();
-    this.offCancel();
-    this.call.stopWatching();
-    if (final && this.primed) this.call.finish();
-  }
 }
+
+const noop = (): void => {};

@@ -1,0 +1,123 @@
+/**
+ * Which backend serves a call, and one try against it: the caller's `backend` > what was learnt of
+ * the endpoint > one detection (TGI's route first; the backend its answer hands off to). Concurrent
+ * first calls for an endpoint wait for one detection (single-flight); what was learnt is kept in one
+ * bounded memory with an expiry, shared by every client.
+ */
+import { HttpError } from "../errors";
+import type { CallContext } from "../tasks/prepare";
+import { type Outgoing, sendOnce, serialize } from "../transport/request";
+import type { Backend } from "../types";
+import type { ServerBackend } from "./backend";
+import { BACKENDS } from "./index";
+
+/** What was learnt of a (base, model): which backend serves it, and which parameters it refuses. */
+export interface BackendFact {
+  backend: Backend;
+  dropped: ReadonlySet<string>;
+}
+
+const MAX_ENTRIES = 500;
+const TTL_MS = 60 * 60 * 1000;
+const NOTHING: ReadonlySet<string> = new Set();
+
+/** One bounded LRU with an expiry, and the detections in flight. */
+class BackendMemory {
+  private readonly facts = new Map<string, BackendFact & { expires: number }>();
+  readonly detections = new Map<string, Promise<void>>();
+
+  get(key: string): BackendFact | undefined {
+    const fact = this.facts.get(key);
+    if (!fact) return undefined;
+    this.facts.delete(key);
+    if (fact.expires < Date.now()) return undefined;
+    this.facts.set(key, fact); // most recently used last
+    return fact;
+  }
+
+  /** Called only once the backend's route has answered 2xx. */
+  remember(key: string, backend: Backend, dropped: ReadonlySet<string> = NOTHING): void {
+    this.facts.delete(key);
+    this.facts.set(key, { backend, dropped, expires: Date.now() + TTL_MS });
+    if (this.facts.size > MAX_ENTRIES) this.facts.delete(this.facts.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.facts.size;
+  }
+
+  clear(): void {
+    this.facts.clear();
+  }
+}
+
+export const backendMemory = new BackendMemory();
+
+/** One try of the call (the retry loop's attempt): the answer as the backend reads it. */
+export function serve(ctx: CallContext): Promise<unknown> {
+  const { route, state } = ctx;
+  const known = route.key ? backendMemory.get(route.key) : undefined;
+  const chosen = ctx.options.backend ?? state.backend ?? (route.kind === "router" ? "openai" : known?.backend);
+  if (chosen) return tryBackend(ctx, chosen, known?.dropped);
+  const running = backendMemory.detections.get(route.key);
+  if (running) return ctx.call.until(running).then(() => serve(ctx));
+  const detection = detect(ctx);
+  const done = detection.then(noop, noop);
+  backendMemory.detections.set(route.key, done);
+  void done.then(() => {
+    if (backendMemory.detections.get(route.key) === done) backendMemory.detections.delete(route.key);
+  });
+  return detection;
+}
+
+const noop = (): void => {};
+
+async function detect(ctx: CallContext): Promise<unknown> {
+  try {
+    return await tryBackend(ctx, "tgi", undefined);
+  } catch (error) {
+    const handOff = error instanceof HttpError ? BACKENDS.tgi.handOff?.(error, ctx) : undefined;
+    if (!handOff) throw error;
+    ctx.state.backend = handOff.to;
+    ctx.state.note = handOff.note;
+    return tryBackend(ctx, handOff.to, undefined);
+  }
+}
+
+/**
+ * Sends the backend's request and reads its answer; a refusal the backend knows how to get around
+ * is sent once more without what it refused. What a 2xx proved is remembered for the endpoint.
+ */
+async function tryBackend(ctx: CallContext, name: Backend, known: ReadonlySet<string> | undefined): Promise<unknown> {
+  const backend = BACKENDS[name];
+  backend.check(ctx);
+  const learnt = new Set(known);
+  for (let avoided = false; ; avoided = true) {
+    const out = outgoing(ctx, backend, learnt);
+    try {
+      const reply = await sendOnce(ctx.call, ctx.conn, out);
+      const answer = await backend.read(ctx, reply, learnt);
+      // A plain `generate` is answered alike by TGI and the pipeline (one URL): it proves nothing.
+      if (ctx.route.key && (ctx.task === "chat" || ctx.stream)) backendMemory.remember(ctx.route.key, name, learnt);
+      return answer;
+    } catch (error) {
+      const learn = !avoided && error instanceof HttpError ? backend.avoid?.(error, ctx, out.body.value) : undefined;
+      if (!learn) {
+        if (ctx.state.note && error instanceof HttpError && name === ctx.state.backend) error.message += ctx.state.note;
+        throw error;
+      }
+      for (const what of learn) learnt.add(what);
+    }
+  }
+}
+
+/** The request of `backend` for what was learnt, its body serialised once per call. */
+function outgoing(ctx: CallContext, backend: ServerBackend, learnt: ReadonlySet<string>): Outgoing {
+  const key = learnt.size === 0 ? backend.name : `${backend.name}|${[...learnt].join("|")}`;
+  let out = ctx.requests.get(key);
+  if (!out) {
+    const { url, body } = backend.request(ctx, learnt);
+    ctx.requests.set(key, (out = { url, body: serialize(body) }));
+  }
+  return out;
+}
