@@ -5,7 +5,6 @@
  */
 import { type HttpError, InputError, MalformedEventError } from "../errors";
 import { readErrorFields } from "../errorTable";
-import type { CallContext } from "../tasks/prepare";
 import { arraySource } from "../tasks/streamIterator";
 import { parseMaybeJson, readText } from "../transport/request";
 import type { ChatCompletionArgs, ChatCompletionInput, ChatCompletionOutput, Logger, TextGenerationArgs } from "../types";

@@ -40,7 +40,7 @@ export interface Origin {
 export interface Reply {
   readonly res: Response;
   readonly origin: Origin;
-  release(): void;
+  readonly release: () => void;
 }
 
 /**

@@ -102,7 +102,9 @@ export async function startRawServer(initial: RawHandler = (_req, reply) => whol
           socket.on("close", done);
         }),
       end: (bytes) => {
-        if (!closed) socket.end(bytes);
+        if (closed) return;
+        if (bytes === undefined) socket.end();
+        else socket.end(bytes);
       },
       get closed() {
         return closed;
