@@ -1,6 +1,6 @@
 /** CORS as the inference API answers it, so browser pages can call the hub. */
 
-const EXPOSED = "x-request-id, x-compute-type, x-compute-time, retry-after, retry-after-ms";
+const EXPOSED = "x-request-id, x-compute-type, x-compute-time, x-inference-provider, retry-after, retry-after-ms";
 const VARY = "Origin, Access-Control-Request-Method, Access-Control-Request-Headers";
 
 export function preflight(request: Request): Response {

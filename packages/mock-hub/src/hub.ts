@@ -5,6 +5,9 @@ import { FaultRegistry } from "./faults.js";
 import { eventStreamResponse, isRecord, jsonResponse, parseJson, textResponse } from "./http.js";
 import { DEFAULT_MODEL_ID, PREDEFINED_MODELS, resolveModel, type ResolvedModel } from "./models.js";
 import { proxyGate } from "./proxy.js";
+import { openAiChat } from "./openai/chat.js";
+import { isOpenAiServer } from "./openai/dialects.js";
+import { modelList, routeByModel, withProvider } from "./openai/router.js";
 import { matchRoute, type Route } from "./routes.js";
 import { tgiChat } from "./tgi/chat.js";
 import { tgiGenerate } from "./tgi/generate.js";
@@ -82,7 +85,19 @@ async function respond(state: HubState, request: Request, text: string, basePath
   if (request.method === "OPTIONS") return preflight(request);
   const route = matchRoute(request.method, new URL(request.url).pathname, basePath);
   if (route.kind === "unknown") return jsonResponse(404, { error: "Not Found" });
-  const model = resolveModel(modelIdFor(route, text, state.defaultModel), state.models);
+  if (route.kind === "models") return modelList(route.model, state.models);
+  // The router's body-model route: a configured model (or an unknown one with a `:provider`).
+  const routed = route.kind === "chat" && route.model === undefined ? routeByModel(text, state.models) : undefined;
+  if (routed && "refusal" in routed) return routed.refusal;
+  const model = resolveModel(routed?.model ?? modelIdFor(route, text, state.defaultModel), state.models);
+  const response = await answer(state, route, request, text, model);
+  return routed ? withProvider(response, routed.provider) : response;
+}
+
+type ModelRoute = Exclude<Route, { kind: "unknown" | "models" }>;
+
+/** headersDelay, `/info`, the proxy's faults, then the backend. */
+async function answer(state: HubState, route: ModelRoute, request: Request, text: string, model: ResolvedModel): Promise<Response> {
   const [delay] = state.faults.takeEach(model.id, ["headersDelay"]);
   if (delay?.type === "headersDelay") await state.timers.sleep(delay.delayMs);
   if (route.kind === "info") return tgiInfo(model);
@@ -100,8 +115,11 @@ function exchange(state: HubState, request: Request, text: string, model: Resolv
   };
 }
 
-function dispatch(route: Exclude<Route, { kind: "unknown" | "info" }>, exchange: Exchange): Response {
-  const transformers = exchange.model.backend === "transformers";
+function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchange): Response {
+  const { backend } = exchange.model;
+  // vLLM, SGLang and llama.cpp serve only the OpenAI routes here.
+  if (isOpenAiServer(backend)) return route.kind === "chat" ? openAiChat(exchange) : jsonResponse(404, { error: "Not Found" });
+  const transformers = backend === "transformers";
   switch (route.kind) {
     case "chat":
       return transformers ? transformersChat(exchange) : tgiChat(exchange);
@@ -113,7 +131,7 @@ function dispatch(route: Exclude<Route, { kind: "unknown" | "info" }>, exchange:
 }
 
 /** The path's model, else the body's `model` (`"tgi"`, none, or a `:provider` suffix aside). */
-function modelIdFor(route: Exclude<Route, { kind: "unknown" }>, text: string, defaultModel: string): string {
+function modelIdFor(route: ModelRoute, text: string, defaultModel: string): string {
   if (route.model !== undefined) return route.model;
   if (route.kind !== "chat") return defaultModel;
   const body = parseJson(text);

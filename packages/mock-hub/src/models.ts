@@ -1,3 +1,5 @@
+import { DIALECTS, isOpenAiServer } from "./openai/dialects.js";
+import { inlineThinkTokens, splitTokens } from "./tokens.js";
 import type { Backend, ChatRouteError, ModelConfig } from "./types.js";
 
 /** What every model answers unless its config gives another `text`. */
@@ -5,6 +7,8 @@ export const DEFAULT_TEXT = "The capital of France is Paris.";
 /** The model behind routes that name none (`model: "tgi"`, `/generate`, `/info`), unless `defaultModel` says otherwise. */
 export const DEFAULT_MODEL_ID = "hfkit/tgi-3.2";
 const DEFAULT_VERSION = "3.2.0";
+/** What the predefined reasoning models think before answering. */
+const REASONING = "The user asks about France. Its capital is Paris.";
 
 /** Ready-made models, one per behaviour worth testing against. */
 export const PREDEFINED_MODELS = {
@@ -74,6 +78,68 @@ export const PREDEFINED_MODELS = {
     /** The parameters it refuses. */
     unusedModelKwargs: ["stop"],
   },
+  /** vLLM 0.10: reasoning streamed in `delta.reasoning_content` (and `message.reasoning_content`). */
+  "hfkit/vllm-0.10": {
+    /** Served by vLLM. */
+    backend: "vllm",
+    /** The vLLM version emulated. */
+    serverVersion: "0.10.2",
+    /** What it thinks before answering. */
+    reasoning: REASONING,
+  },
+  /** vLLM 0.11: reasoning in both `delta.reasoning` and `delta.reasoning_content`. */
+  "hfkit/vllm-0.11": {
+    /** Served by vLLM. */
+    backend: "vllm",
+    /** The vLLM version emulated. */
+    serverVersion: "0.11.0",
+    /** What it thinks before answering. */
+    reasoning: REASONING,
+  },
+  /** vLLM 0.12: reasoning in `delta.reasoning` only; errors in a 200 stream are followed by `[DONE]`. */
+  "hfkit/vllm": {
+    /** Served by vLLM. */
+    backend: "vllm",
+    /** The vLLM version emulated. */
+    serverVersion: "0.12.0",
+    /** What it thinks before answering. */
+    reasoning: REASONING,
+  },
+  /** SGLang 0.5: reasoning in `delta.reasoning_content`, with `role: null, content: null` while it thinks. */
+  "hfkit/sglang": {
+    /** Served by SGLang. */
+    backend: "sglang",
+    /** What it thinks before answering. */
+    reasoning: REASONING,
+  },
+  /** llama.cpp server b6000: `timings` on the last chunk, `prompt_progress` chunks with `return_progress`. */
+  "hfkit/llamacpp": {
+    /** Served by llama.cpp's server. */
+    backend: "llamacpp",
+  },
+  /** TGI 3.2 serving a model that thinks inline: `<think>…</think>` in `content`, the tags cut across chunks. */
+  "hfkit/think-inline": {
+    /** The TGI version emulated. */
+    tgiVersion: "3.2.0",
+    /** What it thinks before answering. */
+    reasoning: REASONING,
+    /** The reasoning goes inline in `content`. */
+    thinkInline: true,
+  },
+  /** A router model served by three providers (vLLM dialect), whose streams start with a `choices: []` chunk. */
+  "hfkit/router-multi": {
+    /** Served by vLLM. */
+    backend: "vllm",
+    /** The providers serving it, `:fastest` first. */
+    providers: ["together", "novita", "hf-inference"],
+    /** A leading chunk with `choices: []`. */
+    leadingEmptyChoices: true,
+  },
+  /** A router model no provider serves: 400 `model_not_supported`. */
+  "hfkit/router-none": {
+    /** No provider. */
+    providers: [],
+  },
 } as const satisfies Record<string, ModelConfig>;
 
 /** The id of a predefined model, e.g. `"hfkit/tgi-2.0"`. */
@@ -89,20 +155,33 @@ export interface ResolvedModel {
   chatRouteError: ChatRouteError;
   unusedModelKwargs: readonly string[];
   toolArguments: Record<string, unknown> | undefined;
+  /** Separate reasoning (not inline); undefined when none. */
+  reasoning: string | undefined;
+  /** The chat answer's tokens: the text's, or `<think>…</think>` and the text's. */
+  chatTokens: readonly string[];
+  providers: readonly string[];
+  leadingEmptyChoices: boolean;
 }
 
 /** Unknown ids behave as a default TGI model (ids with "does-not-exist" are refused by the proxy). */
 export function resolveModel(id: string, models: ReadonlyMap<string, ModelConfig>): ResolvedModel {
   const config = models.get(id) ?? {};
+  const backend = config.backend ?? "tgi";
+  const text = config.text ?? DEFAULT_TEXT;
+  const inline = config.thinkInline === true;
   return {
     id,
-    backend: config.backend ?? "tgi",
-    version: config.tgiVersion ?? DEFAULT_VERSION,
-    text: config.text ?? DEFAULT_TEXT,
+    backend,
+    version: isOpenAiServer(backend) ? (config.serverVersion ?? DIALECTS[backend].defaultVersion) : (config.tgiVersion ?? DEFAULT_VERSION),
+    text,
     chatTemplate: config.chatTemplate ?? true,
     maxTotalTokens: config.maxTotalTokens ?? 4096,
     chatRouteError: config.chatRouteError ?? "unknown-error",
     unusedModelKwargs: config.unusedModelKwargs ?? [],
     toolArguments: config.toolArguments,
+    reasoning: inline ? undefined : config.reasoning,
+    chatTokens: inline ? inlineThinkTokens(config.reasoning ?? "", text) : splitTokens(text),
+    providers: config.providers ?? ["hf-inference"],
+    leadingEmptyChoices: config.leadingEmptyChoices ?? false,
   };
 }

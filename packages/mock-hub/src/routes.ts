@@ -7,15 +7,21 @@ export type Route =
   | { kind: "pipeline"; model: string | undefined }
   | { kind: "generate"; model: string | undefined; stream: boolean }
   | { kind: "info"; model: string | undefined }
+  /** OpenAI's `GET /v1/models`; `model` undefined: the router's list. */
+  | { kind: "models"; model: string | undefined }
   | { kind: "unknown" };
 
 const MODEL = "([^/]+(?:/[^/]+)?)";
-const ENDPOINT = "([^/]+)";
+/** An endpoint's name; one `/` allowed, so `/endpoints/org/name` serves model `org/name`. */
+const ENDPOINT = MODEL;
 
 const PATTERNS: ReadonlyArray<{ method: string; pattern: RegExp; route: (model: string | undefined) => Route }> = [
   { method: "POST", pattern: /^\/v1\/chat\/completions$/, route: () => ({ kind: "chat", model: undefined }) },
   { method: "POST", pattern: re(`/models/${MODEL}/v1/chat/completions`), route: (model) => ({ kind: "chat", model }) },
   { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/v1/chat/completions`), route: (model) => ({ kind: "chat", model }) },
+  { method: "GET", pattern: /^\/v1\/models$/, route: () => ({ kind: "models", model: undefined }) },
+  { method: "GET", pattern: re(`/models/${MODEL}/v1/models`), route: (model) => ({ kind: "models", model }) },
+  { method: "GET", pattern: re(`/endpoints/${ENDPOINT}/v1/models`), route: (model) => ({ kind: "models", model }) },
   { method: "GET", pattern: /^\/info$/, route: () => ({ kind: "info", model: undefined }) },
   { method: "GET", pattern: re(`/models/${MODEL}/info`), route: (model) => ({ kind: "info", model }) },
   { method: "GET", pattern: re(`/endpoints/${ENDPOINT}/info`), route: (model) => ({ kind: "info", model }) },

@@ -10,6 +10,11 @@ export function countTokens(text: string): number {
   return splitTokens(text).length;
 }
 
+/** `<think>` + reasoning + `</think>` + answer, the tags cut in two as a tokenizer may cut them. */
+export function inlineThinkTokens(reasoning: string, answer: string): string[] {
+  return ["<thi", "nk>", ...splitTokens(reasoning), "</th", "ink>", ...splitTokens(answer)];
+}
+
 export type StopReason = "length" | "eos_token" | "stop_sequence";
 
 export interface Generation {
@@ -27,9 +32,9 @@ export interface Limits {
   stop?: readonly string[] | undefined;
 }
 
-/** Replays the fixed answer under `max_new_tokens` and stop sequences, as TGI's stopping criteria do. */
-export function runGeneration(answer: string, limits: Limits): Generation {
-  const words = splitTokens(answer);
+/** Replays the fixed answer (text or its tokens) under `max_new_tokens` and stop sequences, as TGI's stopping criteria do. */
+export function runGeneration(answer: string | readonly string[], limits: Limits): Generation {
+  const words = typeof answer === "string" ? splitTokens(answer) : answer;
   const stops = (limits.stop ?? []).filter((stop) => stop !== "");
   const max = limits.maxNewTokens;
   const tokens: string[] = [];

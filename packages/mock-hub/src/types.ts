@@ -9,8 +9,8 @@ export type TgiVersion =
   | "3.2.0"
   | (string & {});
 
-/** What serves a model: TGI (text-generation-inference) or the transformers pipeline. */
-export type Backend = "tgi" | "transformers";
+/** What serves a model: TGI, the transformers pipeline, or an OpenAI-protocol server (vLLM, SGLang, llama.cpp). */
+export type Backend = "tgi" | "transformers" | "vllm" | "sglang" | "llamacpp";
 
 /** How a transformers-pipeline model answers its `/v1/chat/completions` route (three forms seen for real). */
 export type ChatRouteError = "unknown-error" | "wrong-format" | "not-found";
@@ -21,8 +21,18 @@ export interface ModelConfig {
   backend?: Backend;
   /** TGI version: decides framing, `[DONE]`, error shapes, finish reasons. Default "3.2.0". */
   tgiVersion?: TgiVersion;
+  /** vLLM / SGLang / llama.cpp version emulated. Defaults "0.12.0", "0.5.0", "b6000". */
+  serverVersion?: string;
   /** The deterministic answer, streamed one word-token at a time. */
   text?: string;
+  /** What the model thinks first: streamed as reasoning deltas in the server's dialect, before `text`. */
+  reasoning?: string;
+  /** Chat answers put the reasoning inline in `content` as `<think>…</think>` (tags cut across chunks). */
+  thinkInline?: boolean;
+  /** The router's providers for this model, first = `:fastest`. Default `["hf-inference"]`. */
+  providers?: string[];
+  /** OpenAI-protocol servers: the stream starts with a chunk whose `choices` is `[]`. */
+  leadingEmptyChoices?: boolean;
   /** false: TGI answers 422 `template_error` on the chat route. Default true. */
   chatTemplate?: boolean;
   /** TGI `max_total_tokens` (prompt + `max_new_tokens` limit). Default 4096. */
@@ -93,8 +103,10 @@ export type ProxyFault = Counted &
 export type StreamFault = Counted &
   (
     | {
-        /** 200, then TGI's `Model is overloaded` error as the first event. */
+        /** 200, then `Model is overloaded` as an in-stream error in the server's shape. */
         type: "overloadedInStream";
+        /** Events sent before the error. Default 0 (the error is the first event). */
+        afterChunks?: number;
       }
     | {
         /** After the last event (and any `[DONE]`), the body stays open. */

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { startMockHub, type MockHub, type StartOptions } from "../src/index.js";
 
 export const QUESTION = [{ role: "user", content: "What is the capital of France?" }];
@@ -35,6 +35,11 @@ export function streamChat(hub: MockHub, model: string, extra: Record<string, un
   return postJson(chatUrl(hub, model), { model: "tgi", messages: QUESTION, stream: true, ...extra });
 }
 
+/** The HF router's route: the model (`org/name[:provider]`) in the body. */
+export function routerChat(hub: MockHub, model: string, extra: Record<string, unknown> = {}): Promise<Response> {
+  return postJson(`${hub.url}/v1/chat/completions`, { model, messages: QUESTION, ...extra });
+}
+
 /** The `data` payloads of an event-stream text (any `data:` spacing). */
 export function dataPayloads(text: string): string[] {
   return text
@@ -47,6 +52,19 @@ export function jsonEvents(text: string): Array<Record<string, any>> {
   return dataPayloads(text)
     .filter((data) => data !== "[DONE]")
     .map((data) => JSON.parse(data) as Record<string, any>);
+}
+
+/** The deltas of the chunks that have a choice. */
+export function deltasOf(events: Array<Record<string, any>>): Array<Record<string, any>> {
+  return events.filter((event) => event.choices?.length > 0).map((event) => event.choices[0].delta);
+}
+
+/** Every chunk: a non-empty `id`, `object`, `created`, `model`. */
+export function expectChunkEnvelopes(events: Array<Record<string, any>>, model: string): void {
+  for (const event of events) {
+    expect(event).toMatchObject({ object: "chat.completion.chunk", created: 1735689600, model });
+    expect(typeof event.id === "string" && event.id.length > 0).toBe(true);
+  }
 }
 
 export function contentOf(text: string): string {

@@ -1,5 +1,5 @@
 import type { Exchange } from "../exchange.js";
-import { isRecord, jsonResponse, tgiError } from "../http.js";
+import { asNumber, isRecord, jsonResponse, tgiError } from "../http.js";
 import { countTokens, runGeneration } from "../tokens.js";
 import { supports } from "../version.js";
 import { chatCompletion, chatStreamEvents, type ChatAnswer } from "./chat-output.js";
@@ -34,7 +34,7 @@ export function tgiChat(exchange: Exchange): Response {
   const limits = { maxNewTokens: parameters.max_new_tokens ?? undefined, stop: parameters.stop ?? undefined };
   const answer: ChatAnswer = {
     model,
-    generation: runGeneration(model.text, limits),
+    generation: runGeneration(model.chatTokens, limits),
     promptTokens,
     tool: tool.call,
     includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,
@@ -42,8 +42,6 @@ export function tgiChat(exchange: Exchange): Response {
   if (body.stream === true) return tgiEventStream(exchange, "chat", chatStreamEvents(answer));
   return jsonResponse(200, chatCompletion(answer));
 }
-
-const asNumber = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 
 /** The router's OpenAI → generate mapping (`try_into_generate`). */
 export function chatParameters(body: Record<string, unknown>, version: string): GenerateParameters {

@@ -1,9 +1,7 @@
-import type { Exchange } from "../exchange.js";
+import { OVERLOADED, streamWithFaults, type Exchange } from "../exchange.js";
 import { supports } from "../version.js";
 
 export type TgiRoute = "chat" | "generate";
-
-const OVERLOADED = "Model is overloaded";
 
 /** axum before 0.7 wrote `data:` without the space (TGI < 2.1). */
 export function dataPrefix(version: string): string {
@@ -24,11 +22,8 @@ export function validationErrorEvents(version: string, route: TgiRoute, message:
   return errorEvents(version, route, message, "validation", 422);
 }
 
-/** Streams `events`, unless an `overloadedInStream` fault makes TGI's overload error the first event. */
+/** Streams `events`; an `overloadedInStream` fault sends TGI's overload error (first, or after `afterChunks` events). */
 export function tgiEventStream(exchange: Exchange, route: TgiRoute, events: readonly string[]): Response {
   const { version } = exchange.model;
-  const faults = exchange.takeStreamFaults();
-  const overloaded = faults.some((fault) => fault.type === "overloadedInStream");
-  const body = overloaded ? errorEvents(version, route, OVERLOADED, "overloaded", 429) : events;
-  return exchange.eventStream({ events: body, dataPrefix: dataPrefix(version) }, faults);
+  return streamWithFaults(exchange, events, dataPrefix(version), () => errorEvents(version, route, OVERLOADED, "overloaded", 429));
 }

@@ -1,0 +1,50 @@
+import { OVERLOADED, streamWithFaults, type Exchange } from "../exchange.js";
+import { asNumber, isRecord, jsonResponse, parseJson } from "../http.js";
+import { countPromptTokens } from "../tgi/chat.js";
+import { runGeneration, splitTokens } from "../tokens.js";
+import { DIALECTS, isOpenAiServer, openAiErrorBody, type Dialect } from "./dialects.js";
+import { completion, streamEvents, type ServerAnswer } from "./output.js";
+
+/**
+ * `/v1/chat/completions` on vLLM, SGLang or llama.cpp's server: any numeric sampling parameter is
+ * taken as it is (none of TGI's validation); only a body without `messages` is refused.
+ */
+export function openAiChat(exchange: Exchange): Response {
+  const { model } = exchange;
+  if (!isOpenAiServer(model.backend)) throw new Error(`${model.backend} is not an OpenAI-protocol server`);
+  const dialect = DIALECTS[model.backend];
+  const body = parseJson(exchange.text);
+  if (!isRecord(body)) return requestError(dialect, "JSON decode error: the body must be a JSON object");
+  if (!Array.isArray(body.messages)) return requestError(dialect, "Field required: messages");
+
+  const options = isRecord(body.stream_options) ? body.stream_options : {};
+  const includeUsage = options.include_usage === true;
+  const continuous = options.continuous_usage_stats === true;
+  const answer: ServerAnswer = {
+    model,
+    dialect,
+    reasoning: splitTokens(model.reasoning ?? ""),
+    generation: runGeneration(model.chatTokens, {
+      maxNewTokens: asNumber(body.max_tokens) ?? asNumber(body.max_completion_tokens),
+      stop: stopSequences(body.stop),
+    }),
+    promptTokens: countPromptTokens(body.messages),
+    includeUsage,
+    continuousUsage: continuous && (dialect.continuousUsage === "alone" || (dialect.continuousUsage === "withIncludeUsage" && includeUsage)),
+    returnProgress: body.return_progress === true,
+  };
+  if (body.stream !== true) return jsonResponse(200, completion(answer));
+  const { type, code } = dialect.streamError;
+  const errorEvents = () => [JSON.stringify(openAiErrorBody(OVERLOADED, type, code)), "[DONE]"];
+  return streamWithFaults(exchange, streamEvents(answer), "data: ", errorEvents);
+}
+
+function requestError(dialect: Dialect, message: string): Response {
+  return jsonResponse(400, openAiErrorBody(message, dialect.requestErrorType, 400));
+}
+
+/** OpenAI's `stop`: one string or a list. */
+function stopSequences(stop: unknown): string[] | undefined {
+  if (typeof stop === "string") return [stop];
+  return Array.isArray(stop) ? stop.filter((item): item is string => typeof item === "string") : undefined;
+}

@@ -1,0 +1,63 @@
+import { isRecord, jsonResponse, parseJson, textResponse } from "../http.js";
+import { resolveModel } from "../models.js";
+import { CREATED } from "../tgi/chat-output.js";
+import type { ModelConfig } from "../types.js";
+import { DIALECTS, isOpenAiServer } from "./dialects.js";
+
+/** The HF router (`router.huggingface.co/v1/chat/completions`): `org/name[:provider | :fastest | :cheapest | :preferred]`. */
+
+const POLICIES = new Set(["fastest", "cheapest", "preferred"]);
+
+export type RouterDecision = { model: string; provider: string } | { refusal: Response };
+
+type Models = ReadonlyMap<string, ModelConfig>;
+
+/**
+ * The provider that serves the body's `model`, or the router's refusal. Undefined when the body names no
+ * configured model (nor an unknown one with a provider): the plain default-model chat route answers.
+ */
+export function routeByModel(text: string, models: Models): RouterDecision | undefined {
+  const body = parseJson(text);
+  const requested = isRecord(body) && typeof body.model === "string" ? body.model : "";
+  const [name = "", suffix] = requested.split(":", 2);
+  const named = suffix && !POLICIES.has(suffix) ? suffix : undefined;
+  if (!models.has(name)) return named ? { refusal: withProvider(textResponse(404, "Not Found"), named) } : undefined;
+  const { providers } = resolveModel(name, models);
+  if (named) {
+    if (providers.includes(named)) return { model: name, provider: named };
+    return { refusal: withProvider(jsonResponse(400, { error: `Model not supported by provider ${named}` }), named) };
+  }
+  const [first] = providers;
+  if (first !== undefined) return { model: name, provider: first };
+  const message = `The requested model '${name}' is not supported by any provider you have enabled.`;
+  return { refusal: jsonResponse(400, { error: { message, type: "invalid_request_error", param: "model", code: "model_not_supported" } }) };
+}
+
+/** The router names the provider that answered on every answer. */
+export function withProvider(response: Response, provider: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set("x-inference-provider", provider);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** `GET /v1/models`: a server lists its one model; the router (no `id`) every model some provider serves. */
+export function modelList(id: string | undefined, models: Models): Response {
+  const data = id === undefined ? [...models.keys()].flatMap((modelId) => routerEntry(modelId, models)) : serverEntry(id, models);
+  if (data.length === 0) return jsonResponse(404, { error: "Not Found" });
+  return jsonResponse(200, { object: "list", data });
+}
+
+type Entry = Record<string, unknown>;
+
+function serverEntry(id: string, models: Models): Entry[] {
+  const { backend } = resolveModel(id, models);
+  if (backend === "transformers") return [];
+  const ownedBy = isOpenAiServer(backend) ? DIALECTS[backend].ownedBy : id;
+  return [{ id, object: "model", created: CREATED, owned_by: ownedBy }];
+}
+
+function routerEntry(id: string, models: Models): Entry[] {
+  const providers = resolveModel(id, models).providers.map((provider) => ({ provider, status: "live" }));
+  if (providers.length === 0) return [];
+  return [{ id, object: "model", created: CREATED, owned_by: id.split("/")[0], providers }];
+}
