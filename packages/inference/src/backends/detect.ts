@@ -11,6 +11,9 @@ import type { Backend } from "../types";
 import type { ServerBackend } from "./backend";
 import { BACKENDS } from "./index";
 
+/** The backends of a task, by name. */
+export type Backends = Readonly<Record<Backend, ServerBackend>>;
+
 /** What was learnt of a (base, model): which backend serves it, and which parameters it refuses. */
 export interface BackendFact {
   backend: Backend;
@@ -54,14 +57,14 @@ class BackendMemory {
 export const backendMemory = new BackendMemory();
 
 /** One try of the call (the retry loop's attempt): the answer as the backend reads it. */
-export function serve(ctx: CallContext): Promise<unknown> {
+export function serve(ctx: CallContext, backends: Backends = BACKENDS): Promise<unknown> {
   const { route, state } = ctx;
   const known = route.key ? backendMemory.get(route.key) : undefined;
   const chosen = ctx.options.backend ?? state.backend ?? (route.kind === "router" ? "openai" : known?.backend);
-  if (chosen) return tryBackend(ctx, chosen, known?.dropped);
+  if (chosen) return tryBackend(ctx, backends[chosen], known?.dropped);
   const running = backendMemory.detections.get(route.key);
-  if (running) return ctx.call.until(running).then(() => serve(ctx));
-  const detection = detect(ctx);
+  if (running) return ctx.call.until(running).then(() => serve(ctx, backends));
+  const detection = detect(ctx, backends);
   const done = detection.then(noop, noop);
   backendMemory.detections.set(route.key, done);
   void done.then(() => {
@@ -72,15 +75,15 @@ export function serve(ctx: CallContext): Promise<unknown> {
 
 const noop = (): void => {};
 
-async function detect(ctx: CallContext): Promise<unknown> {
+async function detect(ctx: CallContext, backends: Backends): Promise<unknown> {
   try {
-    return await tryBackend(ctx, "tgi", undefined);
+    return await tryBackend(ctx, backends.tgi, undefined);
   } catch (error) {
-    const handOff = error instanceof HttpError ? BACKENDS.tgi.handOff?.(error, ctx) : undefined;
+    const handOff = error instanceof HttpError ? backends.tgi.handOff?.(error, ctx) : undefined;
     if (!handOff) throw error;
     ctx.state.backend = handOff.to;
     ctx.state.note = handOff.note;
-    return tryBackend(ctx, handOff.to, undefined);
+    return tryBackend(ctx, backends[handOff.to], undefined);
   }
 }
 
@@ -88,8 +91,8 @@ async function detect(ctx: CallContext): Promise<unknown> {
  * Sends the backend's request and reads its answer; a refusal the backend knows how to get around
  * is sent once more without what it refused. What a 2xx proved is remembered for the endpoint.
  */
-async function tryBackend(ctx: CallContext, name: Backend, known: ReadonlySet<string> | undefined): Promise<unknown> {
-  const backend = BACKENDS[name];
+async function tryBackend(ctx: CallContext, backend: ServerBackend, known: ReadonlySet<string> | undefined): Promise<unknown> {
+  const name = backend.name;
   backend.check(ctx);
   const learnt = new Set(known);
   for (let avoided = false; ; avoided = true) {

@@ -63,7 +63,7 @@ export function normalizeChunk(chunk: ChatCompletionStreamOutput): ChatCompletio
 export function normalizeOutput(output: ChatCompletionOutput): ChatCompletionOutput {
   for (const choice of output.choices ?? []) {
     if (choice.finish_reason) choice.finish_reason = FINISH_REASONS[choice.finish_reason] ?? choice.finish_reason;
-    reasoningName(choice.message as Delta | undefined);
+    reasoningName(choice.message);
     if (choice.message?.tool_calls) choice.message.tool_calls = toolCalls(choice.message.tool_calls);
   }
   return output;

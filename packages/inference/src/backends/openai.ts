@@ -3,7 +3,7 @@
  * Ollama's OpenAI route, TGI ≥ 3. Their differences are the dialect rules of `dialects.ts`, applied
  * to every chunk, not code paths of their own.
  */
-import { InputError, MalformedEventError } from "../errors";
+import { MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { CallContext } from "../tasks/prepare";
 import { arraySource } from "../tasks/streamIterator";
@@ -24,7 +24,12 @@ export const USAGE_GRACE_MS = 2000;
 /** Arguments that steer the client and never go on the wire. */
 const CLIENT_KEYS = new Set(["accessToken", "endpointUrl", "provider", "model", "stream"]);
 
-/** The OpenAI chat body: the caller's arguments as they are (null, as Python clients send, is unset). */
+/**
+ * The OpenAI chat body: the caller's arguments (null, as Python clients send, is unset), with what
+ * some servers refuse sent as its equivalent that all take (TGI refuses `top_p: 0`, `top_p: 1` and
+ * `presence_penalty: 0`, a `stop` string): `top_p: 0` is greedy, `top_p: 1`, `presence_penalty: 0`
+ * and `n: 1` are the defaults, `stop` an array.
+ */
 export function chatBody(ctx: CallContext): Record<string, unknown> {
   const args = ctx.args as ChatCompletionArgs;
   const body: Record<string, unknown> = { model: ctx.route.bodyModel };
@@ -32,6 +37,13 @@ export function chatBody(ctx: CallContext): Record<string, unknown> {
     const value = args[key];
     if (value != null && !CLIENT_KEYS.has(key)) body[key] = value;
   }
+  if (args.top_p === 0) {
+    delete body.top_p;
+    body.temperature = 0;
+  } else if (args.top_p === 1) delete body.top_p;
+  if (args.presence_penalty === 0) delete body.presence_penalty;
+  if (args.n === 1) delete body.n;
+  if (typeof args.stop === "string") body.stop = [args.stop];
   body.stream = ctx.stream;
   if (!ctx.stream) delete body.stream_options;
   return body;
@@ -117,11 +129,7 @@ export function outputToChunks(out: ChatCompletionOutput): ChatCompletionStreamO
 
 export const openai: ServerBackend = {
   name: "openai",
-  check(ctx) {
-    if (ctx.task !== "chat") {
-      throw new InputError("`backend: \"openai\"` serves chat only: use chatCompletion, or a TGI or pipeline backend for textGeneration", "backend");
-    }
-  },
+  check() {},
   request: (ctx): Request => ({ url: ctx.route.url, body: chatBody(ctx) }),
   read: (ctx, reply) => readChat(ctx, reply),
 };

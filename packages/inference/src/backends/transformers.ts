@@ -1,18 +1,16 @@
 /**
- * The transformers pipeline (`POST /models/{id}`), for models TGI does not serve: one whole answer,
- * never streamed (a stream yields it as chunks), `generate`-style parameters, and its 400 for
- * parameters a model does not take, got around by sending without them.
+ * Chat on the transformers pipeline (`POST /models/{id}`), for models TGI does not serve: one whole
+ * answer, never streamed (a stream yields it as chunks), `generate`-style parameters, and its 400
+ * for parameters a model does not take, got around by sending without them.
  */
 import { type HttpError, InputError, MalformedEventError } from "../errors";
 import { readErrorFields } from "../errorTable";
 import { arraySource } from "../tasks/streamIterator";
 import { parseMaybeJson, readText } from "../transport/request";
-import type { ChatCompletionArgs, ChatCompletionInput, ChatCompletionOutput, Logger, TextGenerationArgs } from "../types";
+import type { ChatCompletionArgs, ChatCompletionInput, ChatCompletionOutput, Logger } from "../types";
 import { warnOnce } from "../warnOnce";
 import type { ServerBackend } from "./backend";
 import { outputToChunks } from "./openai";
-import { readGeneration } from "./tgi";
-import { generateParameters } from "../params";
 
 /** What the pipeline cannot honour; an InputError unless the caller is `lenient`. */
 const UNSUPPORTED: Array<[keyof ChatCompletionInput, (v: unknown) => boolean]> = [
@@ -113,24 +111,16 @@ function pipelineOutput(
 
 export const transformers: ServerBackend = {
   name: "transformers",
-  check(ctx) {
-    if (ctx.task === "chat") checkPipelineSupport(ctx.args as ChatCompletionArgs, ctx.options.lenient === true, ctx.logger, ctx.route.model);
-  },
-  request(ctx, learnt) {
-    if (ctx.task === "chat") return { url: ctx.route.pipelineUrl, body: pipelineBody(ctx.args as ChatCompletionArgs, learnt) };
-    const { inputs, parameters } = ctx.args as TextGenerationArgs;
-    const mapped = generateParameters(parameters);
-    return { url: ctx.route.pipelineUrl, body: { inputs, ...(mapped ? { parameters: mapped } : {}) } };
-  },
+  check: (ctx) => checkPipelineSupport(ctx.args as ChatCompletionArgs, ctx.options.lenient === true, ctx.logger, ctx.route.model),
+  request: (ctx, learnt) => ({ url: ctx.route.pipelineUrl, body: pipelineBody(ctx.args as ChatCompletionArgs, learnt) }),
   async read(ctx, reply, learnt) {
-    if (ctx.task !== "chat") return readGeneration(ctx, reply);
     const text = await readText(ctx.call, reply.res);
     const stop = learnt.has("stop") ? (ctx.args as ChatCompletionArgs).stop : undefined;
     const output = pipelineOutput(parseMaybeJson(text), ctx.route.model, stop, text, ctx.call.secret);
     return ctx.stream ? arraySource(outputToChunks(output)) : output;
   },
   avoid(error, ctx, sent) {
-    const unused = ctx.task === "chat" ? unusedModelKwargs(error) : undefined;
+    const unused = unusedModelKwargs(error);
     const parameters = (sent.parameters ?? {}) as Record<string, unknown>;
     if (!unused?.length || !unused.every((name) => name in parameters)) return undefined;
     const stopNote = unused.includes("stop") ? "; the client applies `stop` to the answer" : "";
