@@ -5,7 +5,7 @@ import type {
   ChatCompletionStreamOutput,
 } from "./types";
 
-/** Assembles a stream into one ChatCompletionOutput: content joined, tool calls merged by index, usage kept. */
+/** Assembles a stream into one ChatCompletionOutput: content and reasoning joined, tool calls merged by index, usage kept. */
 export async function collectStream(stream: AsyncIterable<ChatCompletionStreamOutput>): Promise<ChatCompletionOutput> {
   const out: ChatCompletionOutput = {
     id: "",
@@ -29,6 +29,7 @@ export async function collectStream(stream: AsyncIterable<ChatCompletionStreamOu
         byIndex.set(c.index, choice);
       }
       if (c.delta?.content) choice.message.content += c.delta.content;
+      if (c.delta?.reasoning) choice.message.reasoning = (choice.message.reasoning ?? "") + c.delta.reasoning;
       if (c.delta?.tool_calls) mergeToolCalls(choice, c.delta.tool_calls);
       if (c.finish_reason) choice.finish_reason = c.finish_reason;
     }
