@@ -1,5 +1,6 @@
 import { InputError } from "./errors";
 import { redactText, redactUrl } from "./redact";
+import type { BaseArgs, Options } from "./types";
 
 export const HF_ROUTER_URL = "https://router.huggingface.co";
 export const HF_INFERENCE_BASE = `${HF_ROUTER_URL}/hf-inference`;
@@ -19,11 +20,17 @@ export interface ChatRoute {
   key: string;
 }
 
+/** What decides a route: the call's arguments over the client's options. */
 export interface RouteOptions {
   model?: string;
   endpointUrl?: string;
   baseUrl?: string;
   provider?: string;
+}
+
+/** The route options of a call: its own `endpointUrl` and `provider` over the client's. */
+function routeOptions(args: BaseArgs, options: Options): RouteOptions {
+  return { model: args.model, endpointUrl: args.endpointUrl ?? options.endpointUrl, baseUrl: options.baseUrl, provider: args.provider ?? options.provider };
 }
 
 const trimSlashes = (url: string): string => url.replace(/\/+$/, "");
@@ -94,7 +101,11 @@ export function endpointChatUrl(endpointUrl: string): string {
 }
 
 /** endpoint > baseUrl / provider "hf-inference" > the HF router ("auto" and other providers). */
-export function chatRoute(o: RouteOptions): ChatRoute {
+export function chatRoute(args: BaseArgs, options: Options): ChatRoute {
+  return routeFor(routeOptions(args, options));
+}
+
+function routeFor(o: RouteOptions): ChatRoute {
   if (o.endpointUrl !== undefined) {
     const model = o.model || "tgi";
     const url = endpointChatUrl(checkBaseUrl(o.endpointUrl, "endpointUrl"));
@@ -115,13 +126,14 @@ export function chatRoute(o: RouteOptions): ChatRoute {
 }
 
 /** Where `textGeneration` goes: TGI's `/` (generate) and the pipeline share one URL. */
-export function generationRoute(o: RouteOptions): ChatRoute {
+export function generationRoute(args: BaseArgs, options: Options): ChatRoute {
+  const o = routeOptions(args, options);
   if (!o.endpointUrl && !o.baseUrl && o.provider && o.provider !== "auto" && o.provider !== "hf-inference") {
     throw new InputError(
       `\`provider: "${o.provider}"\` serves chat only here: use chatCompletion, or "hf-inference" or an endpoint for textGeneration`,
       "provider",
     );
   }
-  const chat = chatRoute(o.endpointUrl !== undefined || o.baseUrl !== undefined ? o : { ...o, provider: "hf-inference" });
+  const chat = routeFor(o.endpointUrl !== undefined || o.baseUrl !== undefined ? o : { ...o, provider: "hf-inference" });
   return { ...chat, url: chat.pipelineUrl };
 }

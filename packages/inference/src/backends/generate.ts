@@ -13,6 +13,7 @@ import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from
 import { EventStream, type StreamRules } from "../transport/sse";
 import type { Backend, TextGenerationArgs, TextGenerationOutput, TextGenerationStreamOutput } from "../types";
 import type { Request, ServerBackend } from "./backend";
+import { serve } from "./detect";
 
 function generateBody(ctx: CallContext, stream: boolean): Record<string, unknown> {
   const args = ctx.args as TextGenerationArgs;
@@ -92,3 +93,6 @@ export const GENERATE_BACKENDS: Readonly<Record<Backend, ServerBackend>> = {
     },
   },
 };
+
+/** One try of a `textGeneration` call, on its backends. */
+export const serveGeneration = (ctx: CallContext): Promise<unknown> => serve(ctx, GENERATE_BACKENDS);

@@ -7,7 +7,7 @@ import { prepareChat } from "./prepare";
 export async function chatCompletion(args: ChatCompletionArgs, options: Options = {}): Promise<ChatCompletionOutput> {
   const ctx = prepareChat(args, options, false);
   try {
-    return (await withRetries(ctx.call, ctx.policy, () => serve(ctx))) as ChatCompletionOutput;
+    return (await withRetries(ctx, serve)) as ChatCompletionOutput;
   } finally {
     ctx.call.finish();
   }

@@ -17,6 +17,6 @@ export function chatCompletionStream(
 ): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
   return new StreamIterator<ChatCompletionStreamOutput>(() => {
     const ctx = prepareChat(args, options, true);
-    return { call: ctx.call, source: withRetries(ctx.call, ctx.policy, () => serve(ctx) as Promise<Source<ChatCompletionStreamOutput>>) };
+    return { call: ctx.call, source: withRetries(ctx, serve) as Promise<Source<ChatCompletionStreamOutput>> };
   });
 }

@@ -1,6 +1,6 @@
 import { InputError } from "../errors";
 import { validateChatInput, validateGenerateInput } from "../params";
-import { type ChatRoute, chatRoute, generationRoute, hasControl, type RouteOptions } from "../router";
+import { type ChatRoute, chatRoute, generationRoute } from "../router";
 import { Call, holdable } from "../transport/call";
 import { type Connection, connection, type Outgoing } from "../transport/request";
 import type { RetryPolicy } from "../transport/retry";
@@ -62,34 +62,27 @@ function checkOptions(options: Options): void {
 export function prepareChat(args: ChatCompletionArgs, options: Options, stream: boolean): CallContext {
   checkArgs(args, options);
   validateChatInput(args);
-  return prepareCall("chat", stream, args, options, chatRoute(routeOptions(args, options)));
+  return prepareCall("chat", stream, args, options, chatRoute(args, options));
 }
 
 /** Validates and routes a `generate` call (TGI's `/` and the pipeline share the URL). */
 export function prepareGeneration(args: TextGenerationArgs, options: Options, stream: boolean): CallContext {
   checkArgs(args, options);
   validateGenerateInput(args);
-  return prepareCall("generate", stream, args, options, generationRoute(routeOptions(args, options)));
+  return prepareCall("generate", stream, args, options, generationRoute(args, options));
 }
 
 function checkArgs(args: unknown, options: Options): void {
   if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
   const token = (args as BaseArgs).accessToken;
   // Never echoed: the message names what is wrong, not the value.
-  if (token !== undefined && (typeof token !== "string" || /\s/.test(token) || hasControl(token))) {
-    throw new InputError("`accessToken` must be a string without white space or control characters (a token read from a file may end in a newline: trim it)", "accessToken");
+  // A header value: printable ASCII without spaces (a control character would split the request).
+  if (token !== undefined && (typeof token !== "string" || /[^!-~]/.test(token))) {
+    throw new InputError("`accessToken` must be a string of printable ASCII without white space (a token read from a file may end in a newline: trim it)", "accessToken");
   }
   checkOptions(options);
 }
 
-function routeOptions(args: BaseArgs, options: Options): RouteOptions {
-  return {
-    model: args.model,
-    endpointUrl: args.endpointUrl ?? options.endpointUrl,
-    baseUrl: options.baseUrl,
-    provider: args.provider ?? options.provider,
-  };
-}
 
 function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompletionArgs | TextGenerationArgs, options: Options, route: ChatRoute): CallContext {
   const limits = {

@@ -1,5 +1,4 @@
-import { serve } from "../backends/detect";
-import { GENERATE_BACKENDS } from "../backends/generate";
+import { serveGeneration } from "../backends/generate";
 import { withRetries } from "../transport/retry";
 import type { Options, TextGenerationArgs, TextGenerationOutput } from "../types";
 import { prepareGeneration } from "./prepare";
@@ -8,7 +7,7 @@ import { prepareGeneration } from "./prepare";
 export async function textGeneration(args: TextGenerationArgs, options: Options = {}): Promise<TextGenerationOutput> {
   const ctx = prepareGeneration(args, options, false);
   try {
-    return (await withRetries(ctx.call, ctx.policy, () => serve(ctx, GENERATE_BACKENDS))) as TextGenerationOutput;
+    return (await withRetries(ctx, serveGeneration)) as TextGenerationOutput;
   } finally {
     ctx.call.finish();
   }

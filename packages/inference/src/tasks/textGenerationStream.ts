@@ -1,5 +1,4 @@
-import { serve } from "../backends/detect";
-import { GENERATE_BACKENDS } from "../backends/generate";
+import { serveGeneration } from "../backends/generate";
 import { withRetries } from "../transport/retry";
 import type { Source } from "../transport/sse";
 import type { Options, TextGenerationArgs, TextGenerationStreamOutput } from "../types";
@@ -17,6 +16,6 @@ export function textGenerationStream(
 ): AsyncGenerator<TextGenerationStreamOutput, undefined, unknown> {
   return new StreamIterator<TextGenerationStreamOutput>(() => {
     const ctx = prepareGeneration(args, options, true);
-    return { call: ctx.call, source: withRetries(ctx.call, ctx.policy, () => serve(ctx, GENERATE_BACKENDS) as Promise<Source<TextGenerationStreamOutput>>) };
+    return { call: ctx.call, source: withRetries(ctx, serveGeneration) as Promise<Source<TextGenerationStreamOutput>> };
   });
 }

@@ -63,12 +63,16 @@ export function planRetry(error: InferenceError, retriesSoFar: number, policy: R
  * Runs `attempt` until it succeeds or fails for good. `attempt` must throw before it hands anything
  * to the caller, so nothing is ever replayed. A wait that would pass a deadline fails at once.
  */
-export async function withRetries<T>(call: Call, policy: RetryPolicy, attempt: () => Promise<T>): Promise<T> {
+export async function withRetries<C extends { readonly call: Call; readonly policy: RetryPolicy }, T>(
+  ctx: C,
+  attempt: (ctx: C) => Promise<T>,
+): Promise<T> {
+  const { call, policy } = ctx;
   let retries = 0;
   let loadingWaits = 0;
   for (let n = 1; ; n++) {
     try {
-      return await attempt();
+      return await attempt(ctx);
     } catch (e) {
       const error = call.translate(e);
       const plan = planRetry(error, retries, policy, loadingWaits);
