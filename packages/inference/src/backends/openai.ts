@@ -6,9 +6,9 @@
 import { MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { CallContext } from "../tasks/prepare";
-import { arraySource } from "../tasks/streamIterator";
+import { arraySource, type StreamRules } from "../transport/source";
 import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../transport/request";
-import { EventStream, type StreamRules } from "../transport/sse";
+import { EventStream } from "../transport/sse";
 import type { ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput } from "../types";
 import type { Request, ServerBackend } from "./backend";
 import { normalizeChunk, normalizeOutput, splitThinking, splitThinkingOutput, type ThinkSplitter } from "./dialects";

@@ -5,7 +5,7 @@
  */
 import { type HttpError, InputError, MalformedEventError } from "../errors";
 import { readErrorFields } from "../errorTable";
-import { arraySource } from "../tasks/streamIterator";
+import { arraySource } from "../transport/source";
 import { parseMaybeJson, readText } from "../transport/request";
 import type { ChatCompletionArgs, ChatCompletionInput, ChatCompletionOutput, Logger } from "../types";
 import { warnOnce } from "../warnOnce";

@@ -1,6 +1,6 @@
 import { serve } from "../backends/detect";
 import { withRetries } from "../transport/retry";
-import type { Source } from "../transport/sse";
+import type { Source } from "../transport/source";
 import type { ChatCompletionArgs, ChatCompletionStreamOutput, Options } from "../types";
 import { prepareChat } from "./prepare";
 import { StreamIterator } from "./streamIterator";

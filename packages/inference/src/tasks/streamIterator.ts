@@ -1,6 +1,6 @@
 import { AbortError } from "../errors";
 import type { Call } from "../transport/call";
-import type { Source } from "../transport/sse";
+import type { Source } from "../transport/source";
 
 /** A stream's start: throws synchronously on bad input (raised from the first `next()`). */
 export type Opener<T> = () => { call: Call; source: Promise<Source<T>> };
@@ -141,18 +141,4 @@ if (asyncDispose) {
       return this.return().then(() => undefined);
     },
   });
-}
-
-/** A source over values already in memory (a whole answer yielded as a stream). */
-export function arraySource<T>(values: T[]): Source<T> {
-  let i = 0;
-  return {
-    poll: () => (i < values.length ? values[i++] : undefined),
-    get ended() {
-      return i >= values.length;
-    },
-    failure: () => undefined,
-    pull: (then) => Promise.resolve().then(then),
-    close: () => void (i = values.length),
-  };
 }

@@ -1,6 +1,6 @@
 import { serveGeneration } from "../backends/generate";
 import { withRetries } from "../transport/retry";
-import type { Source } from "../transport/sse";
+import type { Source } from "../transport/source";
 import type { Options, TextGenerationArgs, TextGenerationStreamOutput } from "../types";
 import { prepareGeneration } from "./prepare";
 import { StreamIterator } from "./streamIterator";

@@ -3,36 +3,7 @@ import { IncompleteStreamError, type InferenceError, InferenceError as BaseError
 import { toHttpError } from "../errorTable";
 import type { Call } from "./call";
 import { isBlank, MAX_ANSWER_BYTES, type Origin, parseMaybeJson } from "./request";
-
-/** What a kind of stream (chat chunks, generate events) says about its own events. */
-export interface StreamRules<T> {
-  /** The value to yield for one parsed event, or undefined to yield nothing. */
-  accept(event: Record<string, unknown>): T | undefined;
-  /**
-   * Undefined while the answer is incomplete; once complete, how long to keep reading for stragglers
-   * (a usage chunk) before completing: 0 completes at once.
-   */
-  graceAfterComplete(): number | undefined;
-  /** The values of a whole answer sent as a bare JSON body under an event-stream type (throws for an error body). */
-  whole(body: unknown, text: string): T[];
-}
-
-/**
- * Values read and not yet taken, and the one way to read more: what the stream iterator pulls from
- * (an event stream, or an answer already in memory). It keeps no order of callers: the iterator does.
- */
-export interface Source<T> {
-  /** A value already read, or undefined. */
-  poll(): T | undefined;
-  /** True once nothing more will come: then `failure()` says whether it ended in an error. */
-  readonly ended: boolean;
-  /** The error that ended the stream, if any. */
-  failure(): InferenceError | undefined;
-  /** Reads once more, then answers `then()`; only called when `poll()` is empty and not `ended`. */
-  pull<R>(then: () => R | Promise<R>): Promise<R>;
-  /** Stops: cancels the body and ends its request; idempotent. */
-  close(): void;
-}
+import type { Source, StreamRules } from "./source";
 
 /** How the body speaks: not known until its first non-blank byte; an event stream; or one bare JSON value. */
 const enum Mode {

@@ -1,0 +1,125 @@
+/** The chat task's arguments, as OpenAI's and TGI's Messages API shape them. */
+import type { BaseArgs } from "./base";
+
+/** One part of a message's content: a piece of text or an image. */
+export interface ChatCompletionInputMessageChunk {
+  /** `"text"` or `"image_url"`. */
+  type: string;
+  /** The text of a `"text"` part. */
+  text?: string;
+  /** The image of an `"image_url"` part, for models that read images. */
+  image_url?: {
+    /** An `https:` URL, or a `data:image/…;base64,…` URL. */
+    url: string;
+    /** OpenAI's detail level: `"auto"`, `"low"` or `"high"`. */
+    detail?: string;
+    [property: string]: unknown;
+  };
+  [property: string]: unknown;
+}
+
+/** A message's content: a string, or an array of text and image parts. */
+export type ChatCompletionInputMessageContent = ChatCompletionInputMessageChunk[] | string;
+
+/** A tool call an assistant message made, sent back as part of the conversation. */
+export interface ChatCompletionInputToolCall {
+  /** The call's id, as the answer gave it; the `tool` message with the result names it. */
+  id: string;
+  /** `"function"`. */
+  type: string;
+  /** The function called. */
+  function: {
+    /** The function's name. */
+    name: string;
+    /** Its arguments, as the answer gave them (a JSON string, or an object). */
+    arguments: unknown;
+    /** The function's description. */
+    description?: string;
+    [property: string]: unknown;
+  };
+  [property: string]: unknown;
+}
+
+/** One message of the conversation. */
+export interface ChatCompletionInputMessage {
+  /** Who speaks: `"system"`, `"user"`, `"assistant"` or `"tool"` (any non-empty string is sent as is). */
+  role: string;
+  /** What is said; may be null or absent on an assistant message that has `tool_calls`. */
+  content?: ChatCompletionInputMessageContent | null;
+  /** A name for the speaker, to tell participants of the same role apart. */
+  name?: string;
+  /** On an assistant message: the tool calls it made. */
+  tool_calls?: ChatCompletionInputToolCall[];
+  /** On a `"tool"` message: the id of the call whose result this is. */
+  tool_call_id?: string;
+  [property: string]: unknown;
+}
+
+/** A tool the model may call. */
+export interface ChatCompletionInputTool {
+  /** `"function"`. */
+  type: string;
+  /** The function the model may call. */
+  function: {
+    /** The function's name, as the model will name it in a tool call. */
+    name: string;
+    /** What the function does, so the model knows when to call it. */
+    description?: string;
+    /** The function's arguments, as a JSON Schema object. */
+    parameters?: unknown;
+    [property: string]: unknown;
+  };
+  [property: string]: unknown;
+}
+
+/** The arguments of a chat completion, as OpenAI's and TGI's Messages API take them. */
+export interface ChatCompletionInput {
+  /** The model id, e.g. `"meta-llama/Llama-3.1-8B-Instruct"`; on a dedicated endpoint it may be left out. */
+  model?: string;
+  /** The conversation so far, oldest first: at least one message. */
+  messages: ChatCompletionInputMessage[];
+  /** The most tokens to generate, a positive integer; unset, the server's limit applies. */
+  max_tokens?: number;
+  /** Sampling temperature, a number >= 0 (OpenAI's range is 0 to 2): higher is more varied, `0` is greedy. */
+  temperature?: number;
+  /** Nucleus sampling, between 0 and 1: only tokens within this top probability mass are drawn; `1` is off, `0` greedy. */
+  top_p?: number;
+  /** Where to stop: a string or an array of strings (TGI takes 4 by default); generation ends at the first one produced. */
+  stop?: string[] | string;
+  /** A random seed (an integer), for repeatable sampling where the server supports it. */
+  seed?: number;
+  /** Between -2 and 2 (default 0): positive values penalise tokens by how often they already appeared. */
+  frequency_penalty?: number;
+  /** Between -2 and 2 (default 0; above -2 for TGI): positive values penalise any token already present. */
+  presence_penalty?: number;
+  /** `true` returns the log probability of each generated token, in `choices[].logprobs`. */
+  logprobs?: boolean;
+  /** With `logprobs`: how many likeliest alternatives to return per token, an integer >= 0 (OpenAI: up to 20; TGI: 5 by default). */
+  top_logprobs?: number;
+  /** Functions the model may call instead of answering in text. */
+  tools?: ChatCompletionInputTool[];
+  /** Which tool to call: `"auto"` (the model decides), `"none"`, `"required"`, or `{type: "function", function: {name}}`. */
+  tool_choice?: unknown;
+  /** TGI only: the instruction put before the tool definitions in the prompt. */
+  tool_prompt?: string;
+  /** The answer's form: `{type: "text"}` (default), or a constraint such as `{type: "json_object"}` or TGI's `{type: "json", value: schema}`. */
+  response_format?: {
+    /** `"text"`, `"json_object"`, `"json_schema"` (OpenAI), or `"json"` / `"regex"` (TGI). */
+    type: string;
+    [property: string]: unknown;
+  };
+  /** Set by the call: `chatCompletionStream` streams, `chatCompletion` does not; a value given here is ignored. */
+  stream?: boolean;
+  /** Stream options: `include_usage: true` adds a last chunk with `usage` and `choices: []`. */
+  stream_options?: {
+    /** `true`: the stream ends with a chunk holding the token usage. */
+    include_usage?: boolean;
+    [property: string]: unknown;
+  };
+  /** How many answers to generate, a positive integer (default 1); more than 1 only on the HF router. */
+  n?: number;
+  [property: string]: unknown;
+}
+
+/** What `chatCompletion` and `chatCompletionStream` take: the chat arguments and the BaseArgs. */
+export type ChatCompletionArgs = BaseArgs & ChatCompletionInput;

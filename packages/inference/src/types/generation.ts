@@ -1,0 +1,136 @@
+/** `textGeneration` (TGI's `generate`) and the retired "conversational" task: arguments and answers. */
+import type { BaseArgs } from "./base";
+
+/** How TGI's `generate` (or the transformers pipeline) continues a text. */
+export interface TextGenerationInputGenerateParameters {
+  /** The most tokens to generate, a positive integer. */
+  max_new_tokens?: number;
+  /** Sampling temperature, a number >= 0: higher is more varied; `0` is greedy (sent as `do_sample: false`). */
+  temperature?: number;
+  /** Nucleus sampling, between 0 and 1: only tokens within this top probability mass are drawn; `1` is off, `0` greedy. */
+  top_p?: number;
+  /** Only the `top_k` likeliest tokens are drawn from, a positive integer. */
+  top_k?: number;
+  /** Typical sampling, between 0 and 1: keeps the most typical tokens up to this probability mass; `1` is off. */
+  typical_p?: number;
+  /** `true` draws each token at random (with the settings above); `false` always takes the likeliest (greedy). */
+  do_sample?: boolean;
+  /** A number > 0: above 1 discourages repeating tokens already present (1.0 is none; 1.2 is common). */
+  repetition_penalty?: number;
+  /** Between -2 and 2 (default 0): positive values penalise tokens by how often they already appeared. */
+  frequency_penalty?: number;
+  /** `true`: `generated_text` starts with the prompt; `false`: only the new text. */
+  return_full_text?: boolean;
+  /** Stop sequences (TGI takes 4 by default): generation ends at the first one produced. */
+  stop?: string[];
+  /** A random seed (an integer), for repeatable sampling. */
+  seed?: number;
+  /** `true` adds `details`: finish reason, number of tokens, seed, the tokens and their log probabilities. */
+  details?: boolean;
+  /** With `details`: also the prompt's tokens and their log probabilities. */
+  decoder_input_details?: boolean;
+  /** Generate this many sequences and return the likeliest, a positive integer (TGI; needs sampling). */
+  best_of?: number;
+  /** Keep only the last `truncate` tokens of the prompt (TGI). */
+  truncate?: number;
+  /** `true` marks the text with a statistical watermark (TGI). */
+  watermark?: boolean;
+  /** With `details`: the likeliest alternatives at each position, an integer >= 0 (TGI: 5 at most by default). */
+  top_n_tokens?: number;
+  /** Constrains the output to a grammar: `{type: "json", value: schema}` or `{type: "regex", value}` (TGI). */
+  grammar?: unknown;
+  /** The LoRA adapter to generate with, on a TGI server that serves several. */
+  adapter_id?: string;
+  [property: string]: unknown;
+}
+
+/** The arguments of TGI's `generate`. */
+export interface TextGenerationInput {
+  /** The text to continue. */
+  inputs: string;
+  /** How to generate. */
+  parameters?: TextGenerationInputGenerateParameters;
+  /** Set by the call: `textGenerationStream` streams, `textGeneration` does not; a value given here is ignored. */
+  stream?: boolean;
+  [property: string]: unknown;
+}
+
+/** What `textGeneration` and `textGenerationStream` take: the generate arguments and the BaseArgs. */
+export type TextGenerationArgs = BaseArgs & TextGenerationInput;
+
+/** The answer of `textGeneration`. */
+export interface TextGenerationOutput {
+  /** The text generated (after the prompt, unless `return_full_text`). */
+  generated_text: string;
+  /** With `details: true`: finish reason, number of tokens, seed, tokens and their log probabilities. */
+  details?: Record<string, unknown>;
+  [property: string]: unknown;
+}
+
+/** One token of a `generate_stream` event. */
+export interface TextGenerationStreamToken {
+  /** The token's id in the model's vocabulary. */
+  id: number;
+  /** The token's text. */
+  text: string;
+  /** The token's log probability. */
+  logprob: number;
+  /** `true` for a special token such as end-of-sequence, which is not part of the answer. */
+  special: boolean;
+  [property: string]: unknown;
+}
+
+/** One event of TGI's `generate_stream`; the last has a string `generated_text`. */
+export interface TextGenerationStreamOutput {
+  /** The token's position in the answer, from 1. */
+  index: number;
+  /** The token generated. */
+  token: TextGenerationStreamToken;
+  /** The whole text, in the last event only; null before. */
+  generated_text?: string | null;
+  /** In the last event with `details: true`: finish reason, number of tokens, seed; else null. */
+  details?: Record<string, unknown> | null;
+  /** With `top_n_tokens`: the likeliest alternatives at this position. */
+  top_tokens?: TextGenerationStreamToken[];
+  [property: string]: unknown;
+}
+
+/** The retired "conversational" task's input. */
+export interface ConversationalArgs extends BaseArgs {
+  /** The new user text and the conversation so far. */
+  inputs: {
+    /** The user's new message. */
+    text: string;
+    /** The user's earlier messages, oldest first. */
+    past_user_inputs?: string[];
+    /** The model's earlier answers, oldest first, one per earlier user message. */
+    generated_responses?: string[];
+  };
+  /** How to generate. */
+  parameters?: {
+    /** Sampling temperature, a number >= 0; `0` is greedy. */
+    temperature?: number;
+    /** Nucleus sampling, between 0 and 1. */
+    top_p?: number;
+    /** The most tokens to generate, a positive integer (sent as `max_tokens`). */
+    max_new_tokens?: number;
+    [property: string]: unknown;
+  };
+  [property: string]: unknown;
+}
+
+/** The answer of the "conversational" task. */
+export interface ConversationalOutput {
+  /** The model's answer. */
+  generated_text: string;
+  /** The conversation with this turn added, to pass back as the next call's `inputs`. */
+  conversation: {
+    /** The user's messages, this one last. */
+    past_user_inputs: string[];
+    /** The model's answers, this one last. */
+    generated_responses: string[];
+  };
+  /** Warnings from the server, if any. */
+  warnings?: string[];
+  [property: string]: unknown;
+}
