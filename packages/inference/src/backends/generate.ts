@@ -66,10 +66,12 @@ function generateRules(origin: Origin): StreamRules<TextGenerationStreamOutput> 
 /** The pipeline's 400 when asked to stream. */
 const streamRefused = (error: HttpError): boolean => error.status === 400 && /stream.*not supported/i.test(readErrorFields(error.body).message);
 
+const generateRequest = (ctx: CallContext): Request => ({ url: ctx.route.pipelineUrl, body: generateBody(ctx, ctx.stream) });
+
 const tgiGenerate: ServerBackend = {
   name: "tgi",
   check() {},
-  request: (ctx): Request => ({ url: ctx.route.pipelineUrl, body: generateBody(ctx, ctx.stream) }),
+  request: generateRequest,
   read: readGeneration,
   handOff: (error, ctx) => (ctx.stream && streamRefused(error) ? { to: "transformers", note: "" } : undefined),
 };
@@ -81,18 +83,17 @@ const pipelineGenerate: ServerBackend = {
   read: readGeneration,
 };
 
-/** `textGeneration`'s backends: an OpenAI-protocol server has no `generate`. */
-export const GENERATE_BACKENDS: Readonly<Record<Backend, ServerBackend>> = {
-  tgi: tgiGenerate,
-  transformers: pipelineGenerate,
-  openai: {
-    ...tgiGenerate,
-    name: "openai",
-    check() {
-      throw new InputError('`backend: "openai"` serves chat only: use chatCompletion, or "tgi" or "transformers" for textGeneration', "backend");
-    },
+const refusesGenerate: ServerBackend = {
+  name: "openai",
+  check() {
+    throw new InputError('`backend: "openai"` serves chat only: use chatCompletion, or "tgi" or "transformers" for textGeneration', "backend");
   },
+  request: generateRequest,
+  read: readGeneration,
 };
+
+/** `textGeneration`'s backends: an OpenAI-protocol server has no `generate`. */
+export const GENERATE_BACKENDS: Readonly<Record<Backend, ServerBackend>> = { tgi: tgiGenerate, transformers: pipelineGenerate, openai: refusesGenerate };
 
 /** One try of a `textGeneration` call, on its backends. */
 export const serveGeneration = (ctx: CallContext): Promise<unknown> => serve(ctx, GENERATE_BACKENDS);
