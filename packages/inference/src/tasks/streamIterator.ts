@@ -16,20 +16,16 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
  * `next()` is pending, which a plain async generator cannot do.
  */
 export class StreamIterator<T> implements AsyncGenerator<T, undefined, unknown> {
-  #source: Source<T> | undefined;
-  #opening: Promise<unknown> | undefined;
-  #call: Call | undefined;
-  #ended = false;
+  private source: Source<T> | undefined;
+  private opening: Promise<unknown> | undefined;
+  private call: Call | undefined;
+  private ended = false;
   /** The promise of the last `next()` still unanswered; `calls` numbers them, `readFor` is the one a pending read answers. */
-  #tail: Promise<Result<T>> | undefined;
-  #calls = 0;
-  #readFor = 0;
+  private tail: Promise<Result<T>> | undefined;
+  private calls = 0;
+  private readFor = 0;
 
-  readonly #opener: Opener<T>;
-
-  constructor(opener: Opener<T>) {
-    this.#opener = opener;
-  }
+  constructor(private readonly opener: Opener<T>) {}
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -37,100 +33,100 @@ export class StreamIterator<T> implements AsyncGenerator<T, undefined, unknown> 
 
   /** Hot path: a value already read is answered at once; else one read, whose callback answers. */
   next(): Promise<Result<T>> {
-    if (this.#tail === undefined && this.#source !== undefined) {
-      const value = this.#source.poll();
+    if (this.tail === undefined && this.source !== undefined) {
+      const value = this.source.poll();
       if (value !== undefined) return Promise.resolve({ done: false, value });
     }
-    const id = ++this.#calls;
+    const id = ++this.calls;
     let result: Promise<Result<T>>;
-    if (this.#tail !== undefined) {
-      const answer = (): Result<T> | Promise<Result<T>> => this.#answer(id);
-      result = this.#tail.then(answer, answer);
+    if (this.tail !== undefined) {
+      const answer = (): Result<T> | Promise<Result<T>> => this.answer(id);
+      result = this.tail.then(answer, answer);
     } else {
       try {
-        const r = this.#answer(id);
+        const r = this.answer(id);
         if (!(r instanceof Promise)) return Promise.resolve(r);
         result = r;
       } catch (error) {
         return Promise.reject(error);
       }
     }
-    this.#tail = result;
+    this.tail = result;
     return result;
   }
 
   return(): Promise<Result<T>> {
-    this.#stop();
+    this.stop();
     return Promise.resolve(DONE);
   }
 
   throw(error: unknown): Promise<Result<T>> {
-    this.#stop();
+    this.stop();
     return Promise.reject(error);
   }
 
   /** Answers call `id`: at once when a value, the failure or the end is known, else after one more read. */
-  #answer(id: number): Result<T> | Promise<Result<T>> {
-    const source = this.#source;
-    if (this.#ended) return this.#answered(id, DONE);
+  private answer(id: number): Result<T> | Promise<Result<T>> {
+    const source = this.source;
+    if (this.ended) return this.answered(id, DONE);
     if (source === undefined) {
-      this.#opening ??= this.#open();
-      return this.#opening.then(() => this.#answer(id));
+      this.opening ??= this.open();
+      return this.opening.then(() => this.answer(id));
     }
     const value = source.poll();
-    if (value !== undefined) return this.#answered(id, { done: false, value });
+    if (value !== undefined) return this.answered(id, { done: false, value });
     if (source.ended) {
       const error = source.failure();
-      this.#end();
-      this.#answered(id, DONE);
+      this.end();
+      this.answered(id, DONE);
       if (error) throw error;
       return DONE;
     }
-    this.#readFor = id;
-    return source.pull(this.#afterRead);
+    this.readFor = id;
+    return source.pull(this.afterRead);
   }
 
   /** The read's callback, made once: calls are answered one at a time, so one read is pending at most. */
-  readonly #afterRead = (): Result<T> | Promise<Result<T>> => this.#answer(this.#readFor);
+  private readonly afterRead = (): Result<T> | Promise<Result<T>> => this.answer(this.readFor);
 
   /** Call `id` is answered; when it was the last one waiting, the next call may take the hot path. */
-  #answered(id: number, result: Result<T>): Result<T> {
-    if (id === this.#calls) this.#tail = undefined;
+  private answered(id: number, result: Result<T>): Result<T> {
+    if (id === this.calls) this.tail = undefined;
     return result;
   }
 
-  #open(): Promise<unknown> {
+  private open(): Promise<unknown> {
     try {
-      const { call, source } = this.#opener();
-      this.#call = call;
+      const { call, source } = this.opener();
+      this.call = call;
       return source.then(
         (s) => {
-          this.#source = s;
-          if (this.#ended) s.close();
+          this.source = s;
+          if (this.ended) s.close();
         },
         (error: unknown) => {
-          const stoppedByConsumer = this.#ended;
-          this.#end();
+          const stoppedByConsumer = this.ended;
+          this.end();
           if (!stoppedByConsumer) throw error;
         },
       );
     } catch (error) {
-      this.#ended = true;
+      this.ended = true;
       return Promise.reject(error);
     }
   }
 
   /** The stream is over: the source closed, the call ended (every timer and listener cleared). */
-  #end(): void {
-    this.#ended = true;
-    this.#source?.close();
-    this.#call?.finish();
+  private end(): void {
+    this.ended = true;
+    this.source?.close();
+    this.call?.finish();
   }
 
-  #stop(): void {
-    if (this.#ended) return;
-    if (this.#source === undefined) this.#call?.fail(new AbortError("The stream was closed by its consumer"));
-    this.#end();
+  private stop(): void {
+    if (this.ended) return;
+    if (this.source === undefined) this.call?.fail(new AbortError("The stream was closed by its consumer"));
+    this.end();
   }
 }
 

@@ -45,39 +45,39 @@ export class Call {
   /** A loading wait happened: later requests ask the server to hold them until the model is loaded. */
   waitForModel = false;
   readonly startedAt = now();
-  readonly #limits: CallLimits;
-  #deadlineTimer: Timer | undefined;
-  #firstChunkTimer: Timer | undefined;
-  #watchTimer: Timer | undefined;
+  private readonly limits: CallLimits;
+  private deadlineTimer: Timer | undefined;
+  private firstChunkTimer: Timer | undefined;
+  private watchTimer: Timer | undefined;
   /** When the current wait for bytes began, and when the client last began waiting after data. */
-  #lastActivity = 0;
-  #lastData = 0;
-  #waitingForBytes = false;
+  private lastActivity = 0;
+  private lastData = 0;
+  private waitingForBytes = false;
   /** Data arrived since the last `reading()`: that read restarts the stall clock (no clock read per event). */
-  #dataSeen = false;
+  private dataSeen = false;
   /** Bumped whenever the watchdog is stopped, so a stale one never fires or reschedules. */
-  #watchGeneration = 0;
-  #firstDataSeen = false;
-  readonly #cancelHooks = new Set<(reason: unknown) => void>();
-  readonly #onCallerAbort = (): void => this.fail(callerAbort(this.#limits.signal));
+  private watchGeneration = 0;
+  private firstDataSeen = false;
+  private readonly cancelHooks = new Set<(reason: unknown) => void>();
+  private readonly onCallerAbort = (): void => this.fail(callerAbort(this.limits.signal));
 
   constructor(
     limits: CallLimits,
     /** The access token, for redaction of what the servers and fetch say. */
     readonly secret?: string,
   ) {
-    this.#limits = limits;
+    this.limits = limits;
     const { timeout, firstChunkTimeout, signal } = limits;
     if (signal?.aborted) {
       this.fail(callerAbort(signal));
       return;
     }
-    signal?.addEventListener("abort", this.#onCallerAbort, { once: true });
+    signal?.addEventListener("abort", this.onCallerAbort, { once: true });
     if (timeout !== undefined && timeout !== Infinity) {
-      this.#deadlineTimer = startTimer(timeout, () => this.fail(new TimeoutError("deadline", timeout)));
+      this.deadlineTimer = startTimer(timeout, () => this.fail(new TimeoutError("deadline", timeout)));
     }
     if (firstChunkTimeout !== Infinity) {
-      this.#firstChunkTimer = startTimer(firstChunkTimeout, () => this.fail(new TimeoutError("first-chunk", firstChunkTimeout)));
+      this.firstChunkTimer = startTimer(firstChunkTimeout, () => this.fail(new TimeoutError("first-chunk", firstChunkTimeout)));
     }
   }
 
@@ -85,7 +85,7 @@ export class Call {
   fail(error: InferenceError): void {
     if (this.failure) return;
     this.failure = error;
-    for (const hook of this.#cancelHooks) hook(error);
+    for (const hook of this.cancelHooks) hook(error);
     this.finish();
   }
 
@@ -96,37 +96,37 @@ export class Call {
 
   /** Registers what must be cancelled if the call fails (a body reader). */
   onCancel(hook: (reason: unknown) => void): () => void {
-    this.#cancelHooks.add(hook);
-    return () => this.#cancelHooks.delete(hook);
+    this.cancelHooks.add(hook);
+    return () => this.cancelHooks.delete(hook);
   }
 
   /** The answer's first data arrived (not a keep-alive): the first-chunk limit is met. */
-  #firstData(): void {
-    this.#firstDataSeen = true;
-    if (this.#firstChunkTimer !== undefined) clearTimeout(this.#firstChunkTimer);
-    this.#firstChunkTimer = undefined;
+  private firstData(): void {
+    this.firstDataSeen = true;
+    if (this.firstChunkTimer !== undefined) clearTimeout(this.firstChunkTimer);
+    this.firstChunkTimer = undefined;
   }
 
   /** Data arrived (an event, or an answer's first non-blank bytes): meets the first-chunk limit and resets the stall clock. */
   data(): void {
-    this.#dataSeen = true;
-    if (!this.#firstDataSeen) this.#firstData();
+    this.dataSeen = true;
+    if (!this.firstDataSeen) this.firstData();
   }
 
   /** A body read starts: silence counts from now (a slow consumer is neither an idle nor a stalled server). */
   reading(): void {
-    this.#waitingForBytes = true;
+    this.waitingForBytes = true;
     const t = now();
-    this.#lastActivity = t;
-    if (this.#dataSeen) {
-      this.#lastData = t;
-      this.#dataSeen = false;
+    this.lastActivity = t;
+    if (this.dataSeen) {
+      this.lastData = t;
+      this.dataSeen = false;
     }
   }
 
   /** Bytes arrived: no clock read and no timer churn (the next `reading()` restarts the silence). */
   touch(): void {
-    this.#waitingForBytes = false;
+    this.waitingForBytes = false;
   }
 
   /** A signal for one request: aborted when the call fails, or by its owner once its body is done with. */
@@ -143,36 +143,36 @@ export class Call {
   /** Starts the body watchdog: idle (no byte) and stall (no data) while waiting for the server. */
   watchBody(): void {
     this.stopWatching();
-    const { idleTimeout: idle, stallTimeout: stall } = this.#limits;
+    const { idleTimeout: idle, stallTimeout: stall } = this.limits;
     if ((idle === Infinity && stall === Infinity) || this.failure) return;
-    this.#lastActivity = this.#lastData = now();
-    const generation = this.#watchGeneration;
+    this.lastActivity = this.lastData = now();
+    const generation = this.watchGeneration;
     const check = (): void => {
-      if (generation !== this.#watchGeneration) return;
+      if (generation !== this.watchGeneration) return;
       const t = now();
-      const silent = this.#waitingForBytes ? t - this.#lastActivity : 0;
-      const dataless = this.#waitingForBytes && !this.#dataSeen ? t - this.#lastData : 0;
+      const silent = this.waitingForBytes ? t - this.lastActivity : 0;
+      const dataless = this.waitingForBytes && !this.dataSeen ? t - this.lastData : 0;
       if (silent >= idle) return this.fail(new TimeoutError("idle", idle));
       if (dataless >= stall) return this.fail(new TimeoutError("stall", stall));
-      this.#watchTimer = startTimer(Math.min(idle - silent, stall - dataless), check);
+      this.watchTimer = startTimer(Math.min(idle - silent, stall - dataless), check);
     };
-    this.#watchTimer = startTimer(Math.min(idle, stall), check);
+    this.watchTimer = startTimer(Math.min(idle, stall), check);
   }
 
   /** The body is done with, or the answer complete: silence is no longer an error. */
   stopWatching(): void {
-    clearTimeout(this.#watchTimer);
-    this.#watchTimer = undefined;
-    this.#watchGeneration++;
-    this.#waitingForBytes = false;
+    clearTimeout(this.watchTimer);
+    this.watchTimer = undefined;
+    this.watchGeneration++;
+    this.waitingForBytes = false;
   }
 
   /** Milliseconds until the nearest limit (deadline or first-chunk), Infinity when none. */
   remaining(): number {
     const t = now();
     let left = Infinity;
-    if (this.#limits.timeout !== undefined && this.#limits.timeout !== Infinity) left = this.startedAt + this.#limits.timeout - t;
-    if (!this.#firstDataSeen) left = Math.min(left, this.startedAt + this.#limits.firstChunkTimeout - t);
+    if (this.limits.timeout !== undefined && this.limits.timeout !== Infinity) left = this.startedAt + this.limits.timeout - t;
+    if (!this.firstDataSeen) left = Math.min(left, this.startedAt + this.limits.firstChunkTimeout - t);
     return left;
   }
 
@@ -218,11 +218,11 @@ export class Call {
 
   /** Clears every timer and listener. Idempotent. */
   finish(): void {
-    clearTimeout(this.#deadlineTimer);
-    clearTimeout(this.#firstChunkTimer);
+    clearTimeout(this.deadlineTimer);
+    clearTimeout(this.firstChunkTimer);
     this.stopWatching();
-    this.#deadlineTimer = this.#firstChunkTimer = undefined;
-    this.#limits.signal?.removeEventListener("abort", this.#onCallerAbort);
+    this.deadlineTimer = this.firstChunkTimer = undefined;
+    this.limits.signal?.removeEventListener("abort", this.onCallerAbort);
   }
 }
 

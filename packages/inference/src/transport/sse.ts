@@ -6,11 +6,7 @@ import { isBlank, MAX_ANSWER_BYTES, type Origin, parseMaybeJson } from "./reques
 import type { Source, StreamRules } from "./source";
 
 /** How the body speaks: not known until its first non-blank byte; an event stream; or one bare JSON value. */
-const enum Mode {
-  Unknown,
-  Events,
-  Json,
-}
+const enum Mode { Unknown, Events, Json } // prettier-ignore
 
 const DECODE_STREAM: TextDecodeOptions = { stream: true };
 
@@ -34,216 +30,219 @@ export class EventStream<T> implements Source<T> {
    * Values parsed and not yet taken: `queue[head..size)`. Slots are reused, not truncated (setting
    * `length` costs more than the rest of a one-event read), and cleared as they are taken.
    */
-  readonly #queue: (T | undefined)[] = [];
-  #head = 0;
-  #size = 0;
-  #error: InferenceError | undefined;
-  #closed = false;
-  #accepted = false;
-  #mode = Mode.Unknown;
+  private readonly queue: (T | undefined)[] = [];
+  private head = 0;
+  private size = 0;
+  private error: InferenceError | undefined;
+  private closed = false;
+  private accepted = false;
+  private mode = Mode.Unknown;
   /** The body so far, in `Mode.Json`. */
-  #json = "";
+  private json = "";
   /** Bytes since the last event or comment: one event may not grow without bound. */
-  #pendingBytes = 0;
+  private pendingBytes = 0;
   /** The body has ended: an event cut there is an incomplete stream, not a malformed one. */
-  #bodyEnded = false;
-  #graceTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  readonly #decoder = new TextDecoder();
-  readonly #parser: EventSourceParser;
-  readonly #offCancel: () => void;
+  private bodyEnded = false;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly decoder = new TextDecoder();
+  private readonly parser: EventSourceParser;
+  private readonly offCancel: () => void;
+  /** The read's callbacks, made once per `then` (the iterator passes the same one each time), not per read. */
+  private pullThen: (() => unknown) | undefined;
+  private afterRead: (r: ReadableStreamReadResult<Uint8Array>) => unknown = noop;
+  private afterReadError: (e: unknown) => unknown = noop;
 
-  readonly #call: Call;
-  readonly #rules: StreamRules<T>;
-  readonly #origin: Origin;
-  readonly #release: () => void;
-
-  constructor(body: ReadableStream<Uint8Array>, call: Call, rules: StreamRules<T>, origin: Origin, release: () => void = noop) {
-    this.#call = call;
-    this.#rules = rules;
-    this.#origin = origin;
-    this.#release = release;
+  constructor(
+    body: ReadableStream<Uint8Array>,
+    private readonly call: Call,
+    private readonly rules: StreamRules<T>,
+    private readonly origin: Origin,
+    private readonly release: () => void = noop,
+  ) {
     if (typeof (body as { getReader?: unknown }).getReader !== "function") {
       throw new BaseError("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
     }
-    this.#reader = body.getReader();
-    this.#parser = createParser({ onEvent: (e) => this.#onEvent(e), onComment: () => (this.#pendingBytes = 0) });
-    this.#offCancel = call.onCancel(() => this.#cancelBody());
+    this.reader = body.getReader();
+    this.parser = createParser({ onEvent: (e) => this.onEvent(e), onComment: () => (this.pendingBytes = 0) });
+    this.offCancel = call.onCancel(() => this.cancelBody());
     call.watchBody();
   }
 
   /** Reads until the first value is ready; throws, the body closed, if the stream fails before any (retry-safe). */
   async prime(): Promise<this> {
-    while (this.#head === this.#size && !this.#error && !this.#closed) await this.pull(noop);
-    if (this.#head === this.#size && this.#error) {
+    while (this.head === this.size && !this.error && !this.closed) await this.pull(noop);
+    if (this.head === this.size && this.error) {
       this.close();
-      throw this.#error;
+      throw this.error;
     }
     return this;
   }
 
   poll(): T | undefined {
-    return this.#head < this.#size ? this.#take() : undefined;
+    return this.head < this.size ? this.take() : undefined;
   }
 
   get ended(): boolean {
-    return this.#head === this.#size && (this.#closed || this.#error !== undefined);
+    return this.head === this.size && (this.closed || this.error !== undefined);
   }
 
   failure(): InferenceError | undefined {
-    return this.#error;
+    return this.error;
   }
 
   /** One `reader.read()` and one `then` per network chunk. */
   pull<R>(then: () => R | Promise<R>): Promise<R> {
-    this.#call.reading();
-    return this.#reader.read().then(
-      (r) => (this.#onRead(r), then()),
-      (e: unknown) => (this.#onReadError(e), then()),
-    );
+    this.call.reading();
+    if (this.pullThen !== then) {
+      this.pullThen = then;
+      this.afterRead = (r) => (this.onRead(r), then());
+      this.afterReadError = (e) => (this.onReadError(e), then());
+    }
+    return this.reader.read().then(this.afterRead, this.afterReadError) as Promise<R>;
   }
 
   close(): void {
-    this.#closed = true;
-    this.#head = this.#size = this.#queue.length = 0;
-    this.#cancelBody();
-    this.#offCancel();
-    this.#call.stopWatching();
+    this.closed = true;
+    this.head = this.size = this.queue.length = 0;
+    this.cancelBody();
+    this.offCancel();
+    this.call.stopWatching();
   }
 
-  #take(): T {
-    const value = this.#queue[this.#head] as T;
-    this.#queue[this.#head++] = undefined;
-    if (this.#head === this.#size) this.#head = this.#size = 0;
+  private take(): T {
+    const value = this.queue[this.head] as T;
+    this.queue[this.head++] = undefined;
+    if (this.head === this.size) this.head = this.size = 0;
     return value;
   }
 
-  #onReadError(e: unknown): void {
-    if (!this.#closed) this.#error ??= this.#call.translate(e, this.#origin.url);
+  private onReadError(e: unknown): void {
+    if (!this.closed) this.error ??= this.call.translate(e, this.origin.url);
   }
 
-  #onRead(r: ReadableStreamReadResult<Uint8Array>): void {
-    if (this.#call.failure) {
-      this.#error ??= this.#call.failure;
+  private onRead(r: ReadableStreamReadResult<Uint8Array>): void {
+    if (this.call.failure) {
+      this.error ??= this.call.failure;
       return;
     }
-    if (this.#closed) return;
-    if (r.done) return this.#onBodyEnd();
-    this.#call.touch();
-    const text = this.#decoder.decode(r.value, DECODE_STREAM);
-    if (this.#mode !== Mode.Events && this.#sniff(text)) return;
-    this.#pendingBytes += r.value.byteLength;
-    if (this.#pendingBytes > MAX_ANSWER_BYTES) return this.#tooLarge(text);
-    this.#parser.feed(text);
+    if (this.closed) return;
+    if (r.done) return this.onBodyEnd();
+    this.call.touch();
+    const text = this.decoder.decode(r.value, DECODE_STREAM);
+    if (this.mode !== Mode.Events && this.sniff(text)) return;
+    this.pendingBytes += r.value.byteLength;
+    if (this.pendingBytes > MAX_ANSWER_BYTES) return this.tooLarge(text);
+    this.parser.feed(text);
   }
 
   /** Until the body's first non-blank byte, whether it is events or one bare JSON value; true when `text` was taken as JSON. */
-  #sniff(text: string): boolean {
-    if (this.#mode === Mode.Unknown) {
+  private sniff(text: string): boolean {
+    if (this.mode === Mode.Unknown) {
       let i = 0;
       while (i < text.length && isBlank(text.charCodeAt(i))) i++;
       if (i === text.length) return false;
       const c = text[i];
-      this.#mode = c === "{" || c === "[" ? Mode.Json : Mode.Events;
-      if (this.#mode === Mode.Events) return false;
+      this.mode = c === "{" || c === "[" ? Mode.Json : Mode.Events;
+      if (this.mode === Mode.Events) return false;
     }
-    this.#json += text;
-    this.#call.data();
-    if (this.#json.length > MAX_ANSWER_BYTES) this.#tooLarge(this.#json);
+    this.json += text;
+    this.call.data();
+    if (this.json.length > MAX_ANSWER_BYTES) this.tooLarge(this.json);
     return true;
   }
 
-  #tooLarge(text: string): void {
-    this.#error = new MalformedEventError(`An event of the stream is larger than ${MAX_ANSWER_BYTES / 1048576} MB; reading stopped there`, text, undefined, this.#origin.secret);
-    this.#complete();
+  private tooLarge(text: string): void {
+    this.error = new MalformedEventError(`An event of the stream is larger than ${MAX_ANSWER_BYTES / 1048576} MB; reading stopped there`, text, undefined, this.origin.secret);
+    this.complete();
   }
 
-  #onBodyEnd(): void {
-    this.#bodyEnded = true;
-    const rest = this.#decoder.decode();
-    if (this.#mode === Mode.Json) return this.#onWholeAnswer(this.#json + rest);
+  private onBodyEnd(): void {
+    this.bodyEnded = true;
+    const rest = this.decoder.decode();
+    if (this.mode === Mode.Json) return this.onWholeAnswer(this.json + rest);
     // An event the body ends without its blank line is still dispatched (a lone final CR ends its line too).
-    this.#parser.feed(`${rest}\n\n`);
-    if (this.#closed || this.#error) return;
-    if (this.#rules.graceAfterComplete() === undefined) {
-      this.#error = new IncompleteStreamError(
-        this.#accepted ? "The stream ended before the answer was complete" : "The stream ended before any chunk arrived",
+    this.parser.feed(`${rest}\n\n`);
+    if (this.closed || this.error) return;
+    if (this.rules.graceAfterComplete() === undefined) {
+      this.error = new IncompleteStreamError(
+        this.accepted ? "The stream ended before the answer was complete" : "The stream ended before any chunk arrived",
       );
     }
-    this.#complete();
+    this.complete();
   }
 
   /** A bare JSON body under an event-stream type: an error mapped, or a whole answer yielded. */
-  #onWholeAnswer(text: string): void {
+  private onWholeAnswer(text: string): void {
     const body = parseMaybeJson(text);
-    if (typeof body === "object" && body !== null && (body as { error?: unknown }).error != null) this.#inStreamError(body);
+    if (typeof body === "object" && body !== null && (body as { error?: unknown }).error != null) this.inStreamError(body);
     else {
       try {
-        for (const value of this.#rules.whole(body, text)) this.#queue[this.#size++] = value;
-        this.#accepted = true;
+        for (const value of this.rules.whole(body, text)) this.queue[this.size++] = value;
+        this.accepted = true;
       } catch (error) {
-        this.#error = error instanceof BaseError ? error : new MalformedEventError(`Unexpected answer: ${text.slice(0, 200)}`, text, error, this.#origin.secret);
+        this.error = error instanceof BaseError ? error : new MalformedEventError(`Unexpected answer: ${text.slice(0, 200)}`, text, error, this.origin.secret);
       }
     }
-    this.#complete();
+    this.complete();
   }
 
-  #onEvent(event: EventSourceMessage): void {
-    this.#pendingBytes = 0;
-    if (this.#closed || this.#error) return;
+  private onEvent(event: EventSourceMessage): void {
+    this.pendingBytes = 0;
+    if (this.closed || this.error) return;
     const data = event.data;
-    if (event.event === "error") return this.#inStreamError(parseMaybeJson(data));
+    if (event.event === "error") return this.inStreamError(parseMaybeJson(data));
     if (isDoneMarker(data)) {
-      if (!this.#accepted) this.#error = new IncompleteStreamError("The stream sent [DONE] before any chunk");
-      return this.#complete();
+      if (!this.accepted) this.error = new IncompleteStreamError("The stream sent [DONE] before any chunk");
+      return this.complete();
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(data);
     } catch (e) {
-      this.#error = this.#bodyEnded
+      this.error = this.bodyEnded
         ? new IncompleteStreamError("The stream ended inside an event")
-        : new MalformedEventError(`Malformed event in the stream: ${data.slice(0, 200)}`, data, e, this.#origin.secret);
+        : new MalformedEventError(`Malformed event in the stream: ${data.slice(0, 200)}`, data, e, this.origin.secret);
       return;
     }
     if (typeof parsed !== "object" || parsed === null) {
-      this.#error = new MalformedEventError(`Unexpected event in the stream: ${data.slice(0, 200)}`, data, undefined, this.#origin.secret);
+      this.error = new MalformedEventError(`Unexpected event in the stream: ${data.slice(0, 200)}`, data, undefined, this.origin.secret);
       return;
     }
     if (isEmptyObject(parsed)) return; // a keep-alive: no data, nothing to yield
-    if ((parsed as { error?: unknown }).error != null) return this.#inStreamError(parsed);
-    const value = this.#rules.accept(parsed as Record<string, unknown>);
-    this.#accepted = true;
+    if ((parsed as { error?: unknown }).error != null) return this.inStreamError(parsed);
+    const value = this.rules.accept(parsed as Record<string, unknown>);
+    this.accepted = true;
     // A value is data; an event the rules drop (a chunk that carries nothing) is a keep-alive.
     if (value !== undefined) {
-      this.#call.data();
-      this.#queue[this.#size++] = value;
+      this.call.data();
+      this.queue[this.size++] = value;
     }
-    this.#afterEvent();
+    this.afterEvent();
   }
 
-  #afterEvent(): void {
-    const grace = this.#rules.graceAfterComplete();
+  private afterEvent(): void {
+    const grace = this.rules.graceAfterComplete();
     if (grace === undefined) return;
-    this.#call.stopWatching();
-    if (grace <= 0) return this.#complete();
-    this.#graceTimer ??= setTimeout(() => this.#complete(), grace);
+    this.call.stopWatching();
+    if (grace <= 0) return this.complete();
+    this.graceTimer ??= setTimeout(() => this.complete(), grace);
   }
 
-  #inStreamError(body: unknown): void {
-    this.#error = toHttpError({ status: 200, body, inStream: true, ...this.#origin });
+  private inStreamError(body: unknown): void {
+    this.error = toHttpError({ status: 200, body, inStream: true, ...this.origin });
   }
 
   /** The answer is complete: what is queued is still delivered; the body is cancelled now. */
-  #complete(): void {
-    this.#closed = true;
-    this.#cancelBody();
+  private complete(): void {
+    this.closed = true;
+    this.cancelBody();
   }
 
-  #cancelBody(): void {
-    clearTimeout(this.#graceTimer);
-    this.#reader.cancel().catch(() => {});
-    this.#release();
+  private cancelBody(): void {
+    clearTimeout(this.graceTimer);
+    this.reader.cancel().catch(() => {});
+    this.release();
   }
 }
 
