@@ -51,6 +51,7 @@ function generateRules(origin: Origin): StreamRules<TextGenerationStreamOutput> 
   let count = 0;
   return {
     accept(event) {
+      if (event.token === undefined && event.generated_text === undefined) return undefined; // `{}`: a keep-alive
       count++;
       if (typeof event.generated_text === "string") complete = true;
       // Older TGI events carry no index; TGI counts tokens from 1.

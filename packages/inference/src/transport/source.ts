@@ -2,7 +2,7 @@ import type { InferenceError } from "../errors";
 
 /** What a kind of stream (chat chunks, generate events) says about its own events. */
 export interface StreamRules<T> {
-  /** The value to yield for one parsed event, or undefined to yield nothing. */
+  /** The value to yield for one parsed event, or undefined to yield nothing (a keep-alive such as `{}`: no data). */
   accept(event: Record<string, unknown>): T | undefined;
   /**
    * Undefined while the answer is incomplete; once complete, how long to keep reading for stragglers

@@ -14,12 +14,6 @@ function isDoneMarker(data: string): boolean {
   return data.length < 16 && data.trim() === "[DONE]";
 }
 
-/** `{}`: some providers' keep-alive, which is no data. */
-function isEmptyObject(value: object): boolean {
-  for (const _ in value) return false;
-  return !Array.isArray(value);
-}
-
 /**
  * Bytes of an event stream -> values, with the termination rules: complete on `[DONE]`, on the
  * body's end, or a short grace after the answer is complete; never wait for `[DONE]`. A plain pull
@@ -209,15 +203,13 @@ export class EventStream<T> implements Source<T> {
       this.error = new MalformedEventError(`Unexpected event in the stream: ${data.slice(0, 200)}`, data, undefined, this.origin.secret);
       return;
     }
-    if (isEmptyObject(parsed)) return; // a keep-alive: no data, nothing to yield
     if ((parsed as { error?: unknown }).error != null) return this.inStreamError(parsed);
     const value = this.rules.accept(parsed as Record<string, unknown>);
+    // A value is data; an event the rules drop (`{}`, a chunk that carries nothing) is a keep-alive.
+    if (value === undefined) return;
     this.accepted = true;
-    // A value is data; an event the rules drop (a chunk that carries nothing) is a keep-alive.
-    if (value !== undefined) {
-      this.call.data();
-      this.queue[this.size++] = value;
-    }
+    this.call.data();
+    this.queue[this.size++] = value;
     this.afterEvent();
   }
 
