@@ -5,7 +5,9 @@ import type { ChatCompletionInput, TextGenerationInput, TextGenerationInputGener
  * Structural and range checks on OpenAI-style chat arguments, before any request. It checks what a
  * probability or a count must be, and does not second-guess the server (any role string passes).
  */
-export function validateChatInput(args: ChatCompletionInput): void {
+export function validateChatInput(input: ChatCompletionInput): void {
+  // Read as a record: what JavaScript callers pass may hold any field, of any type.
+  const args = input as unknown as Record<string, unknown> & ChatCompletionInput;
   validateMessages(args.messages);
   checkRange(args, "top_p", 0, 1);
   checkRange(args, "temperature", 0, Infinity);
@@ -17,6 +19,10 @@ export function validateChatInput(args: ChatCompletionInput): void {
   checkInteger(args, "seed", -Number.MAX_SAFE_INTEGER);
   checkBoolean(args, "logprobs");
   checkStop(args);
+  const extra = args.extra_body;
+  if (extra != null && (typeof extra !== "object" || Array.isArray(extra))) {
+    throw new InputError("`extra_body` must be an object of fields to add to the request body", "extra_body");
+  }
   const so = args.stream_options;
   if (so != null) {
     if (typeof so !== "object") throw new InputError("`stream_options` must be an object such as {include_usage: true}", "stream_options");

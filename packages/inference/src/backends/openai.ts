@@ -22,7 +22,7 @@ export const COMPLETION_GRACE_MS = 300;
 export const USAGE_GRACE_MS = 2000;
 
 /** Arguments that steer the client and never go on the wire. */
-const CLIENT_KEYS = new Set(["accessToken", "endpointUrl", "provider", "model", "stream"]);
+const CLIENT_KEYS = new Set(["accessToken", "endpointUrl", "provider", "model", "stream", "extra_body"]);
 
 /**
  * The OpenAI chat body: the caller's arguments (null, as Python clients send, is unset), with what
@@ -32,9 +32,10 @@ const CLIENT_KEYS = new Set(["accessToken", "endpointUrl", "provider", "model", 
  */
 export function chatBody(ctx: CallContext): Record<string, unknown> {
   const args = ctx.args as ChatCompletionArgs;
+  const fields = args as unknown as Record<string, unknown>;
   const body: Record<string, unknown> = { model: ctx.route.bodyModel };
-  for (const key in args) {
-    const value = args[key];
+  for (const key in fields) {
+    const value = fields[key];
     if (value != null && !CLIENT_KEYS.has(key)) body[key] = value;
   }
   if (args.top_p === 0) {
@@ -44,6 +45,7 @@ export function chatBody(ctx: CallContext): Record<string, unknown> {
   if (args.presence_penalty === 0) delete body.presence_penalty;
   if (args.n === 1) delete body.n;
   if (typeof args.stop === "string") body.stop = [args.stop];
+  if (args.extra_body) Object.assign(body, args.extra_body);
   body.stream = ctx.stream;
   if (!ctx.stream) delete body.stream_options;
   return body;

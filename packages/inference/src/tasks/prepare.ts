@@ -2,7 +2,7 @@ import { InputError } from "../errors";
 import { validateChatInput, validateGenerateInput } from "../params";
 import { type ChatRoute, chatRoute, generationRoute } from "../router";
 import { Call, holdable } from "../transport/call";
-import { type Connection, connection, type Outgoing } from "../transport/request";
+import { type Connection, connection, debugLog, type Outgoing } from "../transport/request";
 import type { RetryPolicy } from "../transport/retry";
 import type { Backend, BaseArgs, ChatCompletionArgs, Logger, Options, TextGenerationArgs } from "../types";
 
@@ -93,14 +93,16 @@ function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompl
     signal: options.signal,
   };
   const logger = options.logger ?? console;
+  const debug = debugLog(logger);
   const policy: RetryPolicy = {
+    debug,
     enabled: options.retry_on_error !== false,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     logger,
     onRetry: options.onRetry,
     model: route.model,
   };
-  const conn = connection(options, args.accessToken);
+  const conn = connection(options, args.accessToken, debug);
   const call = new Call(limits, args.accessToken);
   return { task, stream, args, options, route, call, conn, policy, logger, requests: new Map(), state: {} };
 }

@@ -1,7 +1,7 @@
 import { InferenceError, InputError, KEPT_TEXT_CHARS, MalformedEventError } from "../errors";
 import { redactText, redactUrl } from "../redact";
 import { toHttpError } from "../errorTable";
-import type { FetchLike, Options, ResponseInfo } from "../types";
+import type { FetchLike, Logger, Options, ResponseInfo } from "../types";
 import { VERSION } from "../version";
 import type { Call } from "./call";
 
@@ -17,6 +17,8 @@ export interface Connection {
   readonly fetch?: FetchLike;
   readonly fetchOptions?: Record<string, unknown>;
   readonly onResponse?: (info: ResponseInfo) => void;
+  /** `HFKIT_LOG=debug`: where a line per request goes (URLs redacted, no header, never the token). */
+  readonly debug?: (line: string) => void;
 }
 
 /** One request: where, and the body (serialised once). */
@@ -66,7 +68,6 @@ function canSerialize(value: unknown): boolean {
   }
 }
 
-const ERROR_BODY_CAP = KEPT_TEXT_CHARS;
 /** The largest 2xx JSON answer read (a long answer with logprobs is a few MB). */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
@@ -74,14 +75,26 @@ const isBrowser: boolean =
   typeof document !== "undefined" ||
   (typeof navigator !== "undefined" && /^Mozilla\//.test(navigator.userAgent ?? ""));
 
+/**
+ * The debug log, when `HFKIT_LOG=debug` (or `DEBUG` names `hfkit`, as the `debug` package reads it)
+ * is set where the runtime has an environment: to the logger's `debug`, else to stderr.
+ */
+export function debugLog(logger: Logger): ((line: string) => void) | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const on = env !== undefined && (env.HFKIT_LOG?.toLowerCase() === "debug" || /(^|[\s,])hfkit(\*|:|[\s,]|$)/.test(env.DEBUG ?? ""));
+  if (!on) return undefined;
+  const write = logger.debug ? logger.debug.bind(logger) : console.error.bind(console);
+  return (line) => write(`hfkit ${line}`);
+}
+
 /** The headers and fetch of a call's requests, made once. */
-export function connection(options: Options, accessToken: string | undefined): Connection {
+export function connection(options: Options, accessToken: string | undefined, debug?: (line: string) => void): Connection {
   const h: Record<string, string> = { "Content-Type": "application/json" };
   if (accessToken) h.Authorization = `Bearer ${accessToken}`;
   if (!isBrowser) h["User-Agent"] = `hfkit/${VERSION}`;
   if (options.use_cache === false) h["x-use-cache"] = "false";
   if (options.billTo) h["X-HF-Bill-To"] = options.billTo;
-  return { headers: Object.assign(h, options.headers), fetch: options.fetch, fetchOptions: options.fetchOptions, onResponse: options.onResponse };
+  return { headers: Object.assign(h, options.headers), fetch: options.fetch, fetchOptions: options.fetchOptions, onResponse: options.onResponse, debug };
 }
 
 /** The request's headers as errors may show them: the token never appears. */
@@ -120,14 +133,20 @@ export async function sendOnce(call: Call, conn: Connection, out: Outgoing): Pro
   const doFetch = conn.fetch ?? globalThis.fetch;
   if (typeof doFetch !== "function") throw new InferenceError("No fetch is available: pass one as the `fetch` option");
   const attempt = call.attempt();
+  const { debug } = conn;
+  const sentAt = debug ? Date.now() : 0;
+  debug?.(`POST ${redactUrl(out.url)} (${out.body.json.length} bytes)`);
   let res: Response;
   try {
     res = await doFetch(out.url, { ...conn.fetchOptions, method: "POST", headers, body: out.body.json, signal: attempt.signal });
   } catch (e) {
-    throw call.translate(e, out.url);
+    const error = call.translate(e, out.url);
+    debug?.(`failed after ${Date.now() - sentAt} ms: ${error.message}`);
+    throw error;
   }
   const secret = call.secret;
   const origin: Origin = { url: redactUrl(out.url), requestId: requestIdOf(res, secret), provider: res.headers.get("x-inference-provider") ?? undefined, secret };
+  debug?.(`${res.status} ${mediaType(res) || "-"} in ${Date.now() - sentAt} ms${origin.requestId ? `, request id ${origin.requestId}` : ""}`);
   conn.onResponse?.({ status: res.status, headers: res.headers, url: origin.url, requestId: origin.requestId });
   if (res.ok) return { res, origin, release: () => attempt.abort() };
   const body = await readErrorBody(call, res);
@@ -166,7 +185,7 @@ export async function readText(call: Call, res: Response, isAnswer = true): Prom
   const decoder = new TextDecoder();
   let text = "";
   let bytes = 0;
-  let cap = isAnswer ? MAX_ANSWER_BYTES : ERROR_BODY_CAP;
+  let cap = isAnswer ? MAX_ANSWER_BYTES : KEPT_TEXT_CHARS;
   let started = false;
   call.watchBody();
   try {
@@ -184,7 +203,7 @@ export async function readText(call: Call, res: Response, isAnswer = true): Prom
         if (i < text.length) {
           started = true;
           call.data();
-          if (text[i] !== "{" && text[i] !== "[") cap = ERROR_BODY_CAP; // not JSON: its start says what it is
+          if (text[i] !== "{" && text[i] !== "[") cap = KEPT_TEXT_CHARS; // not JSON: its start says what it is
         }
       } else if (started) call.data();
       if (bytes >= cap) {

@@ -10,6 +10,8 @@ export interface RetryPolicy {
   maxRetries: number;
   logger: Logger;
   onRetry?: (event: RetryEvent) => void;
+  /** `HFKIT_LOG=debug`: a line per retry. */
+  debug?: (line: string) => void;
   /** Named in the loading warning. */
   model: string;
   random?: () => number;
@@ -84,6 +86,7 @@ export async function withRetries<C extends { readonly call: Call; readonly poli
       } else retries++;
       const status = (error as { status?: number }).status;
       policy.onRetry?.({ attempt: n + 1, delayMs: plan.delayMs, status, reason: plan.reason, estimatedTime: plan.estimatedTime });
+      policy.debug?.(`retry ${n} in ${Math.round(plan.delayMs)} ms (${plan.reason}${status ? `, HTTP ${status}` : ""})`);
       await call.sleep(plan.delayMs);
     }
   }

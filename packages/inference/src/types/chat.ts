@@ -40,10 +40,13 @@ export interface ChatCompletionInputToolCall {
   [property: string]: unknown;
 }
 
+/** Who speaks: the roles every server knows, autocompleted; any other non-empty string is sent as is. */
+export type ChatCompletionRole = "system" | "user" | "assistant" | "tool" | "developer" | (string & {});
+
 /** One message of the conversation. */
 export interface ChatCompletionInputMessage {
-  /** Who speaks: `"system"`, `"user"`, `"assistant"` or `"tool"` (any non-empty string is sent as is). */
-  role: string;
+  /** Who speaks: `"system"`, `"user"`, `"assistant"`, `"tool"` or `"developer"` (any non-empty string is sent as is). */
+  role: ChatCompletionRole;
   /** What is said; may be null or absent on an assistant message that has `tool_calls`. */
   content?: ChatCompletionInputMessageContent | null;
   /** A name for the speaker, to tell participants of the same role apart. */
@@ -52,7 +55,10 @@ export interface ChatCompletionInputMessage {
   tool_calls?: ChatCompletionInputToolCall[];
   /** On a `"tool"` message: the id of the call whose result this is. */
   tool_call_id?: string;
-  [property: string]: unknown;
+  /** On an assistant message: its thinking, for servers that take it back (e.g. DeepSeek-style `reasoning_content`). */
+  reasoning?: string;
+  /** As `reasoning`, the name some servers use. */
+  reasoning_content?: string;
 }
 
 /** A tool the model may call. */
@@ -114,11 +120,21 @@ export interface ChatCompletionInput {
   stream_options?: {
     /** `true`: the stream ends with a chunk holding the token usage. */
     include_usage?: boolean;
+    /** vLLM and SGLang: `usage` on every chunk too. */
+    continuous_usage_stats?: boolean;
     [property: string]: unknown;
   };
-  /** How many answers to generate, a positive integer (default 1); more than 1 only on the HF router. */
+  /** How many answers to generate, a positive integer (default 1); more than 1 only on the HF router and OpenAI-protocol servers. */
   n?: number;
-  [property: string]: unknown;
+  /** An end-user id, passed on to the provider (OpenAI's `user`). */
+  user?: string;
+  /**
+   * Fields a server takes beyond OpenAI's (vLLM's `top_k`, `min_p`, `repetition_penalty`,
+   * `chat_template_kwargs`; llama.cpp's `return_progress`): merged into the request body as they are.
+   * The known fields above are typed, so a typo such as `max_token` is a type error; unknown fields
+   * given at the top level are still sent at run time (JavaScript callers, the proxy).
+   */
+  extra_body?: Record<string, unknown>;
 }
 
 /** What `chatCompletion` and `chatCompletionStream` take: the chat arguments and the BaseArgs. */

@@ -19,6 +19,9 @@ export interface ChatCompletionOutputToolCall {
   [property: string]: unknown;
 }
 
+/** Why a choice ended: `"stop"` (the end, or a stop sequence), `"length"` (`max_tokens`), `"tool_calls"`, `"content_filter"`; other strings pass as the server sent them. */
+export type ChatCompletionFinishReason = "stop" | "length" | "tool_calls" | "content_filter" | (string & {});
+
 /** The message of an answer. */
 export interface ChatCompletionOutputMessage {
   /** `"assistant"`. */
@@ -52,7 +55,7 @@ export interface ChatCompletionOutputComplete {
   /** The answer. */
   message: ChatCompletionOutputMessage;
   /** Why generation ended: `"stop"` (the end, or a stop sequence), `"length"` (`max_tokens`), `"tool_calls"`. */
-  finish_reason: string;
+  finish_reason: ChatCompletionFinishReason;
   /** The tokens' log probabilities when `logprobs` was asked for; else null or absent. */
   logprobs?: unknown;
   [property: string]: unknown;
@@ -116,7 +119,7 @@ export interface ChatCompletionStreamOutputChoice {
   /** What this chunk adds. */
   delta: ChatCompletionStreamOutputDelta;
   /** Set on the choice's last chunk: `"stop"`, `"length"` or `"tool_calls"`. */
-  finish_reason?: string;
+  finish_reason?: ChatCompletionFinishReason;
   /** The log probabilities of this chunk's tokens when `logprobs` was asked for. */
   logprobs?: unknown;
   [property: string]: unknown;
