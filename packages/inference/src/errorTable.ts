@@ -120,6 +120,7 @@ export function toHttpError(src: ErrorSource): HttpError {
   const Cls = classify(f, status, inStream === true);
   let message = f.message || `The server answered HTTP ${status}`;
   if (status === 403 && /too large/i.test(message)) message += TOO_LARGE_HINT;
+  const routing = /not supported by (any )?provider/i.test(message);
   if (/not supported by any provider/i.test(message)) message += NO_PROVIDER_HINT;
   const provider = src.provider === undefined ? undefined : redactText(src.provider, secret).slice(0, 64);
   const from = provider ? ` from provider ${provider}` : "";
@@ -135,5 +136,6 @@ export function toHttpError(src: ErrorSource): HttpError {
     requestBody: redactValue(src.requestBody, secret),
     estimatedTime: f.estimatedTime,
     provider,
+    routing,
   });
 }

@@ -3,33 +3,14 @@
  * `Symbol.for` brand so `instanceof` works across the ESM and CommonJS copies of the package.
  */
 
+import { HUB_API, type HttpRequestInfo, type HttpResponseInfo, PROVIDER_API, PROVIDER_OUTPUT, ROUTING } from "./errorShapes";
 import { redactText } from "./redact";
+
+export type { HttpRequestInfo, HttpResponseInfo } from "./errorShapes";
 
 const BRAND = Symbol.for("hfkit.error.kinds");
 
 type Kinded = { kind: string };
-
-/** The request that failed, as `HttpError.httpRequest` shows it (the `@huggingface/inference` shape). */
-export interface HttpRequestInfo {
-  /** The URL, without any `user:password@`. */
-  url: string;
-  /** The HTTP method, e.g. `"POST"`. */
-  method: string;
-  /** The request headers, with the token redacted. */
-  headers?: Record<string, string>;
-  /** The request body that was sent. */
-  body?: unknown;
-}
-
-/** The error answer, as `HttpError.httpResponse` shows it (the `@huggingface/inference` shape). */
-export interface HttpResponseInfo {
-  /** The HTTP status code. */
-  status: number;
-  /** The server's `x-request-id`, or `""` when it sent none. */
-  requestId: string;
-  /** The error body: parsed JSON, else the text. */
-  body: unknown;
-}
 
 /** The base of every error the client throws: catch it to catch them all. */
 export class InferenceError extends Error {
@@ -47,6 +28,11 @@ export class InferenceError extends Error {
       kinds.push((c as Kinded).kind);
     }
     Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
+  }
+
+  /** Marks this error as also being of the class whose `kind` is given (a second family, such as `@huggingface/inference`'s). */
+  protected also(kind: string): void {
+    ((this as unknown as Record<symbol, string[]>)[BRAND] ??= []).push(kind);
   }
 
   /** `instanceof` that also recognises errors of this class made by another copy of the package (ESM and CommonJS). */
@@ -92,6 +78,10 @@ export interface HttpErrorInit {
   retryAfterMs?: number;
   /** The inference provider that answered, from the router's `x-inference-provider` header. */
   provider?: string;
+  /** Who answered: a provider or endpoint (default, an `InferenceClientProviderApiError` too) or the Hub (an `InferenceClientHubApiError`). */
+  source?: "provider" | "hub";
+  /** The answer says the call could not be routed (no provider serves the model): an `InferenceClientRoutingError` too. */
+  routing?: boolean;
 }
 
 /** The server answered with an error, over HTTP or inside a 200 stream. */
@@ -130,6 +120,8 @@ export class HttpError extends InferenceError {
     this.httpResponse = { status: init.status, requestId: init.requestId ?? "", body: init.body };
     this.retryAfterMs = init.retryAfterMs;
     this.provider = init.provider;
+    this.also(init.source === "hub" ? HUB_API : PROVIDER_API);
+    if (init.routing) this.also(ROUTING);
   }
 }
 
@@ -188,6 +180,7 @@ export class MalformedEventError extends InferenceError {
    */
   constructor(message: string, data: string, cause?: unknown, secret?: string) {
     super(redactText(message, secret), { cause });
+    this.also(PROVIDER_OUTPUT);
     const text = String(data);
     this.data = redactText(text.length > KEPT_TEXT_CHARS ? text.slice(0, KEPT_TEXT_CHARS) : text, secret);
   }
@@ -238,10 +231,3 @@ export class ConnectionError extends InferenceError {
 export class AbortError extends InferenceError {
   static override readonly kind: string = "AbortError";
 }
-
-// `@huggingface/inference` names, so existing `instanceof` checks keep working.
-export { InferenceError as InferenceClientError };
-export { InputError as InferenceClientInputError };
-export { HttpError as InferenceClientProviderApiError };
-export { HttpError as InferenceClientHubApiError };
-export { MalformedEventError as InferenceClientProviderOutputError };

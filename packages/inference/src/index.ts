@@ -29,7 +29,8 @@ export {
   InferenceClientInputError,
   InferenceClientProviderApiError,
   InferenceClientProviderOutputError,
-} from "./errors";
+  InferenceClientRoutingError,
+} from "./hfErrors";
 export type { HttpErrorInit, HttpRequestInfo, HttpResponseInfo, TimeoutKind } from "./errors";
 export type * from "./types";
 export { VERSION } from "./version";

@@ -6,10 +6,14 @@ import {
   chatCompletion,
   HttpError,
   InferenceClientError,
+  InferenceClientHubApiError,
   InferenceClientInputError,
   InferenceClientProviderApiError,
+  InferenceClientProviderOutputError,
+  InferenceClientRoutingError,
   InferenceError,
   InputError,
+  MalformedEventError,
   ModelLoadingError,
   NotFoundError,
   PermissionError,
@@ -87,10 +91,26 @@ describe("classes", () => {
     expect(names).toHaveLength(15);
   });
 
-  it("the @huggingface/inference names are the same classes", () => {
+  it("the @huggingface/inference classes: their branches taken as in their README, our typed classes kept", () => {
     expect(InferenceClientError).toBe(InferenceError);
     expect(InferenceClientInputError).toBe(InputError);
-    expect(InferenceClientProviderApiError).toBe(HttpError);
+    const notFound = toHttpError({ status: 404, body: { error: "Model o/m does not exist" }, url: "u" });
+    expect(notFound).toBeInstanceOf(NotFoundError);
+    expect(notFound).toBeInstanceOf(InferenceClientProviderApiError);
+    expect(notFound).not.toBeInstanceOf(InferenceClientHubApiError);
+    expect(notFound).not.toBeInstanceOf(InferenceClientRoutingError);
+    const hub = new InferenceClientHubApiError("Failed to fetch the provider mapping", { status: 500, body: "", url: "u" });
+    expect(hub).toBeInstanceOf(HttpError);
+    expect(hub).not.toBeInstanceOf(InferenceClientProviderApiError);
+    for (const error of ["Model not supported by provider together", "The requested model 'o/m' is not supported by any provider you have enabled."]) {
+      const routing = toHttpError({ status: 400, body: { error }, url: "u", provider: "together" });
+      expect(routing).toBeInstanceOf(ValidationError);
+      expect(routing).toBeInstanceOf(InferenceClientRoutingError);
+      expect(routing).toBeInstanceOf(InferenceClientProviderApiError);
+    }
+    const output = new MalformedEventError("Expected a chat completion", "<html>");
+    expect(output).toBeInstanceOf(InferenceClientProviderOutputError);
+    expect(new InputError("x")).not.toBeInstanceOf(InferenceClientProviderApiError);
   });
 
   it("instanceof works across the ESM and CommonJS copies of the package", async () => {
