@@ -64,6 +64,8 @@ class EventPump {
   private done = false;
   private writing = false;
   private untrack: () => void = () => {};
+  /** Resolved each time the reader takes a chunk (the queue has room again). */
+  private pulled: Array<() => void> = [];
   private disarmKeepAlive: () => void = () => {};
 
   constructor(
@@ -90,6 +92,7 @@ class EventPump {
         if (this.signal?.aborted) return onAbort();
         this.run().catch((error: unknown) => this.fail(error));
       },
+      pull: () => this.wakePulled(),
       cancel: () => void this.finish(),
     });
   }
@@ -125,9 +128,22 @@ class EventPump {
     if (!this.find("linger")) this.close();
   }
 
-  private cutOff(cut: StreamFault): void {
+  private async cutOff(cut: StreamFault): Promise<void> {
+    // Erroring the body discards what it still queues: a drop waits until its events are read.
+    if (cut.type === "drop") await this.drained();
     if (cut.type === "drop") this.fail(new DropConnection());
     if (cut.type === "truncate") this.close();
+  }
+
+  /** Resolves once the reader has taken every queued chunk (or the stream is over). */
+  private async drained(): Promise<void> {
+    while (!this.done && (this.controller?.desiredSize ?? 1) <= 0) {
+      await new Promise<void>((resolve) => this.pulled.push(resolve));
+    }
+  }
+
+  private wakePulled(): void {
+    for (const resolve of this.pulled.splice(0)) resolve();
   }
 
   private frame(data: string): string {
@@ -165,6 +181,7 @@ class EventPump {
     this.done = true;
     this.timers.clear();
     this.untrack();
+    this.wakePulled();
     return true;
   }
 

@@ -10,6 +10,7 @@ import { isOpenAiServer } from "./openai/dialects.js";
 import { modelList, routeByModel, withProvider } from "./openai/router.js";
 import { matchRoute, type Route } from "./routes.js";
 import { tgiChat } from "./tgi/chat.js";
+import { tgiCompletions } from "./tgi/completions.js";
 import { tgiGenerate } from "./tgi/generate.js";
 import { tgiInfo } from "./tgi/info.js";
 import { Timers } from "./timers.js";
@@ -127,13 +128,15 @@ function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchan
       return transformers ? transformersPipeline(exchange) : tgiGenerate(exchange, "compat");
     case "generate":
       return transformers ? jsonResponse(404, { error: "Not Found" }) : tgiGenerate(exchange, route.stream ? "stream" : "generate");
+    case "completions":
+      return transformers ? jsonResponse(404, { error: "Not Found" }) : tgiCompletions(exchange);
   }
 }
 
 /** The path's model, else the body's `model` (`"tgi"`, none, or a `:provider` suffix aside). */
 function modelIdFor(route: ModelRoute, text: string, defaultModel: string): string {
   if (route.model !== undefined) return route.model;
-  if (route.kind !== "chat") return defaultModel;
+  if (route.kind !== "chat" && route.kind !== "completions") return defaultModel;
   const body = parseJson(text);
   const named = isRecord(body) && typeof body.model === "string" ? body.model.split(":")[0] : undefined;
   return !named || named === "tgi" ? defaultModel : named;

@@ -6,6 +6,8 @@ export type Route =
   /** TGI's `/` (compat generate) or the transformers pipeline. */
   | { kind: "pipeline"; model: string | undefined }
   | { kind: "generate"; model: string | undefined; stream: boolean }
+  /** OpenAI's (legacy) `/v1/completions`; `model` undefined: taken from the body. */
+  | { kind: "completions"; model: string | undefined }
   | { kind: "info"; model: string | undefined }
   /** OpenAI's `GET /v1/models`; `model` undefined: the router's list. */
   | { kind: "models"; model: string | undefined }
@@ -19,6 +21,9 @@ const PATTERNS: ReadonlyArray<{ method: string; pattern: RegExp; route: (model: 
   { method: "POST", pattern: /^\/v1\/chat\/completions$/, route: () => ({ kind: "chat", model: undefined }) },
   { method: "POST", pattern: re(`/models/${MODEL}/v1/chat/completions`), route: (model) => ({ kind: "chat", model }) },
   { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/v1/chat/completions`), route: (model) => ({ kind: "chat", model }) },
+  { method: "POST", pattern: /^\/v1\/completions$/, route: () => ({ kind: "completions", model: undefined }) },
+  { method: "POST", pattern: re(`/models/${MODEL}/v1/completions`), route: (model) => ({ kind: "completions", model }) },
+  { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/v1/completions`), route: (model) => ({ kind: "completions", model }) },
   { method: "GET", pattern: /^\/v1\/models$/, route: () => ({ kind: "models", model: undefined }) },
   { method: "GET", pattern: re(`/models/${MODEL}/v1/models`), route: (model) => ({ kind: "models", model }) },
   { method: "GET", pattern: re(`/endpoints/${ENDPOINT}/v1/models`), route: (model) => ({ kind: "models", model }) },

@@ -25,6 +25,9 @@ export interface MockHub extends MockHubCore {
 /** Hop-by-hop headers belong to this connection, not to the request the core sees. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "content-length", "expect"]);
 
+/** How long a dropped connection's last events have to reach the client before the socket dies. */
+const DROP_GRACE_MS = 20;
+
 /** Serves the core over loopback HTTP, writing each body chunk as soon as it comes. */
 export async function startMockHub(options: StartOptions = {}): Promise<MockHub> {
   const { port = 0, host = "127.0.0.1", ...config } = options;
@@ -106,16 +109,25 @@ async function pipe(response: Response, res: ServerResponse): Promise<void> {
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
   res.once("close", () => void reader.cancel().catch(() => {}));
+  let written: Promise<void> = Promise.resolve();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done || res.destroyed) break;
-      res.write(value);
+      written = new Promise((resolve) => res.write(value, () => resolve()));
     }
     if (!res.destroyed) res.end();
   } catch (error) {
-    // A drop fault: the socket dies mid-body, as a crashed server's would.
-    if (isDropConnection(error)) res.socket?.destroy();
+    // A drop fault: the socket dies mid-body, as a crashed server's would, once what came before is on the
+    // wire and a moment has passed (a client's HTTP stack errors its body at the end of the connection,
+    // discarding what its reader has not taken yet).
+    if (isDropConnection(error)) await flushed(res, written).then(() => setTimeout(() => res.socket?.destroy(), DROP_GRACE_MS));
     else res.destroy(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/** The last write flushed to the socket, or the response closed first. */
+function flushed(res: ServerResponse, written: Promise<void>): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return Promise.race([written, new Promise<void>((resolve) => res.once("close", () => resolve()))]);
 }

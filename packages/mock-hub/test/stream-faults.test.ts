@@ -37,22 +37,25 @@ describe("stream faults seen from the client", () => {
     await waitFor(() => hub().openStreams() === 0);
   });
 
-  it("drop: after N chunks the socket is destroyed mid-body", async () => {
-    hub().inject({ type: "drop", afterChunks: 2 });
-    const reader = (await streamChat(hub(), MODEL)).body!.getReader();
+  it.each([1, 3, 5])("drop after %i chunks: exactly that many events arrive, flushed, then the socket is destroyed mid-body", async (afterChunks) => {
+    hub().inject({ type: "drop", afterChunks });
+    const response = await streamChat(hub(), MODEL);
+    const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let text = "";
-    const error = await (async () => {
-      try {
-        for (let read = await reader.read(); !read.done; read = await reader.read()) text += decoder.decode(read.value);
-      } catch (caught) {
-        return caught as Error;
+    const failure = await (async () => {
+      for (;;) {
+        const read = await reader.read();
+        if (read.done) return undefined;
+        text += decoder.decode(read.value, { stream: true });
       }
-      return undefined;
-    })();
-    expect(error?.message).toBe("terminated");
-    expect(countEvents(text)).toBeLessThanOrEqual(2);
-    expect(text).not.toContain("finish_reason\":\"");
+    })().catch((error: unknown) => error as Error);
+    expect(failure?.message).toBe("terminated");
+    expect(jsonEvents(text).map((event) => event.choices[0].delta.content)).toEqual(
+      ["The", " capital", " of", " France", " is"].slice(0, afterChunks),
+    );
+    expect(text.endsWith("\n\n")).toBe(true);
+    expect(text).not.toContain('finish_reason":"');
     await waitFor(() => hub().openStreams() === 0);
   });
 
