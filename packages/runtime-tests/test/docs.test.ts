@@ -8,8 +8,9 @@ import { run, startHub } from "./harness";
 import { DOCS_DIR, markdownBlocks, writeFetchToHub, type DocBlock } from "./snippets";
 
 // Every `ts` block of the docs and of the root README runs as a Node script against the mock hub, with
-// HF_TOKEN set as a user's would be; a `// prints: X` comment is checked against the output. A block whose
-// fence says `fault={...}` runs while the hub answers the first request with that fault, as the real
+// HF_TOKEN set as a user's would be. What it prints must be what its `// prints:` comments show, line for
+// line (`…` stands for what varies, such as a request id); a block without one must print nothing. A block
+// whose fence says `fault={...}` runs while the hub answers the first request with that fault, as the real
 // service would (a loading model, a rate limit). docs/runtimes.md's blocks run in their own runtimes, in the
 // matrix. A block marked `ts fragment` is a piece of a program and is not run.
 const PAGES = [
@@ -26,6 +27,34 @@ function samplesOf(page: string): DocBlock[] {
 function faultOf(block: DocBlock): Fault | undefined {
   const json = /\bfault=(\{.*\})/.exec(block.meta)?.[1];
   return json === undefined ? undefined : (JSON.parse(json) as Fault);
+}
+
+/**
+ * The output a block says it prints, line by line: each `// prints: X` is one line, and a `// prints:` alone
+ * on its line is followed by one `// X` comment line per line printed.
+ */
+function printedLines(code: string): string[] {
+  const lines: string[] = [];
+  let listing = false;
+  for (const line of code.split("\n")) {
+    const comment = /^\s*\/\/ ?(.*)$/.exec(line)?.[1];
+    if (listing && comment !== undefined) {
+      lines.push(comment);
+      continue;
+    }
+    listing = false;
+    const printed = /\/\/ prints:(.*)$/.exec(line)?.[1];
+    if (printed === undefined) continue;
+    if (printed.trim() === "") listing = true;
+    else lines.push(printed.trim());
+  }
+  return lines.length > 0 ? lines : [""];
+}
+
+function matchesLine(line: string, expected: string | undefined): boolean {
+  if (expected === undefined) return false;
+  const pattern = expected.split("…").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  return new RegExp(`^${pattern}$`).test(line);
 }
 
 let hub: MockHub;
@@ -64,7 +93,10 @@ describe.each(PAGES)("%s", (page) => {
     const rule = fault && hub.inject(fault, { times: 1 });
     try {
       const stdout = await runSample(`${page}-${line}`, block.code);
-      for (const [, expected] of block.code.matchAll(/\/\/ prints: (.+)$/gm)) expect(stdout).toContain(expected!.trim());
+      const expected = printedLines(block.code);
+      // A line that matches its expected line (`…` standing for anything) is shown as that line, so a diff shows only mismatches.
+      const printed = stdout.replace(/\n$/, "").split("\n").map((line, i) => (matchesLine(line, expected[i]) ? expected[i] : line));
+      expect(printed).toEqual(expected);
       if (rule) expect(rule.hits).toBe(1);
     } finally {
       rule?.remove();
