@@ -77,11 +77,19 @@ export class InferenceClient {
 /** The older name of `InferenceClient`. */
 export class HfInference extends InferenceClient {}
 
-/** A client bound to one endpoint from the start (the `@huggingface/inference` class). */
+/**
+ * `@huggingface/inference`'s `InferenceClientEndpoint`: `(accessToken?, options?)` with the endpoint in
+ * `options.endpointUrl`, as there. The older hfkit form `(endpointUrl, accessToken?, options?)` is still
+ * taken: a first argument that is an http(s) URL is the endpoint (a token never is one).
+ */
 export class InferenceClientEndpoint extends InferenceClient {
-  /** `endpointUrl`: the endpoint every call goes to; then as {@link InferenceClient}'s constructor. */
-  constructor(endpointUrl: string, accessToken = "", defaultOptions: Options = {}) {
-    super(accessToken, { ...defaultOptions, endpointUrl });
+  /** `@huggingface/inference`'s form: a token and the options, `endpointUrl` among them. */
+  constructor(accessToken?: string, defaultOptions?: Options);
+  /** The older hfkit form: the endpoint every call goes to, then as {@link InferenceClient}'s constructor. */
+  constructor(endpointUrl: string, accessToken?: string, defaultOptions?: Options);
+  constructor(first = "", second?: string | Options, third: Options = {}) {
+    if (/^https?:\/\//i.test(first)) super(typeof second === "string" ? second : "", { ...third, endpointUrl: first });
+    else super(first, typeof second === "object" ? second : third);
   }
 }
 

@@ -66,6 +66,14 @@ describe("where a call goes", () => {
     await new HfInferenceEndpoint("https://b.test", "t", { fetch: rec.fetch }).chatCompletion({ messages });
     expect(rec.seen.map((s) => s.url)).toEqual(["https://a.test/v1/chat/completions", "https://b.test/v1/chat/completions"]);
   });
+
+  it("InferenceClientEndpoint takes @huggingface/inference's (token, {endpointUrl}) form: the token is sent, not parsed as a URL", async () => {
+    const rec = recordingFetch(() => json(answer));
+    await new InferenceClientEndpoint("hf_token", { endpointUrl: "https://c.test", fetch: rec.fetch }).chatCompletion({ messages });
+    await new InferenceClientEndpoint(undefined, { endpointUrl: "https://d.test", fetch: rec.fetch }).chatCompletion({ messages });
+    expect(rec.seen.map((s) => s.url)).toEqual(["https://c.test/v1/chat/completions", "https://d.test/v1/chat/completions"]);
+    expect(rec.seen.map((s) => s.headers.authorization)).toEqual(["Bearer hf_token", undefined]);
+  });
 });
 
 describe("requests", () => {
