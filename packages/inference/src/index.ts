@@ -34,3 +34,4 @@ export {
 export type { HttpErrorInit, HttpRequestInfo, HttpResponseInfo, TimeoutKind } from "./errors";
 export type * from "./types";
 export { VERSION } from "./version";
+export { getLogger, INFERENCE_PROVIDERS, type InferenceProvider, type InferenceProviderOrPolicy, PROVIDERS_OR_POLICIES, setLogger } from "./providers";

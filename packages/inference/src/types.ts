@@ -101,7 +101,7 @@ export interface Options {
   maxRetries?: number;
   /** `false` turns every automatic retry off (the `@huggingface/inference` option). */
   retry_on_error?: boolean;
-  /** Where warnings go. Default: `console`. */
+  /** Where warnings go. Default: `console`, or what `setLogger` set. */
   logger?: Logger;
   /** Sends `X-HF-Bill-To`. */
   billTo?: string;

@@ -1,5 +1,6 @@
 import { InputError } from "../errors";
 import { validateChatInput, validateGenerateInput } from "../params";
+import { getLogger } from "../providers";
 import { type ChatRoute, chatRoute, generationRoute } from "../router";
 import { Call, holdable } from "../transport/call";
 import { type Connection, connection, debugLog, type Outgoing } from "../transport/request";
@@ -92,7 +93,7 @@ function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompl
     stallTimeout: duration(options, "stallTimeout", DEFAULT_STALL_TIMEOUT),
     signal: options.signal,
   };
-  const logger = options.logger ?? console;
+  const logger = options.logger ?? getLogger();
   const debug = debugLog(logger);
   const policy: RetryPolicy = {
     debug,

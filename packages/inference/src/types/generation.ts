@@ -80,6 +80,36 @@ export interface TextGenerationStreamToken {
   [property: string]: unknown;
 }
 
+/** A prompt token of `details.prefill` (`@huggingface/inference`'s type). */
+export interface TextGenerationStreamPrefillToken {
+  id: number;
+  text: string;
+  logprob?: number;
+}
+
+/** Why generation ended, in TGI's `generate` words. */
+export type TextGenerationStreamFinishReason = "length" | "eos_token" | "stop_sequence" | (string & {});
+
+/** One of the `best_of` sequences in `details.best_of_sequences`. */
+export interface TextGenerationStreamBestOfSequence {
+  generated_text: string;
+  finish_reason: TextGenerationStreamFinishReason;
+  generated_tokens: number;
+  seed?: number;
+  prefill: TextGenerationStreamPrefillToken[];
+  tokens: TextGenerationStreamToken[];
+}
+
+/** The last event's `details` with `details: true` (`@huggingface/inference`'s type). */
+export interface TextGenerationStreamDetails {
+  finish_reason: TextGenerationStreamFinishReason;
+  generated_tokens: number;
+  seed?: number;
+  prefill: TextGenerationStreamPrefillToken[];
+  tokens: TextGenerationStreamToken[];
+  best_of_sequences?: TextGenerationStreamBestOfSequence[];
+}
+
 /** One event of TGI's `generate_stream`; the last has a string `generated_text`. */
 export interface TextGenerationStreamOutput {
   /** The token's position in the answer, from 1. */

@@ -66,3 +66,26 @@ export async function usage(): Promise<string> {
   }
   return text;
 }
+
+// The other root exports code written for @huggingface/inference 4.x imports.
+import {
+  INFERENCE_PROVIDERS,
+  type InferenceProvider,
+  type InferenceProviderOrPolicy,
+  InferenceClientEndpoint,
+  InferenceClientRoutingError,
+  PROVIDERS_OR_POLICIES,
+  setLogger,
+  type TextGenerationStreamDetails,
+  type TextGenerationStreamFinishReason,
+} from "@hfkit/inference";
+
+export function more(details: TextGenerationStreamDetails | null, error: unknown): string {
+  setLogger({ warn: () => {}, info: () => {}, debug: () => {} });
+  const provider: InferenceProvider = INFERENCE_PROVIDERS[0];
+  const policy: InferenceProviderOrPolicy = PROVIDERS_OR_POLICIES.includes("auto") ? "auto" : provider;
+  const endpoint = new InferenceClientEndpoint(token, { endpointUrl: "https://e.example" });
+  const reason: TextGenerationStreamFinishReason | undefined = details?.finish_reason;
+  const routing = error instanceof InferenceClientRoutingError ? error.message : "";
+  return `${policy}${reason ?? ""}${routing}${endpoint ? "" : "?"}`;
+}

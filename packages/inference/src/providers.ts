@@ -1,0 +1,48 @@
+/**
+ * The inference providers and routing policies `@huggingface/inference` 4.13 names, and where the
+ * client's warnings go by default (`setLogger`, as there).
+ */
+import type { Logger } from "./types";
+
+/** The providers the HF router serves, as `@huggingface/inference` 4.13 lists them. */
+export const INFERENCE_PROVIDERS = [
+  "baseten",
+  "cerebras",
+  "cohere",
+  "deepinfra",
+  "fal-ai",
+  "featherless-ai",
+  "fireworks-ai",
+  "groq",
+  "hf-inference",
+  "novita",
+  "nscale",
+  "openai",
+  "ovhcloud",
+  "publicai",
+  "replicate",
+  "scaleway",
+  "together",
+  "wavespeed",
+  "zai-org",
+] as const;
+
+/** A provider, or `"auto"`: the router picks (your preference order at huggingface.co/settings/inference-providers). */
+export const PROVIDERS_OR_POLICIES = [...INFERENCE_PROVIDERS, "auto"] as const;
+
+/** One of {@link INFERENCE_PROVIDERS}. */
+export type InferenceProvider = (typeof INFERENCE_PROVIDERS)[number];
+/** One of {@link PROVIDERS_OR_POLICIES}. */
+export type InferenceProviderOrPolicy = (typeof PROVIDERS_OR_POLICIES)[number];
+
+let defaultLogger: Logger = console;
+
+/** Where warnings go when a call gives no `logger` option (default `console`), as `@huggingface/inference`'s `setLogger`. */
+export function setLogger(logger: Logger): void {
+  defaultLogger = logger;
+}
+
+/** The logger set by {@link setLogger}. */
+export function getLogger(): Logger {
+  return defaultLogger;
+}
