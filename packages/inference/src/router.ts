@@ -92,6 +92,20 @@ export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl"): 
   return value as string;
 }
 
+/** The checks `@huggingface/inference` makes of a model and a provider, in its words where code may match them. */
+function checkProviderModel(o: RouteOptions): void {
+  const { model, provider } = o;
+  if (o.endpointUrl !== undefined && provider && provider !== "hf-inference" && provider !== "auto") {
+    throw new InputError(`Cannot use endpointUrl with a third-party provider (\`provider: ${JSON.stringify(provider)}\`): drop one of them`, "provider");
+  }
+  if (typeof model === "string" && /^https?:\/\//i.test(model)) {
+    throw new InputError("Model URLs are no longer supported. Use endpointUrl instead (`model` is a model id such as \"org/name\")", "model");
+  }
+  if (provider === "openai" && typeof model === "string" && !model.startsWith("openai/")) {
+    throw new InputError(`Models from openai must be prefixed by "openai/". Got ${JSON.stringify(model).slice(0, 120)}.`, "model");
+  }
+}
+
 /** The chat URL of a dedicated endpoint: `/v1/chat/completions` appended as needed. */
 export function endpointChatUrl(endpointUrl: string): string {
   const base = trimSlashes(endpointUrl);
@@ -106,6 +120,7 @@ export function chatRoute(args: BaseArgs, options: Options): ChatRoute {
 }
 
 function routeFor(o: RouteOptions): ChatRoute {
+  checkProviderModel(o);
   if (o.endpointUrl !== undefined) {
     const model = o.model || "tgi";
     const url = endpointChatUrl(checkBaseUrl(o.endpointUrl, "endpointUrl"));

@@ -33,6 +33,19 @@ describe("InputError before any request", () => {
     expect(seen).toHaveLength(0);
   });
 
+  it.each([
+    ["endpointUrl with a third-party provider", { model: "o/m", provider: "together" }, { endpointUrl }, "provider", /Cannot use endpointUrl with a third-party provider/],
+    ["a model given as a URL", { model: "https://api.example/models/o/m" }, {}, "model", /Model URLs are no longer supported. Use endpointUrl instead/],
+    ["an openai model without its prefix", { model: "gpt-4o-mini", provider: "openai" }, {}, "model", /must be prefixed by "openai\/"/],
+  ])("%s, as @huggingface/inference refuses it", async (_name, args, options, field, message) => {
+    const { fetch, seen } = recordingFetch(() => json({}));
+    const error = await chatCompletion({ ...args, messages }, { fetch, ...options }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ field });
+    expect((error as Error).message).toMatch(message);
+    expect(seen).toHaveLength(0);
+  });
+
   it("an empty model where the route needs one", async () => {
     const { fetch, seen } = recordingFetch(() => json({}));
     for (const options of [{}, { provider: "hf-inference" }, { baseUrl: "http://hub.test" }]) {
