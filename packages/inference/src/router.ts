@@ -92,10 +92,13 @@ export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl"): 
   return value as string;
 }
 
-/** The checks `@huggingface/inference` makes of a model and a provider, in its words where code may match them. */
-function checkProviderModel(o: RouteOptions): void {
+/**
+ * The checks `@huggingface/inference` makes of a model and a provider, in its words where code may match
+ * them. The call's own `provider` with an endpoint is refused; a client's default provider yields to a call's endpoint.
+ */
+function checkProviderModel(args: BaseArgs, o: RouteOptions): void {
   const { model, provider } = o;
-  if (o.endpointUrl !== undefined && provider && provider !== "hf-inference" && provider !== "auto") {
+  if (o.endpointUrl !== undefined && args.provider && args.provider !== "hf-inference" && args.provider !== "auto") {
     throw new InputError(`Cannot use endpointUrl with a third-party provider (\`provider: ${JSON.stringify(provider)}\`): drop one of them`, "provider");
   }
   if (typeof model === "string" && /^https?:\/\//i.test(model)) {
@@ -116,11 +119,12 @@ export function endpointChatUrl(endpointUrl: string): string {
 
 /** endpoint > baseUrl / provider "hf-inference" > the HF router ("auto" and other providers). */
 export function chatRoute(args: BaseArgs, options: Options): ChatRoute {
-  return routeFor(routeOptions(args, options));
+  const o = routeOptions(args, options);
+  checkProviderModel(args, o);
+  return routeFor(o);
 }
 
 function routeFor(o: RouteOptions): ChatRoute {
-  checkProviderModel(o);
   if (o.endpointUrl !== undefined) {
     const model = o.model || "tgi";
     const url = endpointChatUrl(checkBaseUrl(o.endpointUrl, "endpointUrl"));
@@ -143,6 +147,7 @@ function routeFor(o: RouteOptions): ChatRoute {
 /** Where `textGeneration` goes: TGI's `/` (generate) and the pipeline share one URL. */
 export function generationRoute(args: BaseArgs, options: Options): ChatRoute {
   const o = routeOptions(args, options);
+  checkProviderModel(args, o);
   if (!o.endpointUrl && !o.baseUrl && o.provider && o.provider !== "auto" && o.provider !== "hf-inference") {
     throw new InputError(
       `\`provider: "${o.provider}"\` serves chat only here: use chatCompletion, or "hf-inference" or an endpoint for textGeneration`,

@@ -34,7 +34,7 @@ describe("InputError before any request", () => {
   });
 
   it.each([
-    ["endpointUrl with a third-party provider", { model: "o/m", provider: "together" }, { endpointUrl }, "provider", /Cannot use endpointUrl with a third-party provider/],
+    ["endpointUrl with a third-party provider", { model: "o/m", provider: "together", endpointUrl }, {}, "provider", /Cannot use endpointUrl with a third-party provider/],
     ["a model given as a URL", { model: "https://api.example/models/o/m" }, {}, "model", /Model URLs are no longer supported. Use endpointUrl instead/],
     ["an openai model without its prefix", { model: "gpt-4o-mini", provider: "openai" }, {}, "model", /must be prefixed by "openai\/"/],
   ])("%s, as @huggingface/inference refuses it", async (_name, args, options, field, message) => {
