@@ -1,15 +1,19 @@
+import type { Interrupts } from "./interrupts";
+
 /** What a command may touch, so tests can run commands in-process as well as spawned. */
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
-  /** Resolves when the user asks to stop (SIGINT / SIGTERM) — for long-running commands. */
+  /** What Ctrl-C does: a command pushes a handler while it has something to cancel. */
+  interrupts: Interrupts;
+  /** Resolves when the user asks to stop (Ctrl-C / SIGTERM) — for long-running commands. */
   untilStopped(): Promise<void>;
 }
 
-/** Exit codes: 0 ok, 1 the call failed, 2 bad usage. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/** Exit codes: 0 ok, 1 the call failed, 2 bad usage, 130 interrupted (Ctrl-C). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -23,13 +27,4 @@ export function readAll(stream: NodeJS.ReadableStream): Promise<string> {
     stream.on("end", () => resolve(text));
     stream.on("error", reject);
   });
-}
-
-export function positiveNumber(name: string, value: string | undefined, integer = false): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
-    throw new UsageError(`--${name} must be a ${integer ? "whole number" : "number"} >= 0 (got "${value}")`);
-  }
-  return n;
 }

@@ -1,8 +1,8 @@
-import { InferenceError, InputError } from "@hfkit/inference";
 import { CHAT_HELP, chat } from "./commands/chat";
 import { MOCK_HUB_HELP, mockHub, PROXY_HELP, proxy } from "./commands/serve";
 import { snippet } from "./commands/snippet";
 import { EXIT, type Io, UsageError } from "./io";
+import { report } from "./report";
 import { VERSION } from "./version";
 
 /** Each command resolves to nothing (success) or its own exit code; `help` undefined: it prints its own. */
@@ -16,12 +16,15 @@ const COMMANDS: Record<string, { run: (argv: string[], io: Io) => Promise<number
 const HELP = `hfkit ${VERSION} — Hugging Face inference from the command line
 
 Commands:
-  hfkit chat [PROMPT]        stream a chat answer (see hfkit chat --help)
+  hfkit chat [PROMPT]        stream a chat answer; no prompt on a terminal: a conversation (hfkit chat --help)
   hfkit proxy --target URL   an OpenAI-compatible proxy in front of HF backends
   hfkit snippet MODEL_ID     ready-to-run code for a model (JS, Python, cURL)
-  hfkit mock-hub             start the local emulator of the HF backends
+  hfkit mock-hub             start the local emulator of the HF backends, with scripted models and faults
 
-  hfkit --help, hfkit --version`;
+  hfkit --help, hfkit --version
+
+Exit codes: 0 ok, 1 the call failed, 2 bad usage, 130 interrupted (Ctrl-C).
+Colour on a terminal only; NO_COLOR turns it off, FORCE_COLOR on.`;
 
 /** Runs one command line; answers the exit code. Errors are one clear line (a stack only with --verbose). */
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -36,8 +39,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr.write(`hfkit: unknown command "${name}" (try hfkit --help)\n`);
-    return EXIT.usage;
+    return report(new UsageError(`unknown command "${name}" (try hfkit --help)`), io, false);
   }
   if (command.help && (rest.includes("--help") || rest.includes("-h"))) {
     io.stdout.write(`${command.help}\n`);
@@ -48,14 +50,4 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     return report(error, io, rest.includes("--verbose"));
   }
-}
-
-function report(error: unknown, io: Io, verbose: boolean): number {
-  // An InputError is a bad option or argument, found before any request: bad usage too.
-  const usage = error instanceof UsageError || error instanceof InputError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-  const e = error as Error;
-  const label = error instanceof InferenceError ? `${e.name}: ` : "";
-  io.stderr.write(`hfkit: ${label}${e.message}\n`);
-  if (verbose && e.stack) io.stderr.write(`${e.stack}\n`);
-  return usage ? EXIT.usage : EXIT.failed;
 }

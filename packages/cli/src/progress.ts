@@ -1,21 +1,27 @@
 import type { RetryEvent } from "@hfkit/inference";
+import { paint } from "./color";
 
 const FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
 
 /**
  * What the user sees while nothing has arrived yet: on a terminal, one spinner line with the model's
- * estimated loading time, cleared when the first token arrives; elsewhere, plain lines.
+ * estimated loading time, cleared when the first token arrives; elsewhere, plain lines. Dimmed when
+ * `color` is on.
  */
 export class Progress {
   private timer: ReturnType<typeof setInterval> | undefined;
   private line = "";
   private frame = 0;
   private readonly started = Date.now();
+  private readonly dim: (text: string) => string;
 
   constructor(
     private readonly stderr: NodeJS.WritableStream & { isTTY?: boolean },
     private readonly model: string,
-  ) {}
+    color = false,
+  ) {
+    this.dim = paint(color).dim;
+  }
 
   onRetry(event: RetryEvent): void {
     const secs = (event.delayMs / 1000).toFixed(1);
@@ -23,7 +29,7 @@ export class Progress {
       event.reason === "loading"
         ? `Model ${this.model} is loading${event.estimatedTime !== undefined ? ` (about ${Math.round(event.estimatedTime)} s)` : ""}`
         : `Retrying in ${secs} s (${event.reason}${event.status ? `, HTTP ${event.status}` : ""})`;
-    if (!this.stderr.isTTY) return void this.stderr.write(`${text}...\n`);
+    if (!this.stderr.isTTY) return void this.stderr.write(`${this.dim(`${text}...`)}\n`);
     this.line = text;
     this.timer ??= setInterval(() => this.draw(), 100);
     this.draw();
@@ -32,7 +38,7 @@ export class Progress {
   private draw(): void {
     const elapsed = Math.round((Date.now() - this.started) / 1000);
     this.frame = (this.frame + 1) % FRAMES.length;
-    this.stderr.write(`\r\x1b[K${FRAMES[this.frame]} ${this.line} — ${elapsed} s`);
+    this.stderr.write(`\r\x1b[K${this.dim(`${FRAMES[this.frame]} ${this.line} — ${elapsed} s`)}`);
   }
 
   /** The first token arrived, or the call ended: the progress line goes away. */

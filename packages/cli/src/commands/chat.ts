@@ -1,67 +1,102 @@
+import { type ChatCompletionInputMessage, InferenceClient } from "@hfkit/inference";
 import { parseArgs } from "node:util";
-import { type ChatCompletionInputMessage, InferenceClient, type Options } from "@hfkit/inference";
-import { type Io, positiveNumber, readAll, UsageError } from "../io";
-import { Progress } from "../progress";
+import { numberFlag, withNegatives } from "../args";
+import { colorOn } from "../color";
+import { EXIT, type Io, readAll, UsageError } from "../io";
+import { answer, type Session } from "./answer";
+import { converse } from "./interactive";
 
-export const CHAT_HELP = `hfkit chat [--model M] [--base-url U | --endpoint URL] [--provider P] [--max-tokens N]
-           [--temperature T] [--system S] [--timeout MS] [--verbose] [PROMPT]
+export const CHAT_HELP = `hfkit chat [-m MODEL] [--base-url U | --endpoint URL] [options] [PROMPT]
 
-Streams a chat answer to stdout as it arrives. The prompt comes from PROMPT or, without it, from stdin.
+Streams a chat answer to stdout as it arrives; progress and errors go to stderr. The prompt comes from
+PROMPT or, without it, from stdin. With no PROMPT and stdin a terminal (or with -i), a conversation:
+a "> " prompt, each answer streamed, the history kept; /exit or Ctrl-D ends it. Ctrl-C cancels the
+answer in flight at once (in a conversation: back to the prompt; otherwise, or at the prompt: exit 130).
+
+  -m, --model M        the model id (required unless --endpoint)
+  --base-url U         an hf-inference-style server: chat goes to U/models/M/v1/chat/completions
+  --endpoint URL       a dedicated endpoint: chat goes to URL/v1/chat/completions
+  --provider P         the router's provider (default auto); not with --base-url or --endpoint
+  --system S           a system message before the conversation
+  --max-tokens N       at most N tokens in each answer (a whole number >= 1)
+  --temperature T      sampling temperature (a number >= 0)
+  --top-p P            nucleus sampling (a number from 0 to 1)
+  --stop S             stop the answer at S (repeatable)
+  --seed N             a random seed, for repeatable sampling (a whole number >= 0)
+  --timeout MS         deadline over each call, model loading waits included, in ms
+  --no-stream          ask for the whole answer at once
+  --json               print JSON: one chunk per line (NDJSON) as they arrive; with --no-stream,
+                       the whole ChatCompletionOutput
+  -i, --interactive    a conversation even when stdin is not a terminal (PROMPT, if any, is its first turn)
+  --verbose            a stack with each error
+
 The token is read from HF_TOKEN (never from the command line); without one, no Authorization is sent.`;
 
-/** `hfkit chat`: streams the answer's tokens to stdout; progress and errors go to stderr. */
-export async function chat(argv: string[], io: Io): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      model: { type: "string" },
-      "base-url": { type: "string" },
-      endpoint: { type: "string" },
-      provider: { type: "string" },
-      "max-tokens": { type: "string" },
-      temperature: { type: "string" },
-      system: { type: "string" },
-      timeout: { type: "string" },
-      verbose: { type: "boolean" },
-    },
-  });
+const OPTIONS = {
+  model: { type: "string", short: "m" },
+  "base-url": { type: "string" },
+  endpoint: { type: "string" },
+  provider: { type: "string" },
+  system: { type: "string" },
+  "max-tokens": { type: "string" },
+  temperature: { type: "string" },
+  "top-p": { type: "string" },
+  stop: { type: "string", multiple: true },
+  seed: { type: "string" },
+  timeout: { type: "string" },
+  "no-stream": { type: "boolean" },
+  json: { type: "boolean" },
+  interactive: { type: "boolean", short: "i" },
+  verbose: { type: "boolean" },
+} as const;
+
+/** Providers that mean "the server given" when --base-url or --endpoint names one. */
+const SERVER_PROVIDERS = ["auto", "hf-inference"];
+
+/** `hfkit chat`: one answer streamed to stdout, or a conversation; progress and errors go to stderr. */
+export async function chat(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({ args: withNegatives(argv, OPTIONS), options: OPTIONS, allowPositionals: true });
+  const server = values["base-url"] ? "--base-url" : values.endpoint ? "--endpoint" : undefined;
   if (values["base-url"] && values.endpoint) throw new UsageError("give --base-url or --endpoint, not both");
   if (!values.model && !values.endpoint) throw new UsageError("--model is required (or --endpoint)");
-  const prompt = positionals.length > 0 ? positionals.join(" ") : io.stdin.isTTY ? "" : (await readAll(io.stdin)).trim();
-  if (!prompt) throw new UsageError("no prompt: give one as an argument or on stdin");
-
-  const model = values.model ?? "tgi";
-  const progress = new Progress(io.stderr, model);
-  const options: Options = {
-    baseUrl: values["base-url"],
-    endpointUrl: values.endpoint,
-    provider: values.provider,
-    timeout: positiveNumber("timeout", values.timeout),
-    onRetry: (event) => progress.onRetry(event),
-    // Loading is shown by the progress line; other warnings go to stderr.
-    logger: { warn: (m) => void (/is loading/.test(m) || io.stderr.write(`${m}\n`)) },
-  };
-  const messages: ChatCompletionInputMessage[] = [];
-  if (values.system) messages.push({ role: "system", content: values.system });
-  messages.push({ role: "user", content: prompt });
-
-  const client = new InferenceClient(io.env.HF_TOKEN ?? "", options);
-  try {
-    for await (const chunk of client.chatCompletionStream({
-      model: values.model,
-      messages,
-      max_tokens: positiveNumber("max-tokens", values["max-tokens"], true),
-      temperature: positiveNumber("temperature", values.temperature),
-    })) {
-      const content = chunk.choices[0]?.delta?.content;
-      if (content) {
-        progress.clear();
-        io.stdout.write(content);
-      }
-    }
-    io.stdout.write("\n");
-  } finally {
-    progress.clear();
+  if (server && values.provider !== undefined && !SERVER_PROVIDERS.includes(values.provider)) {
+    throw new UsageError(
+      `--provider ${values.provider} does not combine with ${server}: ${server} names the server itself (an hf-inference-style one); drop --provider`,
+    );
   }
+  const timeout = numberFlag("timeout", values.timeout, { min: 1 });
+  const session: Session = {
+    io,
+    model: values.model ?? "tgi",
+    color: colorOn(io.stderr, io.env),
+    stream: !values["no-stream"],
+    json: values.json === true,
+    verbose: values.verbose === true,
+    timeout,
+    request: {
+      model: values.model,
+      max_tokens: numberFlag("max-tokens", values["max-tokens"], { min: 1, integer: true }),
+      temperature: numberFlag("temperature", values.temperature, { min: 0 }),
+      top_p: numberFlag("top-p", values["top-p"], { min: 0, max: 1 }),
+      stop: values.stop,
+      seed: numberFlag("seed", values.seed, { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }),
+    },
+    client: new InferenceClient(io.env.HF_TOKEN ?? "", {
+      baseUrl: values["base-url"],
+      endpointUrl: values.endpoint,
+      provider: values.provider,
+      timeout,
+      // Loading is shown by the progress line; other warnings go to stderr.
+      logger: { warn: (m) => void (/is loading/.test(m) || io.stderr.write(`${m}\n`)) },
+    }),
+  };
+  const messages: ChatCompletionInputMessage[] = values.system ? [{ role: "system", content: values.system }] : [];
+  const typed = positionals.join(" ").trim();
+
+  if (values.interactive || (typed === "" && io.stdin.isTTY === true)) return converse(session, messages, typed || undefined);
+
+  const prompt = typed || (await readAll(io.stdin)).trim();
+  if (!prompt) throw new UsageError("no prompt: give one as an argument or on stdin");
+  messages.push({ role: "user", content: prompt });
+  return (await answer(session, messages)) === undefined ? EXIT.interrupted : EXIT.ok;
 }

@@ -1,32 +1,70 @@
+import type { AddressInfo } from "node:net";
+import { type ModelConfig, startMockHub } from "@hfkit/mock-hub";
+import { createProxy } from "@hfkit/openai-compat";
 import { parseArgs } from "node:util";
-import { startMockHub } from "@hfkit/mock-hub";
-import { startProxy } from "@hfkit/openai-compat";
-import { type Io, positiveNumber, UsageError } from "../io";
+import { numberFlag, withNegatives } from "../args";
+import { type Io, UsageError } from "../io";
+import { FAULTS, KINDS, parseFaultSpec, parseModelSpec } from "./mockHubSpec";
 
 export const PROXY_HELP = `hfkit proxy --target URL [--port N] [--host H]
 
 An OpenAI-compatible proxy (POST /v1/chat/completions, GET /v1/models) in front of an hf-inference-style
-base URL. Binds 127.0.0.1 unless --host says otherwise. Prints its URL on stdout.`;
+base URL. Binds 127.0.0.1 unless --host says otherwise. Prints its URL on stdout; runs until Ctrl-C.`;
 
-export const MOCK_HUB_HELP = `hfkit mock-hub [--port N]
+export const MOCK_HUB_HELP = `hfkit mock-hub [--port N] [--model NAME=KIND[:loading=S]]... [--fault TYPE[:KEY=N,...][@MODEL]]...
 
-Starts the local emulator of the Hugging Face backends on 127.0.0.1 and prints its URL on stdout. Any model
-id is a TGI model by default; see the @hfkit/mock-hub README for the predefined behaviours.`;
+Starts the local emulator of the Hugging Face backends on 127.0.0.1 and prints its URL on stdout; runs
+until Ctrl-C. Any model id is a TGI 3.2 model by default; the predefined ones (hfkit/tgi-2.0, hfkit/vllm,
+...) are in the @hfkit/mock-hub README.
 
-/** `hfkit proxy`: runs until SIGINT / SIGTERM, then shuts down cleanly. */
+  --model NAME=KIND[:loading=S]   adds the model NAME, served as KIND: ${KINDS};
+                                  loading=S: it is loading (503, estimated_time S) for S seconds from the start
+  --fault TYPE[:KEY=N,...][@MODEL]
+                                  scripts a fault for MODEL (every model without @MODEL), one of:
+                                  ${FAULTS}; keys are the fault's fields (stall:afterChunks=2,
+                                  slow:delayMs=500, serverError:status=502, loading:estimatedTime=5), and
+                                  times=N applies it to the first N requests only
+
+  e.g. hfkit mock-hub --model acme/slow=tgi-3.2:loading=10 --fault stall:afterChunks=3@acme/stuck`;
+
+const PORT = { min: 0, max: 65535, integer: true };
+
+/** `hfkit proxy`: runs until Ctrl-C / SIGTERM, then shuts down cleanly. */
 export async function proxy(argv: string[], io: Io): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { target: { type: "string" }, port: { type: "string" }, host: { type: "string" } } });
+  const options = { target: { type: "string" }, port: { type: "string" }, host: { type: "string" } } as const;
+  const { values } = parseArgs({ args: withNegatives(argv, options), options });
   if (!values.target) throw new UsageError("--target URL is required");
-  const running = await startProxy({ target: values.target, port: positiveNumber("port", values.port, true), host: values.host });
-  io.stdout.write(`${running.url}\n`);
+  const server = createProxy({ target: values.target });
+  // listen's error (a port in use) rejects here, so it is reported as one line.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(numberFlag("port", values.port, PORT) ?? 0, values.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port, address } = server.address() as AddressInfo;
+  io.stdout.write(`http://${address.includes(":") ? `[${address}]` : address}:${port}\n`);
   await io.untilStopped();
-  await running.close();
+  await server.shutdown();
 }
 
-/** `hfkit mock-hub`: runs until SIGINT / SIGTERM. */
+/** `hfkit mock-hub`: runs until Ctrl-C / SIGTERM. */
 export async function mockHub(argv: string[], io: Io): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { port: { type: "string" } } });
-  const hub = await startMockHub({ port: positiveNumber("port", values.port, true) });
+  const options = {
+    port: { type: "string" },
+    model: { type: "string", multiple: true },
+    fault: { type: "string", multiple: true },
+  } as const;
+  const { values } = parseArgs({ args: withNegatives(argv, options), options });
+  const models: Record<string, ModelConfig> = {};
+  for (const spec of values.model ?? []) {
+    const { id, config } = parseModelSpec(spec);
+    models[id] = config;
+  }
+  const faults = (values.fault ?? []).map(parseFaultSpec);
+  const hub = await startMockHub({ port: numberFlag("port", values.port, PORT), models });
+  for (const { fault, model } of faults) hub.inject(fault, { model });
   io.stdout.write(`${hub.url}\n`);
   await io.untilStopped();
   await hub.close();
