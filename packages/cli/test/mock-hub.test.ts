@@ -1,0 +1,57 @@
+import { expect, it } from "vitest";
+import { parseFaultSpec, parseModelSpec } from "../src/commands/mockHubSpec";
+import { Child, hfkit } from "./run";
+
+it("mock-hub --model NAME=KIND:loading=S and --fault TYPE:KEY=N@MODEL: chat sees the loading line, then the answer; the fault", async () => {
+  const hub = new Child([
+    "mock-hub", "--port", "0",
+    "--model", "acme/slow=tgi-3.2:loading=2",
+    "--model", "acme/v=vllm",
+    "--fault", "unauthorized@acme/locked",
+    "--fault", "serverError:status=502,times=1@acme/v",
+  ]);
+  await hub.until(() => hub.stdout.endsWith("\n"));
+  const url = hub.stdout.trim();
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  try {
+    const slow = await hfkit(["chat", "--base-url", url, "-m", "acme/slow", "hi"]);
+    expect(slow).toMatchObject({ code: 0, stderr: "Model acme/slow is loading (about 2 s)...\n", stdout: "The capital of France is Paris.\n" });
+
+    const vllm = await hfkit(["chat", "--base-url", url, "-m", "acme/v", "hi"]);
+    expect(vllm.code).toBe(0);
+    expect(vllm.stderr).toMatch(/^Retrying in \d+\.\d s \(server-error, HTTP 502\)\.\.\.\n$/);
+    expect(vllm.stdout).toBe("The capital of France is Paris.\n");
+
+    const locked = await hfkit(["chat", "--base-url", url, "-m", "acme/locked", "hi"]);
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toMatch(/^hfkit: AuthenticationError: .*HF_TOKEN/);
+  } finally {
+    hub.process.kill("SIGINT");
+  }
+  expect((await hub.exited).code).toBe(0);
+});
+
+it("model and fault specs: kinds map to the predefined models; bad specs are usage errors", async () => {
+  expect(parseModelSpec("acme/old=tgi-2.0")).toEqual({ id: "acme/old", config: { tgiVersion: "2.0.2" } });
+  expect(parseModelSpec("a/b=tgi-2.3.1").config).toEqual({ tgiVersion: "2.3.1" });
+  expect(parseModelSpec("a/b=transformers").config).toEqual({ backend: "transformers" });
+  expect(parseModelSpec("a/b=llamacpp:loading=1.5").config).toEqual({
+    backend: "llamacpp",
+    faults: [{ type: "loading", estimatedTime: 1.5, durationMs: 1500 }],
+  });
+  expect(parseFaultSpec("stall:afterChunks=2@acme/x")).toEqual({ fault: { type: "stall", afterChunks: 2 }, model: "acme/x" });
+  expect(parseFaultSpec("slow:delayMs=500")).toEqual({ fault: { type: "slow", delayMs: 500 }, model: undefined });
+
+  for (const [flag, spec, message] of [
+    ["--model", "acme/x", /--model takes NAME=KIND/],
+    ["--model", "acme/x=nope", /unknown kind "nope" \(one of tgi-2\.0, .*vllm/],
+    ["--model", "acme/x=vllm:loading=soon", /loading must be a number of seconds > 0/],
+    ["--fault", "bogus", /unknown fault "bogus" \(one of loading, /],
+    ["--fault", "slow", /--fault slow needs delayMs=N/],
+    ["--fault", "stall:after=2", /unknown key "after" \(it takes afterChunks, times\)/],
+  ] as const) {
+    const run = await hfkit(["mock-hub", flag, spec]);
+    expect(run.code, spec).toBe(2);
+    expect(run.stderr, spec).toMatch(message);
+  }
+});
