@@ -14,7 +14,7 @@ export interface HttpRequestInfo {
 
 /** The error answer, as `HttpError.httpResponse` shows it (the `@huggingface/inference` shape). */
 export interface HttpResponseInfo {
-  /** The HTTP status code. */
+  /** The HTTP status the answer came with: 200 for an error sent inside a 200 stream, as `@huggingface/inference` reports it (`HttpError.status` is what the error stands for, e.g. 422). */
   status: number;
   /** The server's `x-request-id`, or `""` when it sent none. */
   requestId: string;

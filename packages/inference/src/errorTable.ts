@@ -137,5 +137,6 @@ export function toHttpError(src: ErrorSource): HttpError {
     estimatedTime: f.estimatedTime,
     provider,
     routing,
+    httpStatus: inStream ? 200 : undefined,
   });
 }

@@ -62,6 +62,8 @@ export interface HttpErrorInit {
   status: number;
   /** The error body: parsed JSON, else the text. */
   body: unknown;
+  /** The HTTP status the answer came with, when it differs from `status` (200 for an error inside a stream). */
+  httpStatus?: number;
   /** The server's `x-request-id`. */
   requestId?: string;
   /** The URL that answered, without any `user:password@`. */
@@ -117,7 +119,7 @@ export class HttpError extends InferenceError {
       headers: init.requestHeaders,
       body: init.requestBody,
     };
-    this.httpResponse = { status: init.status, requestId: init.requestId ?? "", body: init.body };
+    this.httpResponse = { status: init.httpStatus ?? init.status, requestId: init.requestId ?? "", body: init.body };
     this.retryAfterMs = init.retryAfterMs;
     this.provider = init.provider;
     this.also(init.source === "hub" ? HUB_API : PROVIDER_API);

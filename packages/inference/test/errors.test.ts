@@ -57,12 +57,21 @@ describe("one table maps HTTP answers and in-stream errors", () => {
     expect(e.constructor).toBe(Cls);
     expect(e.body).toEqual(body);
     expect(e.requestId).toBe("r1");
-    expect(e.httpResponse).toEqual({ status: e.status, requestId: "r1", body });
+    expect(e.httpResponse).toEqual({ status: inStream ? 200 : e.status, requestId: "r1", body });
   });
 
   it("FastAPI's detail becomes the message", () => {
     const e = toHttpError({ status: 422, body: { detail: [{ loc: ["body", "top_p"], msg: "must be <= 1" }] }, url: "u" });
     expect(e.message).toContain("body.top_p: must be <= 1");
+  });
+
+  it("an error inside a 200 stream: status is what it stands for, httpResponse.status the 200 it came with", () => {
+    const e = toHttpError({ status: 200, body: { error: "Input validation error: x", error_type: "validation" }, url: "u", inStream: true });
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.status).toBe(422);
+    expect(e.httpResponse.status).toBe(200);
+    const plain = toHttpError({ status: 404, body: { error: "Model o/m does not exist" }, url: "u" });
+    expect([plain.status, plain.httpResponse.status]).toEqual([404, 404]);
   });
 
   it("a loading error keeps estimatedTime in seconds", () => {
