@@ -1,0 +1,49 @@
+import { spawn, type StdioOptions } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type MockHub, startMockHub } from "@hfkit/mock-hub";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+let hub: MockHub;
+beforeAll(async () => {
+  hub = await startMockHub();
+});
+afterAll(() => hub.close());
+
+function run(command: string, args: string[], cwd: string, stdio: StdioOptions): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio, env: { ...process.env, FORCE_COLOR: "0" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr?.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+it("`pnpm -s hfkit snippet … > f.mjs` writes only the snippet; `node f.mjs` runs it against the mock hub", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "hfkit-snippet-"));
+  // Where the snippet runs, `@hfkit/inference` must resolve (as after `npm i @hfkit/inference`).
+  await mkdir(join(dir, "node_modules", "@hfkit"), { recursive: true });
+  await symlink(join(ROOT, "packages", "inference"), join(dir, "node_modules", "@hfkit", "inference"), "dir");
+  const model = join(dir, "model.json");
+  await writeFile(model, JSON.stringify({ id: "org/chat", pipeline_tag: "text-generation", tags: ["conversational"] }));
+
+  const file = join(dir, "f.mjs");
+  const fd = openSync(file, "w");
+  const args = ["-s", "hfkit", "snippet", "org/chat", "--model-file", model, "--lang", "js", "--client", "hfkit", "--base-url", hub.url];
+  const made = await run("pnpm", args, ROOT, ["ignore", fd, "pipe"]).finally(() => closeSync(fd));
+  expect(made.code, made.stderr).toBe(0);
+  const code = await readFile(file, "utf8");
+  expect(code.startsWith("// npm i @hfkit/inference\nimport ")).toBe(true);
+  expect(code).not.toContain("hfkit-workspace");
+
+  const ran = await run(process.execPath, [file], dir, ["ignore", "pipe", "pipe"]);
+  expect(ran).toMatchObject({ code: 0, stdout: "The capital of France is Paris.", stderr: "" });
+  expect(hub.requests.at(-1)?.path).toBe("/models/org/chat/v1/chat/completions");
+});
