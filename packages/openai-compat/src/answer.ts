@@ -30,6 +30,8 @@ export async function answerChat(req: ChatRequest, options: Options): Promise<Re
   const call = { ...args, accessToken: req.accessToken };
   const callOptions: Options = { ...options, ...(req.signal ? { signal: req.signal } : {}) };
   delete (call as { stream?: unknown }).stream;
+  // Where the call goes is the adapter's or the proxy's to say, never the body's: a body's `endpointUrl` would take the token elsewhere.
+  delete (call as { endpointUrl?: unknown }).endpointUrl;
   try {
     if (!args.stream) {
       const out = await chatCompletion(call, callOptions);

@@ -1,38 +1,38 @@
 import { InputError, type Options } from "@hfkit/inference";
 import { answerChat } from "./answer";
 import { errorResponse } from "./protocol";
+import { adapterRoute, chatPrefix } from "./target";
 
 /** The options of `createHfFetch`: any InferenceClient option (except `signal`, taken from each request), and the inner `fetch`. */
 export type HfFetchOptions = Omit<Options, "fetch" | "signal"> & {
   /** The fetch that reaches the network (default: the global one, looked up at call time). */
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /**
+   * Whether the client's `baseURL` is a dedicated endpoint (`{endpoint}/v1`, chat at
+   * `{endpoint}/v1/chat/completions`, any `model`). `true`: always; `false`: never (an hf-inference base
+   * with the model in the body); default: detected, an endpoint when the host is
+   * `*.endpoints.huggingface.cloud`, the path has a segment `endpoints/{name}`, or the request's model
+   * names no Hub model (absent, `""` or `"tgi"`). The `endpointUrl` option names one outright.
+   */
+  endpoint?: boolean;
 };
 
-const HF_ROUTER_HOST = "router.huggingface.co";
-
-/**
- * Where an OpenAI-style chat URL goes: a model URL (`{base}/models/{id}/v1/chat/completions`), the HF
- * router, or a base with the model in the body (`{base}/v1/chat/completions`).
- */
-export function routeOf(url: URL, options: HfFetchOptions): Options {
-  if (options.endpointUrl || options.baseUrl || options.provider) return {};
-  const m = /^(.*)\/models\/(.+?)\/v1\/chat\/completions$/.exec(url.pathname);
-  if (m) return { baseUrl: `${url.origin}${m[1]}` };
-  if (url.host === HF_ROUTER_HOST && url.pathname === "/v1/chat/completions") return { provider: "auto" };
-  return { baseUrl: `${url.origin}${url.pathname.replace(/\/v1\/chat\/completions$/, "")}` };
-}
-
-function modelFromUrl(url: URL): string | undefined {
-  return /\/models\/(.+?)\/v1\/chat\/completions$/.exec(url.pathname)?.[1];
+/** Where an OpenAI-style chat URL goes, and the model the URL names: see {@link adapterRoute}. */
+function routeOf(url: URL, prefix: string, model: unknown, options: HfFetchOptions): { route: Options; model?: string } {
+  if (options.endpointUrl || options.baseUrl || options.provider) return { route: {} };
+  return adapterRoute(url, prefix, model, options.endpoint);
 }
 
 /**
- * A `fetch` for `new OpenAI({ baseURL, apiKey, fetch })` and any fetch-based client: chat completions go
- * through the hfkit core (routing, parameter mapping, retries, timeouts, stream termination); every
- * other request passes through untouched.
+ * A `fetch` for `new OpenAI({ baseURL, apiKey, fetch })` and any fetch-based client: chat completions
+ * (`POST …[/v1]/chat/completions[/]`) go through the hfkit core (routing, parameter mapping, retries,
+ * timeouts, stream termination) and are answered as OpenAI answers; every other request passes through
+ * untouched. The `baseURL` says where: a model URL `{base}/models/{id}/v1`, the HF router
+ * `https://router.huggingface.co/v1`, a dedicated endpoint `{endpoint}/v1` (see `endpoint`), or an
+ * hf-inference base `{base}/v1` with the model in the body.
  */
 export function createHfFetch(options: HfFetchOptions = {}): typeof fetch {
-  const { fetch: inner, ...coreOptions } = options;
+  const { fetch: inner, endpoint: _endpoint, ...coreOptions } = options;
   const passThrough = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
     (inner ?? globalThis.fetch)(input as string, init);
 
@@ -40,7 +40,8 @@ export function createHfFetch(options: HfFetchOptions = {}): typeof fetch {
     const request = input instanceof Request ? input : undefined;
     const url = new URL(request ? request.url : String(input));
     const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
-    if (method !== "POST" || !url.pathname.endsWith("/chat/completions")) return passThrough(input, init);
+    const prefix = method === "POST" ? chatPrefix(url.pathname) : undefined;
+    if (prefix === undefined) return passThrough(input, init);
     const text = init?.body !== undefined && init.body !== null ? await new Response(init.body).text() : await request!.text();
     const headers = new Headers(init?.headers ?? request?.headers);
     const token = /^Bearer\s+(.+)$/i.exec(headers.get("authorization") ?? "")?.[1];
@@ -50,11 +51,11 @@ export function createHfFetch(options: HfFetchOptions = {}): typeof fetch {
     } catch {
       return errorResponse(new InputError("The request body is not valid JSON", "body"));
     }
-    const model = modelFromUrl(url);
-    if (model && !options.endpointUrl) body.model = model;
+    const { route, model } = routeOf(url, prefix, (body as { model?: unknown } | null)?.model, options);
+    if (model && !options.endpointUrl && typeof body === "object" && body !== null) body.model = model;
     return answerChat(
       { body, accessToken: token, signal: init?.signal ?? request?.signal },
-      { ...coreOptions, ...routeOf(url, options), ...(inner ? { fetch: inner } : {}) },
+      { ...coreOptions, ...route, ...(inner ? { fetch: inner } : {}) },
     );
   } as typeof fetch;
 }

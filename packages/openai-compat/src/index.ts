@@ -2,3 +2,4 @@ export { answerChat, type ChatRequest } from "./answer";
 export { createHfFetch, type HfFetchOptions } from "./fetch";
 export { toOpenAIError, type OpenAIErrorBody } from "./protocol";
 export { createProxy, type ProxyOptions, type ProxyServer, startProxy } from "./proxy";
+export type { TargetKind } from "./target";

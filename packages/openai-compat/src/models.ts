@@ -1,0 +1,68 @@
+import { endpointRoot, HF_ROUTER_HOST, type TargetKind } from "./target";
+
+/** What the proxy's `GET /v1/models` needs: the target, its kind, the override, and how to fetch. */
+export interface ModelsSource {
+  target: string;
+  kind: TargetKind;
+  /** The `models` option: listed as is, nothing fetched. */
+  models?: string[];
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  fetchOptions?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** A status and the JSON body to answer with. */
+export interface ModelsAnswer {
+  status: number;
+  body: unknown;
+}
+
+const list = (data: unknown[]): ModelsAnswer => ({ status: 200, body: { object: "list", data } });
+
+function failure(status: number, message: string): ModelsAnswer {
+  const types: Record<number, string> = { 401: "authentication_error", 403: "permission_error", 404: "not_found_error", 429: "rate_limit_error" };
+  const type = types[status] ?? (status >= 500 ? "upstream_error" : "invalid_request_error");
+  return { status, body: { error: { message, type, code: null, param: null } } };
+}
+
+/** Where the target lists its models: the router's list, or an endpoint's own `/v1/models`; none for an hf-inference base. */
+export function modelsUrl(target: string, kind: TargetKind): string | undefined {
+  if (kind === "router") return `https://${HF_ROUTER_HOST}/v1/models`;
+  return kind === "endpoint" ? `${endpointRoot(target)}/v1/models` : undefined;
+}
+
+/**
+ * OpenAI's model list: the `models` override; else the target's own list, fetched with the caller's
+ * token (an endpoint's model, the HF router's models) and passed on as `{"object": "list", "data"}`;
+ * else (an hf-inference base, which has no list) an empty list. A failure is the target's status with
+ * OpenAI's error body; no answer is 502 (504 once `signal` aborts).
+ */
+export async function listModels(source: ModelsSource, token: string | undefined, signal: AbortSignal): Promise<ModelsAnswer> {
+  if (source.models) return list(source.models.map((id) => ({ id, object: "model", created: 0, owned_by: "huggingface" })));
+  const url = modelsUrl(source.target, source.kind);
+  if (url === undefined) return list([]);
+  const headers: Record<string, string> = { ...source.headers, accept: "application/json" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  let text: string;
+  let status: number;
+  try {
+    const res = await (source.fetch ?? globalThis.fetch)(url, { ...source.fetchOptions, method: "GET", headers, signal });
+    status = res.status;
+    text = await res.text();
+  } catch (error) {
+    if (signal.aborted) return failure(504, "The target did not list its models in time");
+    return failure(502, `The target could not be reached to list its models: ${String((error as Error)?.message ?? error)}`);
+  }
+  if (status >= 400) return failure(status, `The target answered ${status} to GET /v1/models`);
+  const data = parseData(text);
+  return data ? list(data) : failure(502, "The target's model list is not OpenAI's `{\"data\": [...]}`");
+}
+
+function parseData(text: string): unknown[] | undefined {
+  try {
+    const body = JSON.parse(text) as { data?: unknown } | null;
+    return Array.isArray(body?.data) ? body.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
