@@ -7,6 +7,7 @@ import {
   InputError,
   type Options,
 } from "@hfkit/inference";
+import { openAIChunks, openAICompletion } from "./normalize";
 import { DONE_EVENT, errorResponse, sseEvent } from "./protocol";
 
 /** The parts of an OpenAI request the hfkit core needs. */
@@ -22,7 +23,8 @@ export interface ChatRequest {
 /**
  * Answers one OpenAI chat request through the hfkit core, in pure OpenAI protocol: `data: `-framed
  * events ending with `data: [DONE]` as soon as the answer is complete; an error before any token is a
- * real HTTP error response; an error after tokens errors the body stream.
+ * real HTTP error response; an error after tokens errors the body stream. Answers and chunks carry
+ * OpenAI's `object`, an id, tool-call ids and `finish_reason: "tool_calls"` whatever the server sent.
  */
 export async function answerChat(req: ChatRequest, options: Options): Promise<Response> {
   const args = req.body as ChatCompletionArgs & { stream?: boolean };
@@ -35,7 +37,7 @@ export async function answerChat(req: ChatRequest, options: Options): Promise<Re
   try {
     if (!args.stream) {
       const out = await chatCompletion(call, callOptions);
-      return new Response(JSON.stringify({ object: "chat.completion", ...out }), { headers: { "content-type": "application/json" } });
+      return new Response(JSON.stringify(openAICompletion(out)), { headers: { "content-type": "application/json" } });
     }
     const stream = chatCompletionStream(call, callOptions);
     const first = await stream.next();
@@ -52,6 +54,7 @@ function eventBody(
   stream: AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown>,
 ): ReadableStream<Uint8Array> {
   let pending: IteratorResult<ChatCompletionStreamOutput, undefined> | undefined = first;
+  const openAI = openAIChunks();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -60,7 +63,7 @@ function eventBody(
         if (r.done) {
           controller.enqueue(DONE_EVENT);
           controller.close();
-        } else controller.enqueue(sseEvent({ object: "chat.completion.chunk", ...r.value }));
+        } else controller.enqueue(sseEvent(openAI(r.value)));
       } catch (error) {
         controller.error(error);
       }
