@@ -5,6 +5,7 @@ export { conversational } from "./tasks/conversational";
 export { textGeneration } from "./tasks/textGeneration";
 export { textGenerationStream } from "./tasks/textGenerationStream";
 export { collectStream } from "./collectStream";
+export { toReadableStream, toResponse } from "./stream-response";
 export {
   AbortError,
   AuthenticationError,
