@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Fault, MockHub } from "@hfkit/mock-hub";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run, startHub } from "./harness";
-import { DOCS_DIR, markdownBlocks, writeFetchToHub, type DocBlock } from "./snippets";
+import { DOCS_DIR, markdownBlocks, REPO_DIR, writeFetchToHub, type DocBlock } from "./snippets";
 
 // Every `ts` block of the docs and of the root README runs as a Node script against the mock hub, with
 // HF_TOKEN set as a user's would be. What it prints must be what its `// prints:` comments show, line for
@@ -102,4 +102,22 @@ describe.each(PAGES)("%s", (page) => {
       rule?.remove();
     }
   });
+});
+
+// pnpm runs its own command, not the workspace's script, for these names (`pnpm docs` opens a package's web
+// page): a script by such a name is run with `pnpm run <name>`.
+const PNPM_COMMANDS = new Set(["docs", "pack", "publish", "version", "init", "link", "install", "update", "audit", "bin", "root", "prune", "rebuild", "outdated", "list", "why", "exec", "dlx", "store", "env", "setup", "deploy", "patch", "licenses", "cache", "config", "bugs", "repo", "view", "help"]);
+
+it("every `pnpm <name>` in the README and docs runs the root script it names (none is shadowed by pnpm's own command)", () => {
+  const scripts = Object.keys((JSON.parse(readFileSync(join(REPO_DIR, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
+  const pages = ["README.md", ...readdirSync(DOCS_DIR).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`)];
+  const shadowed: string[] = [];
+  for (const page of pages) {
+    const text = readFileSync(join(REPO_DIR, page), "utf8");
+    for (const [, name] of text.matchAll(/\bpnpm (?:-s |--silent )?([a-z][\w:-]*)/g)) {
+      if (scripts.includes(name!) && PNPM_COMMANDS.has(name!)) shadowed.push(`${page}: pnpm ${name}`);
+    }
+  }
+  expect(shadowed).toEqual([]);
+  expect(scripts).toContain("docs:api");
 });
