@@ -207,7 +207,8 @@ async function forward(body: unknown, req: IncomingMessage, res: ServerResponse,
   };
   try {
     const route = proxyRoute(target, proxy.kind, endpoint, (body as { model?: unknown } | null)?.model, provider);
-    const answer = await answerChat({ body, accessToken: token, signal }, { ...core, ...route, onRetry });
+    // "" and not undefined: a caller without a token goes without one, never with one from the environment.
+    const answer = await answerChat({ body, accessToken: token ?? "", signal }, { ...core, ...route, onRetry });
     stop();
     // The client left: nothing to send.
     if (signal.aborted) return void (await answer.body?.cancel());

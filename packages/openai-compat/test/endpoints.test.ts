@@ -101,6 +101,20 @@ describe("a dedicated endpoint through the proxy", () => {
     expect(chatPaths()).toEqual(["/models/hfkit/tgi-3.2/v1/chat/completions"]);
   });
 
+  it("a caller without a token goes without one, even with HF_TOKEN in the proxy's environment", async () => {
+    proxy = await startProxy({ target: `${ctx.hub.url}/endpoints/my-tgi`, maxRetries: 0 });
+    const saved = process.env.HF_TOKEN;
+    process.env.HF_TOKEN = "hf_of_the_proxy_host";
+    try {
+      const res = await fetch(`${proxy.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: "tgi", messages }) });
+      expect(res.status).toBe(200);
+    } finally {
+      if (saved === undefined) delete process.env.HF_TOKEN;
+      else process.env.HF_TOKEN = saved;
+    }
+    expect(ctx.hub.requests.find((r) => r.path.endsWith(CHAT))?.headers.authorization).toBeUndefined();
+  });
+
   it("a target that is not an http(s) URL is refused at once", async () => {
     await expect(startProxy({ target: "router.huggingface.co" })).rejects.toThrow(/`target` must be an absolute http/);
   });
