@@ -20,11 +20,15 @@ import type {
  * Constructor options are defaults; each call's options override them.
  */
 export class InferenceClient {
-  private readonly accessToken: string;
+  private readonly accessToken: string | undefined;
   private readonly defaultOptions: Options;
 
-  /** `accessToken`: a Hugging Face token (`hf_…`), or `""` to send none; `defaultOptions` apply to every call. */
-  constructor(accessToken = "", defaultOptions: Options = {}) {
+  /**
+   * `accessToken`: a Hugging Face token (`hf_…`); left out, `HF_TOKEN` (then `HUGGING_FACE_HUB_TOKEN`) is
+   * read from the environment at each call where the runtime has one (never in a browser); `""` sends
+   * none. `defaultOptions` apply to every call.
+   */
+  constructor(accessToken?: string, defaultOptions: Options = {}) {
     this.accessToken = accessToken;
     this.defaultOptions = defaultOptions;
   }
@@ -66,7 +70,7 @@ export class InferenceClient {
   }
 
   private args<A extends { accessToken?: string }>(args: A): A {
-    return args && args.accessToken === undefined && this.accessToken ? { ...args, accessToken: this.accessToken } : args;
+    return args && args.accessToken === undefined && this.accessToken !== undefined ? { ...args, accessToken: this.accessToken } : args;
   }
 
   private options(options: Options | undefined): Options {
@@ -87,8 +91,8 @@ export class InferenceClientEndpoint extends InferenceClient {
   constructor(accessToken?: string, defaultOptions?: Options);
   /** The older hfkit form: the endpoint every call goes to, then as {@link InferenceClient}'s constructor. */
   constructor(endpointUrl: string, accessToken?: string, defaultOptions?: Options);
-  constructor(first = "", second?: string | Options, third: Options = {}) {
-    if (/^https?:\/\//i.test(first)) super(typeof second === "string" ? second : "", { ...third, endpointUrl: first });
+  constructor(first?: string, second?: string | Options, third: Options = {}) {
+    if (first !== undefined && /^https?:\/\//i.test(first)) super(typeof second === "string" ? second : undefined, { ...third, endpointUrl: first });
     else super(first, typeof second === "object" ? second : third);
   }
 }

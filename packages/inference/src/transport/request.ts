@@ -71,7 +71,7 @@ function canSerialize(value: unknown): boolean {
 /** The largest 2xx JSON answer read (a long answer with logprobs is a few MB). */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
-const isBrowser: boolean =
+export const isBrowser: boolean =
   typeof document !== "undefined" ||
   (typeof navigator !== "undefined" && /^Mozilla\//.test(navigator.userAgent ?? ""));
 
