@@ -35,6 +35,13 @@ export default defineWorkspace([
   },
   {
     test: {
+      name: "ai-sdk",
+      root: "packages/ai-sdk",
+      include: ["test/**/*.test.ts"],
+    },
+  },
+  {
+    test: {
       name: "runtimes",
       root: "packages/runtime-tests",
       include: ["test/**/*.test.ts"],

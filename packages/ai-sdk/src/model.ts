@@ -1,0 +1,196 @@
+/** The AI SDK language model (specification v4) over `@hfkit/inference`'s chat calls. */
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+} from "@ai-sdk/provider";
+import {
+  AbortError,
+  type ChatCompletionArgs,
+  type ChatCompletionStreamOutput,
+  chatCompletion,
+  chatCompletionStream,
+  type Options,
+} from "@hfkit/inference";
+import { type JsonSchemaFormat, jsonSchemaFormatFor, toChatArgs } from "./args";
+import { type CallInfo, toAiSdkError } from "./errors";
+import { finishReason, responseMetadata, usageOf } from "./map";
+import { StreamMapper } from "./stream";
+
+/**
+ * What a model takes: every option of `@hfkit/inference` (`endpointUrl`, `baseUrl`, `provider`,
+ * `backend`, `maxRetries`, timeouts, `headers`, `fetch`, …) except `signal` (the AI SDK's
+ * `abortSignal` is used), and how a JSON schema for structured output is sent.
+ */
+export interface HfkitChatSettings extends Omit<Options, "signal"> {
+  /** `"openai"` or `"tgi"`; unset, chosen by the backend and route (see `jsonSchemaFormatFor`). */
+  jsonSchemaFormat?: JsonSchemaFormat;
+}
+
+/** How the provider builds a model: its name, token, settings and ids. */
+export interface HfkitModelConfig {
+  /** The `provider` the AI SDK reports, e.g. `"hfkit.chat"`. */
+  provider: string;
+  /** The access token at call time (`""` sends none). */
+  accessToken: () => string;
+  /** The provider's settings with the model's over them. */
+  settings: HfkitChatSettings;
+  /** Makes an id for a tool call the server sent without one. */
+  generateId: () => string;
+}
+
+/** After the answer's finish, how long to wait for a usage chunk a server may never send (TGI < 2.3). */
+export const USAGE_WAIT_MS = 500;
+
+const ROUTER_CHAT_URL = "https://router.huggingface.co/v1/chat/completions";
+
+/** A chat model on the HF router, an hf-inference-style base or a dedicated endpoint; see `createHfkit`. */
+export class HfkitChatLanguageModel implements LanguageModelV4 {
+  /** The language model specification implemented: `"v4"` (`@ai-sdk/provider` 4, `ai` 7). */
+  readonly specificationVersion = "v4" as const;
+  /** The provider's name, e.g. `"hfkit.chat"`. */
+  readonly provider: string;
+  /** The model id, e.g. `"meta-llama/Llama-3.1-8B-Instruct"` (`"tgi"` on an endpoint given none). */
+  readonly modelId: string;
+  /** Image URLs are passed to the server as they are, not downloaded first. */
+  readonly supportedUrls: Record<string, RegExp[]> = { "image/*": [/^https?:\/\/.*$/i] };
+  private readonly model: string | undefined;
+  private readonly config: HfkitModelConfig;
+
+  /** `model` undefined: a dedicated endpoint's own model. */
+  constructor(model: string | undefined, config: HfkitModelConfig) {
+    this.model = model;
+    this.modelId = model ?? "tgi";
+    this.provider = config.provider;
+    this.config = config;
+  }
+
+  /** One answer, not streamed (`generateText`). */
+  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+    const call = this.prepare(options, false);
+    let out;
+    try {
+      out = await chatCompletion(call.sent, call.options);
+    } catch (error) {
+      throw toAiSdkError(error, call.info());
+    }
+    const choice = out.choices[0];
+    const message = choice?.message;
+    const content: LanguageModelV4Content[] = [];
+    if (typeof message?.reasoning === "string" && message.reasoning !== "") content.push({ type: "reasoning", text: message.reasoning });
+    if (typeof message?.content === "string" && message.content !== "") content.push({ type: "text", text: message.content });
+    const ids = new Set<string>();
+    for (const toolCall of message?.tool_calls ?? []) {
+      const id = toolCall.id && !ids.has(String(toolCall.id)) ? String(toolCall.id) : this.config.generateId();
+      ids.add(id);
+      const input = typeof toolCall.function.arguments === "string" ? toolCall.function.arguments : JSON.stringify(toolCall.function.arguments ?? {});
+      content.push({ type: "tool-call", toolCallId: id, toolName: toolCall.function.name, input: input.trim() || "{}" });
+    }
+    return {
+      content,
+      finishReason: finishReason(choice?.finish_reason, ids.size > 0),
+      usage: usageOf(out.usage),
+      request: { url: call.url(), body: call.body },
+      response: { ...responseMetadata(out), headers: call.headers, body: out },
+      warnings: call.warnings,
+    };
+  }
+
+  /** An answer streamed as parts (`streamText`); usage is asked for with `stream_options.include_usage`. */
+  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+    const call = this.prepare(options, true);
+    const iterator = chatCompletionStream(call.sent, call.options);
+    let pending: IteratorResult<ChatCompletionStreamOutput, undefined> | undefined;
+    try {
+      // The first chunk is awaited here, so an error before any answer rejects doStream itself.
+      pending = await iterator.next();
+    } catch (error) {
+      throw toAiSdkError(error, call.info());
+    }
+    const mapper = new StreamMapper(options.includeRawChunks === true, this.config.generateId);
+    const next = (): Promise<IteratorResult<ChatCompletionStreamOutput, undefined>> =>
+      mapper.finished && !mapper.usageSeen ? nextWithin(iterator, USAGE_WAIT_MS) : iterator.next();
+    const stream = new ReadableStream<LanguageModelV4StreamPart>({
+      start(controller) {
+        controller.enqueue({ type: "stream-start", warnings: call.warnings });
+      },
+      async pull(controller) {
+        for (;;) {
+          let result: IteratorResult<ChatCompletionStreamOutput, undefined>;
+          try {
+            result = pending ?? (await next());
+            pending = undefined;
+          } catch (error) {
+            if (error instanceof AbortError) return controller.error(error);
+            for (const part of mapper.end(toAiSdkError(error, call.info()))) controller.enqueue(part);
+            return controller.close();
+          }
+          if (result.done) {
+            for (const part of mapper.end()) controller.enqueue(part);
+            return controller.close();
+          }
+          const parts = mapper.chunk(result.value);
+          for (const part of parts) controller.enqueue(part);
+          if (parts.length > 0) return;
+        }
+      },
+      async cancel() {
+        await iterator.return(undefined);
+      },
+    });
+    return { stream, request: { url: call.url(), body: call.body }, response: { headers: call.headers } };
+  }
+
+  /** The chat arguments, the SDK's options (abort signal, headers, a recorder of answers) and the warnings. */
+  private prepare(options: LanguageModelV4CallOptions, stream: boolean) {
+    const { jsonSchemaFormat, ...settings } = this.config.settings;
+    const { args, warnings } = toChatArgs(options, jsonSchemaFormat ?? jsonSchemaFormatFor(settings), stream);
+    const body: ChatCompletionArgs = this.model === undefined ? args : { model: this.model, ...args };
+    const sent: ChatCompletionArgs = { ...body, accessToken: this.config.accessToken() };
+    const headers: Record<string, string> = {};
+    let lastUrl: string | undefined;
+    const extraHeaders = Object.fromEntries(Object.entries(options.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
+    const sdkOptions: Options = {
+      ...settings,
+      headers: { ...settings.headers, ...extraHeaders },
+      signal: options.abortSignal,
+      onResponse: (info) => {
+        lastUrl = info.url;
+        if (info.status < 300) info.headers.forEach((value, key) => (headers[key] = value));
+        settings.onResponse?.(info);
+      },
+    };
+    const url = (): string => lastUrl ?? this.targetUrl(settings);
+    const info = (): CallInfo => ({ url: url(), body, prompt: options.prompt });
+    return { sent, body, options: sdkOptions, warnings, headers, url, info };
+  }
+
+  /** Where the call goes before any answer says so (for errors raised before one, such as timeouts). */
+  private targetUrl(settings: Options): string {
+    if (settings.endpointUrl !== undefined) return settings.endpointUrl;
+    if (settings.baseUrl !== undefined || settings.provider === "hf-inference") {
+      const base = (settings.baseUrl ?? "https://router.huggingface.co/hf-inference").replace(/\/+$/, "");
+      return `${base}/models/${this.modelId}/v1/chat/completions`;
+    }
+    return ROUTER_CHAT_URL;
+  }
+}
+
+/** The iterator's next chunk, or its end after `ms` without one (the body is then cancelled). */
+async function nextWithin<T>(iterator: AsyncGenerator<T, undefined>, ms: number): Promise<IteratorResult<T, undefined>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const next = iterator.next();
+  const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), ms)));
+  try {
+    const winner = await Promise.race([next, timeout]);
+    if (winner !== "timeout") return winner;
+    next.catch(() => {});
+    await iterator.return(undefined);
+    return { done: true, value: undefined };
+  } finally {
+    clearTimeout(timer);
+  }
+}
