@@ -82,8 +82,11 @@ export interface TextGenerationStreamToken {
 
 /** A prompt token of `details.prefill` (`@huggingface/inference`'s type). */
 export interface TextGenerationStreamPrefillToken {
+  /** The token's id in the model's vocabulary. */
   id: number;
+  /** The token's text. */
   text: string;
+  /** Its log probability (absent for the first token). */
   logprob?: number;
 }
 
@@ -92,21 +95,33 @@ export type TextGenerationStreamFinishReason = "length" | "eos_token" | "stop_se
 
 /** One of the `best_of` sequences in `details.best_of_sequences`. */
 export interface TextGenerationStreamBestOfSequence {
+  /** The sequence's text. */
   generated_text: string;
+  /** Why it ended. */
   finish_reason: TextGenerationStreamFinishReason;
+  /** How many tokens it has. */
   generated_tokens: number;
+  /** The seed it was sampled with. */
   seed?: number;
+  /** The prompt's tokens. */
   prefill: TextGenerationStreamPrefillToken[];
+  /** Its tokens. */
   tokens: TextGenerationStreamToken[];
 }
 
 /** The last event's `details` with `details: true` (`@huggingface/inference`'s type). */
 export interface TextGenerationStreamDetails {
+  /** Why generation ended. */
   finish_reason: TextGenerationStreamFinishReason;
+  /** How many tokens were generated. */
   generated_tokens: number;
+  /** The seed sampling used. */
   seed?: number;
+  /** The prompt's tokens (with `decoder_input_details`). */
   prefill: TextGenerationStreamPrefillToken[];
+  /** The generated tokens. */
   tokens: TextGenerationStreamToken[];
+  /** With `best_of`: the other sequences. */
   best_of_sequences?: TextGenerationStreamBestOfSequence[];
 }
 
