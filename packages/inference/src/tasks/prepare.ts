@@ -3,7 +3,8 @@ import { validateChatInput, validateGenerateInput } from "../params";
 import { getLogger } from "../providers";
 import { type ChatRoute, chatRoute, generationRoute } from "../router";
 import { Call, holdable } from "../transport/call";
-import { type Connection, connection, debugLog, isBrowser, type Outgoing } from "../transport/request";
+import { debugLog, envToken } from "../environment";
+import { type Connection, connection, type Outgoing } from "../transport/request";
 import type { RetryPolicy } from "../transport/retry";
 import type { Backend, BaseArgs, ChatCompletionArgs, Logger, Options, TextGenerationArgs } from "../types";
 
@@ -71,25 +72,6 @@ export function prepareGeneration(args: TextGenerationArgs, options: Options, st
   checkArgs(args, options);
   validateGenerateInput(args);
   return prepareCall("generate", stream, args, options, generationRoute(args, options));
-}
-
-/**
- * The token from the environment, where the runtime has one (Node, Deno, Bun) and never in a browser:
- * `HF_TOKEN`, else `HUGGING_FACE_HUB_TOKEN`, as `huggingface_hub` reads them. Read at call time.
- */
-function envToken(): string | undefined {
-  if (isBrowser) return undefined;
-  let env: Record<string, string | undefined> | undefined;
-  try {
-    env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-    const token = (env?.HF_TOKEN || env?.HUGGING_FACE_HUB_TOKEN)?.trim();
-    if (!token) return undefined;
-    if (/[^!-~]/.test(token)) throw new InputError("`HF_TOKEN` must be printable ASCII without white space", "HF_TOKEN");
-    return token;
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    return undefined; // an environment the runtime will not let us read (Deno without --allow-env)
-  }
 }
 
 function checkArgs(args: unknown, options: Options): void {

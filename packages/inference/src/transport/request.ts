@@ -1,7 +1,7 @@
 import { InferenceError, InputError, KEPT_TEXT_CHARS, MalformedEventError } from "../errors";
 import { redactText, redactUrl } from "../redact";
 import { toHttpError } from "../errorTable";
-import type { FetchLike, Logger, Options, ResponseInfo } from "../types";
+import type { FetchLike, Options, ResponseInfo } from "../types";
 import { VERSION } from "../version";
 import type { Call } from "./call";
 
@@ -74,18 +74,6 @@ export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 export const isBrowser: boolean =
   typeof document !== "undefined" ||
   (typeof navigator !== "undefined" && /^Mozilla\//.test(navigator.userAgent ?? ""));
-
-/**
- * The debug log, when `HFKIT_LOG=debug` (or `DEBUG` names `hfkit`, as the `debug` package reads it)
- * is set where the runtime has an environment: to the logger's `debug`, else to stderr.
- */
-export function debugLog(logger: Logger): ((line: string) => void) | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const on = env !== undefined && (env.HFKIT_LOG?.toLowerCase() === "debug" || /(^|[\s,])hfkit(\*|:|[\s,]|$)/.test(env.DEBUG ?? ""));
-  if (!on) return undefined;
-  const write = logger.debug ? logger.debug.bind(logger) : console.error.bind(console);
-  return (line) => write(`hfkit ${line}`);
-}
 
 /** The headers and fetch of a call's requests, made once. */
 export function connection(options: Options, accessToken: string | undefined, debug?: (line: string) => void): Connection {
