@@ -113,7 +113,14 @@ export async function startProxy(options: ProxyOptions & { port?: number; host?:
   close(): Promise<void>;
 }> {
   const server = createProxy(options);
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
+  // A port in use (EADDRINUSE) rejects here instead of crashing the process as an unhandled 'error'.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   const { port, address } = server.address() as AddressInfo;
   const host = address.includes(":") ? `[${address}]` : address;
   return { url: `http://${host}:${port}`, server, close: () => server.shutdown() };

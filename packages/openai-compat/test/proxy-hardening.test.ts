@@ -392,3 +392,16 @@ describe("tokens", () => {
     }
   });
 });
+
+describe("startProxy on a port in use", () => {
+  it("rejects with the EADDRINUSE error instead of crashing the process", async () => {
+    const first = await startProxy({ target: "http://127.0.0.1:9" });
+    try {
+      const port = Number(new URL(first.url).port);
+      const error = await startProxy({ target: "http://127.0.0.1:9", port }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "EADDRINUSE" });
+    } finally {
+      await first.close();
+    }
+  });
+});
