@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `pnpm hfkit …` from the workspace root: builds the packages once if the CLI is not built yet.
+// The `hfkit` command. Installed from the registry, dist/ is always there; in a fresh clone of the
+// workspace (`pnpm exec hfkit`, `pnpm -s hfkit`), the packages are built once first.
 import { execSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -47,3 +47,10 @@ it("`pnpm -s hfkit snippet … > f.mjs` writes only the snippet; `node f.mjs` ru
   expect(ran).toMatchObject({ code: 0, stdout: "The capital of France is Paris.", stderr: "" });
   expect(hub.requests.at(-1)?.path).toBe("/models/org/chat/v1/chat/completions");
 });
+
+it("`pnpm exec hfkit` at the workspace root runs the CLI and prints only its output (the bin is linked at install)", async () => {
+  const version = JSON.parse(await readFile(join(ROOT, "packages/cli/package.json"), "utf8")).version as string;
+  const run1 = await run("pnpm", ["exec", "hfkit", "--version"], ROOT, ["ignore", "pipe", "pipe"]);
+  expect(run1.code).toBe(0);
+  expect(run1.stdout).toBe(`${version}\n`);
+});
