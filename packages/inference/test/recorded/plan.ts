@@ -49,7 +49,9 @@ const CLIENT_KEYS = ["provider", "accessToken", "endpointUrl"];
 export function argsFrom(recorded: Json, dropNulls: boolean): ChatCompletionArgs {
   const args: Json = {};
   for (const [k, v] of Object.entries(recorded)) {
-    if (k === "stream" || (dropNulls && v === null)) continue;
+    // A recorded `provider` named where the request went; the replay sends it to an endpoint, and an
+    // endpoint with a third-party provider is refused before any request (as @huggingface/inference does).
+    if (k === "stream" || k === "provider" || (dropNulls && v === null)) continue;
     args[k] = v;
   }
   return args as unknown as ChatCompletionArgs;
