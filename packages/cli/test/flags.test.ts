@@ -1,16 +1,10 @@
-import { type MockHub, startMockHub } from "@hfkit/mock-hub";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { hfkit } from "./run";
+import { expect, it } from "vitest";
+import { hfkit, useHub } from "./run";
 
-let hub: MockHub;
-beforeAll(async () => {
-  hub = await startMockHub();
-});
-afterAll(() => hub.close());
-beforeEach(() => hub.reset());
+const hub = useHub();
 
 const MODEL = "hfkit/tgi-3.2";
-const chat = (...args: string[]) => hfkit(["chat", "--base-url", hub.url, "-m", MODEL, ...args]);
+const chat = (...args: string[]) => hfkit(["chat", "--base-url", hub().url, "-m", MODEL, ...args]);
 
 it("--json streams one JSON chunk per line (NDJSON); --json --no-stream prints the whole ChatCompletionOutput", async () => {
   const ndjson = await chat("--json", "hi");
@@ -25,7 +19,7 @@ it("--json streams one JSON chunk per line (NDJSON); --json --no-stream prints t
   expect(whole.stdout.endsWith("}\n")).toBe(true);
   expect(whole.stdout.trimEnd().split("\n")).toHaveLength(1);
   expect(JSON.parse(whole.stdout)).toMatchObject({ object: "chat.completion", choices: [{ message: { content: "The capital of France is Paris." } }] });
-  expect(hub.requests.at(-1)?.body).toMatchObject({ stream: false });
+  expect(hub().requests.at(-1)?.body).toMatchObject({ stream: false });
 
   const text = await chat("--no-stream", "hi");
   expect(text.stdout).toBe("The capital of France is Paris.\n");
@@ -34,7 +28,7 @@ it("--json streams one JSON chunk per line (NDJSON); --json --no-stream prints t
 it("-m, --top-p, --stop (repeatable) and --seed reach the request", async () => {
   const run = await chat("--top-p", "0.5", "--stop", "END", "--stop", "STOP", "--seed", "7", "hi");
   expect(run.code).toBe(0);
-  expect(hub.requests.at(-1)?.body).toMatchObject({ model: MODEL, top_p: 0.5, stop: ["END", "STOP"], seed: 7 });
+  expect(hub().requests.at(-1)?.body).toMatchObject({ model: MODEL, top_p: 0.5, stop: ["END", "STOP"], seed: 7 });
 });
 
 it("out-of-range numbers are usage errors (exit 2) naming the flag and the allowed range; nothing is sent", async () => {
@@ -52,16 +46,16 @@ it("out-of-range numbers are usage errors (exit 2) naming the flag and the allow
     expect(run.code, args.join(" ")).toBe(2);
     expect(run.stderr, args.join(" ")).toMatch(message);
   }
-  expect(hub.requests).toHaveLength(0);
+  expect(hub().requests).toHaveLength(0);
 });
 
 it("--provider other than hf-inference with --base-url or --endpoint is a usage error", async () => {
   const run = await chat("--provider", "bogus", "hi");
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(/^hfkit: --provider bogus does not combine with --base-url: .*drop --provider\n$/);
-  const endpoint = await hfkit(["chat", "--endpoint", hub.url, "--provider", "together", "hi"]);
+  const endpoint = await hfkit(["chat", "--endpoint", hub().url, "--provider", "together", "hi"]);
   expect(endpoint.code).toBe(2);
   expect(endpoint.stderr).toMatch(/--provider together does not combine with --endpoint/);
-  expect(hub.requests).toHaveLength(0);
+  expect(hub().requests).toHaveLength(0);
   expect((await chat("--provider", "hf-inference", "hi")).code).toBe(0);
 });

@@ -1,22 +1,16 @@
 import { PassThrough } from "node:stream";
-import { type MockHub, startMockHub } from "@hfkit/mock-hub";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { Interrupts } from "../src/interrupts";
 import { main } from "../src/main";
-import { Child, poll } from "./run";
+import { Child, poll, useHub } from "./run";
 
-let hub: MockHub;
-beforeAll(async () => {
-  hub = await startMockHub();
-});
-afterAll(() => hub.close());
-beforeEach(() => hub.reset());
+const hub = useHub();
 
 const MODEL = "hfkit/tgi-3.2";
 const ANSWER = "The capital of France is Paris.";
-const converse = (...args: string[]) => new Child(["chat", "--base-url", hub.url, "-m", MODEL, "--interactive", ...args]);
+const converse = (...args: string[]) => new Child(["chat", "--base-url", hub().url, "-m", MODEL, "--interactive", ...args]);
 const prompts = (child: Child) => child.stdout.split("> ").length - 1;
-const chats = () => hub.requests.filter((r) => r.path.endsWith("/chat/completions"));
+const chats = () => hub().requests.filter((r) => r.path.endsWith("/chat/completions"));
 
 it("-i: a conversation; each request carries the history of user and assistant turns; /exit ends it", async () => {
   const child = converse("--system", "Be brief");
@@ -40,7 +34,7 @@ it("-i: a conversation; each request carries the history of user and assistant t
 });
 
 it("Ctrl-C while an answer streams cancels that answer (its socket closed) and its turn; Ctrl-C at the prompt exits 130", async () => {
-  hub.inject({ type: "stall", afterChunks: 2 }, { model: MODEL, times: 1 });
+  hub().inject({ type: "stall", afterChunks: 2 }, { model: MODEL, times: 1 });
   const child = converse();
   await child.until(() => prompts(child) === 1);
   child.write("Hi\n");
@@ -48,7 +42,7 @@ it("Ctrl-C while an answer streams cancels that answer (its socket closed) and i
   child.process.kill("SIGINT");
   await child.until(() => prompts(child) === 2);
   // The process lives on: the abort itself closed the stalled stream.
-  expect(await poll(() => hub.openStreams() === 0)).toBe(true);
+  expect(await poll(() => hub().openStreams() === 0)).toBe(true);
   child.write("Again\n");
   await child.until(() => prompts(child) === 3);
   expect(chats()[1]?.body).toMatchObject({ messages: [{ role: "user", content: "Again" }] });
@@ -58,7 +52,7 @@ it("Ctrl-C while an answer streams cancels that answer (its socket closed) and i
 });
 
 it("end of input ends the conversation (exit 0); a failed turn prints its error line and the prompt comes back", async () => {
-  const child = new Child(["chat", "--base-url", hub.url, "-m", "org/does-not-exist", "-i"]);
+  const child = new Child(["chat", "--base-url", hub().url, "-m", "org/does-not-exist", "-i"]);
   await child.until(() => prompts(child) === 1);
   child.write("Hi\n");
   await child.until(() => prompts(child) === 2);
@@ -74,7 +68,7 @@ it("without a prompt and with stdin a terminal, chat is a conversation (the firs
   let out = "";
   stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
   const io = { stdin, stdout, stderr, env: {}, interrupts: new Interrupts(() => {}), untilStopped: () => new Promise<void>(() => {}) };
-  const running = main(["chat", "--base-url", hub.url, "-m", MODEL], io);
+  const running = main(["chat", "--base-url", hub().url, "-m", MODEL], io);
   expect(await poll(() => out === "> ")).toBe(true);
   stdin.write("Hi\n");
   expect(await poll(() => out === `> ${ANSWER}\n> `)).toBe(true);
@@ -82,7 +76,7 @@ it("without a prompt and with stdin a terminal, chat is a conversation (the firs
   expect(await running).toBe(0);
 
   out = "";
-  const first = main(["chat", "--base-url", hub.url, "-m", MODEL, "-i", "Hello"], { ...io, stdin: Object.assign(new PassThrough(), { isTTY: false }) });
+  const first = main(["chat", "--base-url", hub().url, "-m", MODEL, "-i", "Hello"], { ...io, stdin: Object.assign(new PassThrough(), { isTTY: false }) });
   expect(await poll(() => out === `${ANSWER}\n> `)).toBe(true);
   io.interrupts.fire();
   expect(await first).toBe(130);

@@ -1,16 +1,10 @@
-import { type MockHub, startMockHub } from "@hfkit/mock-hub";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { Child, poll } from "./run";
+import { expect, it } from "vitest";
+import { Child, poll, useHub } from "./run";
 
-let hub: MockHub;
-beforeAll(async () => {
-  hub = await startMockHub();
-});
-afterAll(() => hub.close());
-beforeEach(() => hub.reset());
+const hub = useHub();
 
 const MODEL = "hfkit/tgi-3.2";
-const chat = (...args: string[]) => new Child(["chat", "--base-url", hub.url, "-m", MODEL, ...args]);
+const chat = (...args: string[]) => new Child(["chat", "--base-url", hub().url, "-m", MODEL, ...args]);
 
 /** Sends Ctrl-C; answers the exit code and how long the process took to exit after it. */
 async function interrupt(child: Child): Promise<{ code: number | null; ms: number }> {
@@ -21,21 +15,21 @@ async function interrupt(child: Child): Promise<{ code: number | null; ms: numbe
 }
 
 it("Ctrl-C on a stalled stream aborts the request and exits 130 at once; the server sees the socket closed", async () => {
-  hub.inject({ type: "stall", afterChunks: 2 }, { model: MODEL });
+  hub().inject({ type: "stall", afterChunks: 2 }, { model: MODEL });
   const child = chat("hi");
   await child.until(() => child.stdout.length > 0);
-  expect(hub.openStreams()).toBe(1);
+  expect(hub().openStreams()).toBe(1);
   const { code, ms } = await interrupt(child);
   console.log(`Ctrl-C to exit, stalled stream: ${ms.toFixed(0)} ms`);
   expect(code).toBe(130);
   // The acceptance is < 300 ms; the bound here is generous for a loaded machine.
   expect(ms).toBeLessThan(1000);
   expect(child.stdout).toBe("The capital\n");
-  expect(await poll(() => hub.openStreams() === 0)).toBe(true);
+  expect(await poll(() => hub().openStreams() === 0)).toBe(true);
 });
 
 it("Ctrl-C during a slow answer stops printing it and exits 130", async () => {
-  hub.inject({ type: "slow", delayMs: 500 }, { model: MODEL });
+  hub().inject({ type: "slow", delayMs: 500 }, { model: MODEL });
   const child = chat("hi");
   await child.until(() => child.stdout.length > 0);
   const { code, ms } = await interrupt(child);
@@ -43,11 +37,11 @@ it("Ctrl-C during a slow answer stops printing it and exits 130", async () => {
   expect(code).toBe(130);
   expect(ms).toBeLessThan(1000);
   expect(child.stdout).not.toContain("Paris");
-  expect(await poll(() => hub.openStreams() === 0)).toBe(true);
+  expect(await poll(() => hub().openStreams() === 0)).toBe(true);
 });
 
 it("Ctrl-C while waiting for a model to load exits 130 at once", async () => {
-  hub.inject({ type: "loading", estimatedTime: 30 }, { model: MODEL });
+  hub().inject({ type: "loading", estimatedTime: 30 }, { model: MODEL });
   const child = chat("hi");
   await child.until(() => child.stderr.includes("is loading"));
   const { code, ms } = await interrupt(child);

@@ -1,3 +1,5 @@
+import { type MockHub, startMockHub } from "@hfkit/mock-hub";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -71,4 +73,18 @@ export class Child {
 export async function poll(done: () => boolean, ms = 2000): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 10))) if (done()) return true;
   return done();
+}
+
+/** A mock hub for a test file: started once, reset before each test, closed at the end. */
+export function useHub(): () => MockHub {
+  let hub: MockHub | undefined;
+  beforeAll(async () => {
+    hub = await startMockHub();
+  });
+  afterAll(() => hub?.close());
+  beforeEach(() => hub?.reset());
+  return () => {
+    if (!hub) throw new Error("the mock hub is not started");
+    return hub;
+  };
 }
