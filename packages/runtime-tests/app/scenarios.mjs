@@ -10,13 +10,46 @@ export const MODELS = {
 
 const MESSAGES = [{ role: "user", content: "What is the capital of France?" }];
 
+/** The client every scenario uses, on the host's mock hub. */
+export function hubClient(sdk, hubUrl) {
+  return new sdk.InferenceClient("hf_runtime_matrix", { baseUrl: `${hubUrl}/hf-inference`, timeout: 20_000 });
+}
+
 export async function runApp(sdk, hubUrl) {
-  const client = new sdk.InferenceClient("hf_runtime_matrix", { baseUrl: `${hubUrl}/hf-inference`, timeout: 20_000 });
+  const client = hubClient(sdk, hubUrl);
   return {
     chat: await streamChat(client, MODELS.chat),
     linger: await streamChat(client, MODELS.linger),
     inStreamError: await streamError(sdk, client),
+    relay: await readRelay(relayResponse(sdk, client, "chat")),
+    relayError: await readRelay(relayResponse(sdk, client, "error")),
   };
+}
+
+/**
+ * A stream handed on as a web server does (`toResponse`): the TGI 3.2 chat, or the validation error
+ * inside a 200 stream. Workers and edge functions answer this Response as it is.
+ */
+export function relayResponse(sdk, client, which) {
+  const model = which === "error" ? MODELS.invalid : MODELS.chat;
+  const max_tokens = which === "error" ? 5000 : 50;
+  return sdk.toResponse(client.chatCompletionStream({ model, messages: MESSAGES, max_tokens }));
+}
+
+/** A relayed Response read as an OpenAI client would: its type, the text of its chunks, its end. */
+export async function readRelay(response) {
+  const raw = await response.text();
+  const events = raw.split("\n\n").filter((e) => e !== "");
+  const last = events.at(-1);
+  let text = "";
+  let error;
+  for (const event of events) {
+    if (!event.startsWith("data: ") || event === "data: [DONE]") continue;
+    const data = JSON.parse(event.slice(6));
+    if (data.error) error = data.error;
+    else text += data.choices[0]?.delta?.content ?? "";
+  }
+  return { status: response.status, contentType: response.headers.get("content-type"), events: events.length, text, last, error };
 }
 
 async function streamChat(client, model) {

@@ -12,6 +12,27 @@ export interface AppResult {
   chat: { text: string; chunks: number; ms: number };
   linger: { text: string; chunks: number; ms: number };
   inStreamError: { thrown: boolean; yielded: number; name?: string; isValidationError?: boolean; isInferenceError?: boolean };
+  relay: RelayResult;
+  relayError: RelayResult;
+}
+
+/** A `toResponse` stream as app/scenarios.mjs's readRelay reads it. */
+export interface RelayResult {
+  status: number;
+  contentType: string | null;
+  events: number;
+  text: string;
+  last?: string;
+  error?: { message: string; type: string; code: string | null };
+}
+
+/** The chat relayed as OpenAI's server-sent events, ended by [DONE]; the in-stream error as one error event. */
+export function expectRelayed(relay: RelayResult, relayError: RelayResult): void {
+  expect(relay).toMatchObject({ status: 200, contentType: "text/event-stream", text: DEFAULT_TEXT, last: "data: [DONE]" });
+  expect(relay.events).toBeGreaterThan(2);
+  expect(relayError).toMatchObject({ status: 200, contentType: "text/event-stream", text: "" });
+  expect(relayError.error).toMatchObject({ type: "invalid_request_error", code: "ValidationError" });
+  expect(relayError.last).not.toBe("data: [DONE]");
 }
 
 export const BIN = resolve(import.meta.dirname, "../node_modules/.bin");
@@ -33,6 +54,7 @@ export async function expectAppWorked(result: AppResult, hub: MockHub): Promise<
     isValidationError: true,
     isInferenceError: true,
   });
+  expectRelayed(result.relay, result.relayError);
   await expect.poll(() => hub.openStreams(), { timeout: 5_000 }).toBe(0);
 }
 

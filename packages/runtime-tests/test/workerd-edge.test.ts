@@ -5,7 +5,8 @@ import { EdgeRuntime } from "edge-runtime";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, beforeEach, expect, inject, it } from "vitest";
 import { bundle, EDGE, WORKERD } from "./bundle";
-import { expectAppWorked, startHub, type AppResult } from "./harness";
+import { expectAppWorked, expectRelayed, startHub, type AppResult } from "./harness";
+import { readRelay } from "../app/scenarios.mjs";
 import { fetchToHub, runtimeSnippet } from "./snippets";
 
 const appDir = inject("appDir");
@@ -37,6 +38,29 @@ it("Vercel's edge-runtime runs the app bundled as an edge function", async () =>
   expect(result.runtime).toMatch(/^edge-runtime /);
   await expectAppWorked(result, hub);
   await response.waitUntil();
+});
+
+it("a Worker answers toResponse's stream itself: workerd hands the SSE bytes on, [DONE] last, an in-stream error as an error event", async () => {
+  const { code } = await bundle(appDir, "worker.mjs", WORKERD);
+  const mf = new Miniflare({ modules: true, script: code, compatibilityDate: "2025-09-01" });
+  try {
+    const url = (relay: string) => `http://worker.test/?hub=${encodeURIComponent(hub.url)}&relay=${relay}`;
+    expectRelayed(await readRelay(await mf.dispatchFetch(url("chat"))), await readRelay(await mf.dispatchFetch(url("error"))));
+    await expect.poll(() => hub.openStreams(), { timeout: 5_000 }).toBe(0);
+  } finally {
+    await mf.dispose();
+  }
+});
+
+it("an edge function answers toResponse's stream itself: edge-runtime hands the SSE bytes on", async () => {
+  const { code } = await bundle(appDir, "edge.mjs", EDGE);
+  const runtime = new EdgeRuntime({ initialCode: code });
+  const url = (relay: string) => `http://edge.test/?hub=${encodeURIComponent(hub.url)}&relay=${relay}`;
+  const chat = await runtime.dispatchFetch(url("chat"));
+  const error = await runtime.dispatchFetch(url("error"));
+  expectRelayed(await readRelay(chat), await readRelay(error));
+  await Promise.all([chat.waitUntil(), error.waitUntil()]);
+  await expect.poll(() => hub.openStreams(), { timeout: 5_000 }).toBe(0);
 });
 
 it("the Workers snippet of docs/runtimes.md streams the answer", async () => {

@@ -32,9 +32,10 @@ function reasoningName(part: Delta | undefined): void {
 
 /**
  * One chunk in the one shape, in place; undefined when it carries nothing (not yielded). Its
- * `choices` is always an array: read content as `chunk.choices[0]?.delta?.content`.
+ * `choices` is always an array: read content as `chunk.choices[0]?.delta?.content`. The index of
+ * each choice that finishes is added to `finished` (in the same pass).
  */
-export function normalizeChunk(chunk: ChatCompletionStreamOutput): ChatCompletionStreamOutput | undefined {
+export function normalizeChunk(chunk: ChatCompletionStreamOutput, finished?: Set<number>): ChatCompletionStreamOutput | undefined {
   const choices = chunk.choices;
   if (!Array.isArray(choices) || choices.length === 0) {
     chunk.choices = [];
@@ -48,6 +49,7 @@ export function normalizeChunk(chunk: ChatCompletionStreamOutput): ChatCompletio
       // TGI < 2.1 sends the EOS token's own text ("</s>") with `eos_token`; later versions send "".
       if (reason === "eos_token" && typeof delta?.content === "string") delta.content = "";
       choice.finish_reason = FINISH_REASONS[reason] ?? reason;
+      finished?.add(choice.index ?? 0);
     }
     if (delta == null) {
       choice.delta = { role: "assistant" };

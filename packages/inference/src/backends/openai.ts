@@ -70,13 +70,8 @@ export function chatRules(ctx: CallContext, origin: Origin): StreamRules<ChatCom
   let usageSeen = false;
   return {
     accept(event) {
-      const chunk = normalizeChunk(event as ChatCompletionStreamOutput);
+      const chunk = normalizeChunk(event as ChatCompletionStreamOutput, finished);
       if (chunk === undefined) return undefined;
-      const choices = chunk.choices;
-      for (let i = 0; i < choices.length; i++) {
-        const choice = choices[i]!;
-        if (choice.finish_reason) finished.add(choice.index ?? 0);
-      }
       if (splitters) splitThinking(chunk, splitters);
       if (chunk.usage) usageSeen = true;
       return chunk;
