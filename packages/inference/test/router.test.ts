@@ -198,9 +198,9 @@ describe("endpoints", () => {
 describe("textGeneration and textGenerationStream", () => {
   it("textGeneration resolves to the first element of TGI's answer", async () => {
     const out = await client.textGeneration({ model: "hfkit/tgi-3.2", inputs: "Q:", parameters: { max_new_tokens: 2, temperature: 0 } });
-    expect(out.generated_text).toContain("The capital");
+    expect(out.generated_text).toBe("The capital"); // the continuation only, as asked
     const body = hub.requests.at(-1)!.body as { parameters: Record<string, unknown> };
-    expect(body.parameters).toEqual({ max_new_tokens: 2, do_sample: false });
+    expect(body.parameters).toEqual({ return_full_text: false, max_new_tokens: 2, do_sample: false });
     expect(hub.requests.at(-1)!.path).toBe("/models/hfkit/tgi-3.2");
   });
 

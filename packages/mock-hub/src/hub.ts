@@ -11,6 +11,7 @@ import { modelList, routeByModel, withProvider } from "./openai/router.js";
 import { matchRoute, type Route } from "./routes.js";
 import { tgiChat } from "./tgi/chat.js";
 import { tgiCompletions } from "./tgi/completions.js";
+import { openAiCompletions } from "./openai/completions.js";
 import { tgiGenerate } from "./tgi/generate.js";
 import { tgiInfo } from "./tgi/info.js";
 import { Timers } from "./timers.js";
@@ -119,7 +120,10 @@ function exchange(state: HubState, request: Request, text: string, model: Resolv
 function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchange): Response {
   const { backend } = exchange.model;
   // vLLM, SGLang and llama.cpp serve only the OpenAI routes here.
-  if (isOpenAiServer(backend)) return route.kind === "chat" ? openAiChat(exchange) : jsonResponse(404, { error: "Not Found" });
+  if (isOpenAiServer(backend)) {
+    if (route.kind === "chat") return openAiChat(exchange);
+    return route.kind === "completions" ? openAiCompletions(exchange) : jsonResponse(404, { error: "Not Found" });
+  }
   const transformers = backend === "transformers";
   switch (route.kind) {
     case "chat":

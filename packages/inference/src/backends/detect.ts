@@ -101,7 +101,7 @@ async function tryBackend(ctx: CallContext, backend: ServerBackend, known: Reado
       const reply = await sendOnce(ctx.call, ctx.conn, out);
       const answer = await backend.read(ctx, reply, learnt);
       // A plain `generate` is answered alike by TGI and the pipeline (one URL): it proves nothing.
-      if (ctx.route.key && (ctx.task === "chat" || ctx.stream)) backendMemory.remember(ctx.route.key, name, learnt);
+      if (ctx.route.key && (ctx.task === "chat" || ctx.stream || name === "openai")) backendMemory.remember(ctx.route.key, name, learnt);
       return answer;
     } catch (error) {
       const learn = !avoided && error instanceof HttpError ? backend.avoid?.(error, ctx, out.body.value) : undefined;

@@ -4,7 +4,7 @@
  * shape but cannot stream (a stream yields its one answer as one final event). Apart from the chat
  * backends, so that an app that only chats does not carry it.
  */
-import { type HttpError, InputError, MalformedEventError } from "../errors";
+import { type HttpError, MalformedEventError } from "../errors";
 import { readErrorFields, toHttpError } from "../errorTable";
 import { generateParameters } from "../params";
 import type { CallContext } from "../tasks/prepare";
@@ -13,12 +13,14 @@ import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from
 import { EventStream } from "../transport/sse";
 import type { Backend, TextGenerationArgs, TextGenerationOutput, TextGenerationStreamOutput } from "../types";
 import type { Request, ServerBackend } from "./backend";
+import { completionsGenerate } from "./completions";
 import { serve } from "./detect";
 
 function generateBody(ctx: CallContext, stream: boolean): Record<string, unknown> {
   const args = ctx.args as TextGenerationArgs;
-  const parameters = generateParameters(args.parameters);
-  return { inputs: args.inputs, ...(parameters ? { parameters } : {}), ...(stream ? { stream: true } : {}) };
+  // TGI's `/` and the pipeline answer the prompt too unless told not to; what is asked is the continuation.
+  const parameters = { return_full_text: false, ...generateParameters(args.parameters) };
+  return { inputs: args.inputs, parameters, ...(stream ? { stream: true } : {}) };
 }
 
 /** `[{generated_text, details?}]` (or one object) as its first element; an error JSON is mapped, anything else quoted. */
@@ -74,7 +76,14 @@ const tgiGenerate: ServerBackend = {
   check() {},
   request: generateRequest,
   read: readGeneration,
-  handOff: (error, ctx) => (ctx.stream && streamRefused(error) ? { to: "transformers", note: "" } : undefined),
+  handOff: (error, ctx) => {
+    if (ctx.stream && streamRefused(error)) return { to: "transformers", note: "" };
+    // An OpenAI-protocol endpoint (vLLM, SGLang, llama.cpp) has no route at `/`: its completions route serves.
+    if (ctx.route.kind === "endpoint" && (error.status === 404 || error.status === 405)) {
+      return { to: "openai", note: `; its generate route had answered HTTP ${error.status}, so the OpenAI completions route was tried` };
+    }
+    return undefined;
+  },
 };
 
 const pipelineGenerate: ServerBackend = {
@@ -84,17 +93,8 @@ const pipelineGenerate: ServerBackend = {
   read: readGeneration,
 };
 
-const refusesGenerate: ServerBackend = {
-  name: "openai",
-  check() {
-    throw new InputError('`backend: "openai"` serves chat only: use chatCompletion, or "tgi" or "transformers" for textGeneration', "backend");
-  },
-  request: generateRequest,
-  read: readGeneration,
-};
-
-/** `textGeneration`'s backends: an OpenAI-protocol server has no `generate`. */
-export const GENERATE_BACKENDS: Readonly<Record<Backend, ServerBackend>> = { tgi: tgiGenerate, transformers: pipelineGenerate, openai: refusesGenerate };
+/** `textGeneration`'s backends: an OpenAI-protocol server is asked on its completions route. */
+export const GENERATE_BACKENDS: Readonly<Record<Backend, ServerBackend>> = { tgi: tgiGenerate, transformers: pipelineGenerate, openai: completionsGenerate };
 
 /** One try of a `textGeneration` call, on its backends. */
 export const serveGeneration = (ctx: CallContext): Promise<unknown> => serve(ctx, GENERATE_BACKENDS);
