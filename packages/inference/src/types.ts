@@ -119,3 +119,5 @@ export type * from "./types/base";
 export type * from "./types/chat";
 export type * from "./types/chatOutput";
 export type * from "./types/generation";
+export type * from "./types/textTasks";
+export type * from "./types/mediaTasks";
