@@ -71,7 +71,7 @@ describe.concurrent.each(CASES)("$name", (c) => {
 
   it("a 503 load is waited out (x-wait-for-model on the retry), then answered", async () => {
     const model = `load/${c.task}`;
-    hub.inject({ type: "loading", estimatedTime: 0.01 }, { model, times: 1 });
+    hub.inject({ type: "loading", estimatedTime: 0.01, durationMs: 60_000 }, { model, times: 1 });
     const waits: string[] = [];
     await expectAnswer(c, await call(client({ onRetry: (e: { reason: string }) => waits.push(e.reason) }), c, { model, ...c.args }));
     expect(waits).toEqual(["loading"]);
