@@ -31,12 +31,12 @@ async function asOutput(value: unknown, outputType: OutputType | undefined, secr
   throw malformed(TASK, "an image (a binary body, or {data: [{b64_json}]})", value, secret);
 }
 
-/** Makes an image from a prompt. Resolves to a `Blob` unless `outputType` asks for a `data:` URL or JSON. */
-export function textToImage(args: TextToImageArgs, options?: Options & TextToImageOptions & { outputType: "dataUrl" | "url" }): Promise<string>;
-/** Makes an image from a prompt, as a `Blob`. */
+/** Makes an image from a prompt, as a `Blob` (unless `outputType` asks for a `data:` URL or JSON). */
 export function textToImage(args: TextToImageArgs, options?: Options & TextToImageOptions & { outputType?: undefined | "blob" }): Promise<Blob>;
+/** Makes an image from a prompt, as a `data:` URL (`"url"` is refused on hf-inference). */
+export function textToImage(args: TextToImageArgs, options: Options & TextToImageOptions & { outputType: "dataUrl" | "url" }): Promise<string>;
 /** Makes an image from a prompt, as JSON (`{output: dataUrl}` for an image answered as bytes). */
-export function textToImage(args: TextToImageArgs, options?: Options & TextToImageOptions & { outputType?: undefined | "json" }): Promise<Record<string, unknown>>;
+export function textToImage(args: TextToImageArgs, options: Options & TextToImageOptions & { outputType: "json" }): Promise<Record<string, unknown>>;
 export function textToImage(args: TextToImageArgs, options: Options & TextToImageOptions = {}): Promise<Image> {
   const { outputType } = options ?? {};
   const body = (a: TextToImageArgs) => {

@@ -165,11 +165,11 @@ export interface DocumentQuestionAnsweringOutputElement {
   /** The answer. */
   answer: string;
   /** The index of its last word. */
-  end?: number;
+  end: number;
   /** How likely. */
-  score?: number;
+  score: number;
   /** The index of its first word. */
-  start?: number;
+  start: number;
   /** Anything else the server sent. */
   [property: string]: unknown;
 }
