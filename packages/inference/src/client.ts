@@ -19,7 +19,7 @@ import type {
 /**
  * The client. Same names as `@huggingface/inference`: existing code only changes its import line.
  * Constructor options are defaults; each call's options override them. The methods of the other tasks
- * (`textToImage`, `featureExtraction`, ...) come from {@link TaskClient}.
+ * (`textToImage`, `featureExtraction`, ...) are those of the standalone functions of the same names.
  */
 export class InferenceClient extends TaskClient {
   /**

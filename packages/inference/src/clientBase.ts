@@ -1,4 +1,4 @@
-import type { Options } from "./types";
+import type { BaseArgs, Options } from "./types";
 
 /** A task as a standalone function: `(args, options?)`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -21,7 +21,7 @@ export class ClientBase {
   }
 
   /** The call's arguments, with the client's token unless they carry their own. */
-  protected args<A extends { accessToken?: string }>(args: A): A {
+  protected args<A extends BaseArgs>(args: A): A {
     return args && args.accessToken === undefined && this.accessToken !== undefined ? { ...args, accessToken: this.accessToken } : args;
   }
 
@@ -37,7 +37,7 @@ export class ClientBase {
   static withTasks<T extends Record<string, TaskFunction>>(tasks: T): new (accessToken?: string, defaultOptions?: Options) => ClientBase & TaskMethods<T> {
     class TaskClient extends ClientBase {}
     for (const [name, task] of Object.entries(tasks)) {
-      const method = function (this: ClientBase, args: { accessToken?: string }, options?: Options): unknown {
+      const method = function (this: ClientBase, args: BaseArgs, options?: Options): unknown {
         return task(this.args(args), this.options(options));
       };
       Object.defineProperty(TaskClient.prototype, name, { value: method, writable: true, configurable: true });
