@@ -3,7 +3,7 @@
  * A binary input is a `Blob` or an `ArrayBuffer`; the older `data` field is taken too, as there.
  */
 import type { BaseArgs } from "./base";
-import type { ClassificationOutputElement, ClassificationParameters, TaskParameters } from "./textTasks";
+import type { ClassificationOutputElement, ClassificationParameters, QuestionAnsweringOutputElement, TaskParameters } from "./textTasks";
 
 /** An audio file or an image, sent as the request body (or base64 in a JSON body). */
 export type BinaryInput = Blob | ArrayBuffer;
@@ -160,19 +160,8 @@ export type ImageQuestionArgs = BaseArgs & {
 };
 /** `documentQuestionAnswering`'s arguments. */
 export type DocumentQuestionAnsweringArgs = ImageQuestionArgs;
-/** The answer found in the document. */
-export interface DocumentQuestionAnsweringOutputElement {
-  /** The answer. */
-  answer: string;
-  /** The index of its last word. */
-  end: number;
-  /** How likely. */
-  score: number;
-  /** The index of its first word. */
-  start: number;
-  /** Anything else the server sent. */
-  [property: string]: unknown;
-}
+/** The answer found in the document: a question-answering answer whose `start` and `end` count words, not characters. */
+export type DocumentQuestionAnsweringOutputElement = QuestionAnsweringOutputElement;
 /** `visualQuestionAnswering`'s arguments. */
 export type VisualQuestionAnsweringArgs = ImageQuestionArgs;
 /** The answer. */
