@@ -1,3 +1,4 @@
+import { TaskClient } from "./clientTasks";
 import { chatCompletion } from "./tasks/chatCompletion";
 import { chatCompletionStream } from "./tasks/chatCompletionStream";
 import { conversational } from "./tasks/conversational";
@@ -17,20 +18,17 @@ import type {
 
 /**
  * The client. Same names as `@huggingface/inference`: existing code only changes its import line.
- * Constructor options are defaults; each call's options override them.
+ * Constructor options are defaults; each call's options override them. The methods of the other tasks
+ * (`textToImage`, `featureExtraction`, ...) are those of the standalone functions of the same names.
  */
-export class InferenceClient {
-  private readonly accessToken: string | undefined;
-  private readonly defaultOptions: Options;
-
+export class InferenceClient extends TaskClient {
   /**
    * `accessToken`: a Hugging Face token (`hf_…`); left out, `HF_TOKEN` (then `HUGGING_FACE_HUB_TOKEN`) is
    * read from the environment at each call where the runtime has one (never in a browser); `""` sends
    * none. `defaultOptions` apply to every call.
    */
   constructor(accessToken?: string, defaultOptions: Options = {}) {
-    this.accessToken = accessToken;
-    this.defaultOptions = defaultOptions;
+    super(accessToken, defaultOptions);
   }
 
   /** A client bound to a dedicated endpoint (TGI or any OpenAI-compatible server). */
@@ -67,14 +65,6 @@ export class InferenceClient {
   /** The retired "conversational" task, answered by a chat completion. */
   conversational(args: ConversationalArgs, options?: Options): Promise<ConversationalOutput> {
     return conversational(this.args(args), this.options(options));
-  }
-
-  private args<A extends { accessToken?: string }>(args: A): A {
-    return args && args.accessToken === undefined && this.accessToken !== undefined ? { ...args, accessToken: this.accessToken } : args;
-  }
-
-  private options(options: Options | undefined): Options {
-    return options ? { ...this.defaultOptions, ...options } : this.defaultOptions;
   }
 }
 

@@ -35,6 +35,29 @@ export type InferenceProvider = (typeof INFERENCE_PROVIDERS)[number];
 /** One of {@link PROVIDERS_OR_POLICIES}. */
 export type InferenceProviderOrPolicy = (typeof PROVIDERS_OR_POLICIES)[number];
 
+/** The org of each provider on the Hugging Face Hub (hf.co/{org}), as `@huggingface/inference` 4.13 lists them. */
+export const PROVIDERS_HUB_ORGS: Record<InferenceProvider, string> = {
+  baseten: "baseten",
+  cerebras: "cerebras",
+  cohere: "CohereLabs",
+  deepinfra: "DeepInfra",
+  "fal-ai": "fal",
+  "featherless-ai": "featherless-ai",
+  "fireworks-ai": "fireworks-ai",
+  groq: "groq",
+  "hf-inference": "hf-inference",
+  novita: "novita",
+  nscale: "nscale",
+  openai: "openai",
+  ovhcloud: "ovhcloud",
+  publicai: "publicai",
+  replicate: "replicate",
+  scaleway: "scaleway",
+  together: "togethercomputer",
+  wavespeed: "wavespeed",
+  "zai-org": "zai-org",
+};
+
 let defaultLogger: Logger = console;
 
 /** Where warnings go when a call gives no `logger` option (default `console`), as `@huggingface/inference`'s `setLogger`. */

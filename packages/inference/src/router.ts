@@ -157,3 +157,33 @@ export function generationRoute(args: BaseArgs, options: Options): ChatRoute {
   const chat = routeFor(o.endpointUrl !== undefined || o.baseUrl !== undefined ? o : { ...o, provider: "hf-inference" });
   return { ...chat, url: chat.pipelineUrl };
 }
+
+/** Where a task other than chat and text generation goes, and the model it names. */
+export interface TaskRoute {
+  url: string;
+  /** The model id, for messages ("endpoint" on an endpoint without one). */
+  model: string;
+}
+
+/** The two pipelines hf-inference serves at `/pipeline/{task}`, so that one model answers both (as `@huggingface/inference` sends them). */
+const PIPELINE_PATH_TASKS: readonly string[] = ["feature-extraction", "sentence-similarity"];
+
+/**
+ * The URL of a task: a dedicated endpoint as is; else hf-inference's `{base}/models/{id}`. `"auto"`
+ * (the default) is hf-inference here; another provider is an InputError naming what is served.
+ */
+export function taskRoute(args: BaseArgs, options: Options, task: string): TaskRoute {
+  const o = routeOptions(args, options);
+  checkProviderModel(args, o);
+  if (o.endpointUrl !== undefined) return { url: checkBaseUrl(o.endpointUrl, "endpointUrl"), model: o.model || "endpoint" };
+  if (o.baseUrl === undefined && o.provider && o.provider !== "auto" && o.provider !== "hf-inference") {
+    throw new InputError(
+      `Task '${task}' is not supported for provider '${o.provider}' here: hfkit runs ${task} on "hf-inference" (or "auto") and on a dedicated endpoint (\`endpointUrl\`); every provider serves chat (chatCompletion, chatCompletionStream)`,
+      "provider",
+    );
+  }
+  const model = requireModel(o.model, `${task} on hf-inference`);
+  const base = trimSlashes(o.baseUrl === undefined ? HF_INFERENCE_BASE : checkBaseUrl(o.baseUrl, "baseUrl"));
+  const pipeline = PIPELINE_PATH_TASKS.includes(task) ? `/pipeline/${task}` : "";
+  return { url: `${base}/models/${modelPath(model)}${pipeline}`, model };
+}

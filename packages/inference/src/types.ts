@@ -12,6 +12,10 @@ export interface Logger {
   warn(message: string): void;
   /** Accepted so that common loggers fit; the client does not call it. */
   info?(message: string): void;
+  /** Accepted so that `@huggingface/inference`'s loggers fit; the client does not call it. */
+  error?(message: string): void;
+  /** Accepted so that `@huggingface/inference`'s loggers fit; the client does not call it. */
+  log?(message: string): void;
   /** Where the lines of `HFKIT_LOG=debug` (or `DEBUG=hfkit`) go: one per request, status and retry, never the token; stderr when absent. */
   debug?(message: string): void;
 }
@@ -119,3 +123,5 @@ export type * from "./types/base";
 export type * from "./types/chat";
 export type * from "./types/chatOutput";
 export type * from "./types/generation";
+export type * from "./types/textTasks";
+export type * from "./types/mediaTasks";

@@ -4,6 +4,7 @@ import type { Exchange } from "./exchange.js";
 import { FaultRegistry } from "./faults.js";
 import { eventStreamResponse, isRecord, jsonResponse, parseJson, textResponse } from "./http.js";
 import { DEFAULT_MODEL_ID, PREDEFINED_MODELS, resolveModel, type ResolvedModel } from "./models.js";
+import { taskPipeline } from "./pipelines.js";
 import { proxyGate } from "./proxy.js";
 import { openAiChat } from "./openai/chat.js";
 import { isOpenAiServer } from "./openai/dialects.js";
@@ -119,6 +120,8 @@ function exchange(state: HubState, request: Request, text: string, model: Resolv
 
 function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchange): Response {
   const { backend } = exchange.model;
+  const task = route.kind === "pipeline" ? (route.task ?? exchange.model.task) : undefined;
+  if (task !== undefined) return taskPipeline(exchange, task);
   // vLLM, SGLang and llama.cpp serve only the OpenAI routes here.
   if (isOpenAiServer(backend)) {
     if (route.kind === "chat") return openAiChat(exchange);

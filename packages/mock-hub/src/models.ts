@@ -1,4 +1,5 @@
 import { DIALECTS, isOpenAiServer } from "./openai/dialects.js";
+import { PIPELINE_TASKS } from "./pipelines.js";
 import { inlineThinkTokens, splitTokens } from "./tokens.js";
 import type { Backend, ChatRouteError, ModelConfig } from "./types.js";
 
@@ -161,6 +162,8 @@ export interface ResolvedModel {
   chatTokens: readonly string[];
   providers: readonly string[];
   leadingEmptyChoices: boolean;
+  /** The pipeline served at `POST /models/{id}`, when not text generation. */
+  task: string | undefined;
 }
 
 /** Unknown ids behave as a default TGI model (ids with "does-not-exist" are refused by the proxy). */
@@ -183,5 +186,6 @@ export function resolveModel(id: string, models: ReadonlyMap<string, ModelConfig
     chatTokens: inline ? inlineThinkTokens(config.reasoning ?? "", text) : splitTokens(text),
     providers: config.providers ?? ["hf-inference"],
     leadingEmptyChoices: config.leadingEmptyChoices ?? false,
+    task: config.task ?? (id.startsWith("hfkit/") && PIPELINE_TASKS.includes(id.slice(6)) ? id.slice(6) : undefined),
   };
 }

@@ -4,7 +4,7 @@ export type Route =
   /** `model` undefined: taken from the body (`"tgi"` or none → the default model). */
   | { kind: "chat"; model: string | undefined }
   /** TGI's `/` (compat generate) or the transformers pipeline. */
-  | { kind: "pipeline"; model: string | undefined }
+  | { kind: "pipeline"; model: string | undefined; task?: string }
   | { kind: "generate"; model: string | undefined; stream: boolean }
   /** OpenAI's (legacy) `/v1/completions`; `model` undefined: taken from the body. */
   | { kind: "completions"; model: string | undefined }
@@ -17,7 +17,7 @@ const MODEL = "([^/]+(?:/[^/]+)?)";
 /** An endpoint's name; one `/` allowed, so `/endpoints/org/name` serves model `org/name`. */
 const ENDPOINT = MODEL;
 
-const PATTERNS: ReadonlyArray<{ method: string; pattern: RegExp; route: (model: string | undefined) => Route }> = [
+const PATTERNS: ReadonlyArray<{ method: string; pattern: RegExp; route: (model: string | undefined, task?: string) => Route }> = [
   { method: "POST", pattern: /^\/v1\/chat\/completions$/, route: () => ({ kind: "chat", model: undefined }) },
   { method: "POST", pattern: re(`/models/${MODEL}/v1/chat/completions`), route: (model) => ({ kind: "chat", model }) },
   { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/v1/chat/completions`), route: (model) => ({ kind: "chat", model }) },
@@ -34,6 +34,7 @@ const PATTERNS: ReadonlyArray<{ method: string; pattern: RegExp; route: (model: 
   { method: "POST", pattern: /^\/generate_stream$/, route: (model) => ({ kind: "generate", model, stream: true }) },
   { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/generate`), route: (model) => ({ kind: "generate", model, stream: false }) },
   { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/generate_stream`), route: (model) => ({ kind: "generate", model, stream: true }) },
+  { method: "POST", pattern: re(`/models/${MODEL}/pipeline/(feature-extraction|sentence-similarity)`), route: (model, task) => ({ kind: "pipeline", model, task }) },
   { method: "POST", pattern: re(`/endpoints/${ENDPOINT}`), route: (model) => ({ kind: "pipeline", model }) },
   { method: "POST", pattern: re(`/models/${MODEL}`), route: (model) => ({ kind: "pipeline", model }) },
 ];
@@ -48,7 +49,7 @@ export function matchRoute(method: string, pathname: string, basePath = ""): Rou
   if (path.startsWith("/hf-inference/")) path = path.slice("/hf-inference".length);
   for (const candidate of PATTERNS) {
     const match = candidate.method === method ? candidate.pattern.exec(path) : null;
-    if (match) return candidate.route(match[1] === undefined ? undefined : decodeURIComponent(match[1]));
+    if (match) return candidate.route(match[1] === undefined ? undefined : decodeURIComponent(match[1]), match[2]);
   }
   return { kind: "unknown" };
 }

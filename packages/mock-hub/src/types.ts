@@ -45,6 +45,11 @@ export interface ModelConfig {
   toolArguments?: Record<string, unknown>;
   /** Faults always scripted for this model (restored fresh by `reset()`). */
   faults?: Fault[];
+  /**
+   * The pipeline its `POST /models/{id}` serves, e.g. `"fill-mask"` or `"text-to-image"` (see the README's
+   * task table); ids `hfkit/<task>` serve that task without a config. Default: text generation.
+   */
+  task?: string;
 }
 
 /** The hub's models: what `createMockHub` and `startMockHub` take. */

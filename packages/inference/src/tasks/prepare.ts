@@ -74,7 +74,8 @@ export function prepareGeneration(args: TextGenerationArgs, options: Options, st
   return prepareCall("generate", stream, args, options, generationRoute(args, options));
 }
 
-function checkArgs(args: unknown, options: Options): void {
+/** The checks every call makes of its arguments object, its token and its options, before anything else. */
+export function checkArgs(args: unknown, options: Options): void {
   if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
   const token = (args as BaseArgs).accessToken;
   // Never echoed: the message names what is wrong, not the value.
@@ -86,7 +87,16 @@ function checkArgs(args: unknown, options: Options): void {
 }
 
 
-function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompletionArgs | TextGenerationArgs, options: Options, route: ChatRoute): CallContext {
+/** What every call needs to send its requests: its clock, its connection, its retry policy, its logger. */
+export interface Sending {
+  readonly call: Call;
+  readonly conn: Connection;
+  readonly policy: RetryPolicy;
+  readonly logger: Logger;
+}
+
+/** The clock, connection and retry policy of a call to `model`, made once from the arguments and options (checked first). */
+export function sending(args: BaseArgs, options: Options, model: string): Sending {
   const limits = {
     timeout: duration(options, "timeout"),
     firstChunkTimeout: duration(options, "firstChunkTimeout", DEFAULT_FIRST_CHUNK_TIMEOUT),
@@ -102,10 +112,12 @@ function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompl
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     logger,
     onRetry: options.onRetry,
-    model: route.model,
+    model,
   };
   const token = args.accessToken ?? envToken();
-  const conn = connection(options, token, debug);
-  const call = new Call(limits, token);
-  return { task, stream, args, options, route, call, conn, policy, logger, requests: new Map(), state: {} };
+  return { call: new Call(limits, token), conn: connection(options, token, debug), policy, logger };
+}
+
+function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompletionArgs | TextGenerationArgs, options: Options, route: ChatRoute): CallContext {
+  return { task, stream, args, options, route, ...sending(args, options, route.model), requests: new Map(), state: {} };
 }

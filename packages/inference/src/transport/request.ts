@@ -1,14 +1,23 @@
-import { InferenceError, InputError, KEPT_TEXT_CHARS, MalformedEventError } from "../errors";
+import { InferenceError, InputError } from "../errors";
 import { redactText, redactUrl } from "../redact";
 import { toHttpError } from "../errorTable";
 import type { FetchLike, Options, ResponseInfo } from "../types";
 import { VERSION } from "../version";
+import { readText, parseMaybeJson } from "./body";
 import type { Call } from "./call";
+
+export { isBlank, MAX_ANSWER_BYTES, parseMaybeJson, readText } from "./body";
 
 /** A request body and its JSON, made once (`serialize`), so what is sent is what was checked. */
 export interface Payload {
+  /** What errors show as the request body (a binary body: a note of its size). */
   readonly value: Record<string, unknown>;
+  /** The JSON sent, unless the body is binary. */
   readonly json: string;
+  /** A binary body (audio, an image), sent as is instead of the JSON. */
+  readonly bytes?: Blob | ArrayBuffer;
+  /** The binary body's media type, sent as `Content-Type`. */
+  readonly contentType?: string;
 }
 
 /** How every request of a call is sent: its headers (made once, the token in them) and its fetch. */
@@ -68,9 +77,6 @@ function canSerialize(value: unknown): boolean {
   }
 }
 
-/** The largest 2xx JSON answer read (a long answer with logprobs is a few MB). */
-export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-
 export const isBrowser: boolean =
   typeof document !== "undefined" ||
   (typeof navigator !== "undefined" && /^Mozilla\//.test(navigator.userAgent ?? ""));
@@ -117,16 +123,18 @@ export function requestIdOf(res: Response, secret?: string): string | undefined 
  */
 export async function sendOnce(call: Call, conn: Connection, out: Outgoing): Promise<Reply> {
   call.check();
-  const headers = call.waitForModel && !("x-wait-for-model" in conn.headers) ? { ...conn.headers, "x-wait-for-model": "true" } : conn.headers;
+  const own = out.body.contentType ? { ...conn.headers, "Content-Type": out.body.contentType } : conn.headers;
+  const headers = call.waitForModel && !("x-wait-for-model" in own) ? { ...own, "x-wait-for-model": "true" } : own;
   const doFetch = conn.fetch ?? globalThis.fetch;
   if (typeof doFetch !== "function") throw new InferenceError("No fetch is available: pass one as the `fetch` option");
   const attempt = call.attempt();
   const { debug } = conn;
   const sentAt = debug ? Date.now() : 0;
-  debug?.(`POST ${redactUrl(out.url)} (${out.body.json.length} bytes)`);
+  const { bytes, json } = out.body;
+  debug?.(`POST ${redactUrl(out.url)} (${bytes ? "binary" : `${json.length} bytes`})`);
   let res: Response;
   try {
-    res = await doFetch(out.url, { ...conn.fetchOptions, method: "POST", headers, body: out.body.json, signal: attempt.signal });
+    res = await doFetch(out.url, { ...conn.fetchOptions, method: "POST", headers, body: bytes ?? json, signal: attempt.signal });
   } catch (e) {
     const error = call.translate(e, out.url);
     debug?.(`failed after ${Date.now() - sentAt} ms: ${error.message}`);
@@ -154,73 +162,6 @@ export async function sendOnce(call: Call, conn: Connection, out: Outgoing): Pro
 /** Reads at most 64 KB of an error body under the call's limits, then cancels the rest. */
 async function readErrorBody(call: Call, res: Response): Promise<unknown> {
   return parseMaybeJson(await readText(call, res, false));
-}
-
-/** White space that may come before a JSON value or an event stream's first line, and a BOM. */
-export const isBlank = (code: number): boolean => code === 32 || code === 9 || code === 10 || code === 13 || code === 0xfeff;
-
-/**
- * Reads a body as text under the call's limits (abort, deadline, idle and stall: a server that sends
- * an answer but never ends the response must not hang the call), and with a bound: an error body, or
- * an answer that does not start as JSON (an HTML page from a proxy), is kept to its first 64 KB and the
- * rest cancelled; a JSON answer past 32 MB is a MalformedEventError. Only an answer's first non-blank
- * byte meets the first-chunk limit; an error body's do not.
- */
-export async function readText(call: Call, res: Response, isAnswer = true): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const off = call.onCancel(() => void reader.cancel().catch(() => {}));
-  const decoder = new TextDecoder();
-  let text = "";
-  let bytes = 0;
-  let cap = isAnswer ? MAX_ANSWER_BYTES : KEPT_TEXT_CHARS;
-  let started = false;
-  call.watchBody();
-  try {
-    for (;;) {
-      call.reading();
-      const { done, value } = await reader.read();
-      call.check();
-      if (done) break;
-      call.touch();
-      text += decoder.decode(value, { stream: true });
-      bytes += value.byteLength;
-      if (isAnswer && !started) {
-        let i = 0;
-        while (i < text.length && isBlank(text.charCodeAt(i))) i++;
-        if (i < text.length) {
-          started = true;
-          call.data();
-          if (text[i] !== "{" && text[i] !== "[") cap = KEPT_TEXT_CHARS; // not JSON: its start says what it is
-        }
-      } else if (started) call.data();
-      if (bytes >= cap) {
-        await reader.cancel().catch(() => {});
-        if (cap === MAX_ANSWER_BYTES) {
-          throw new MalformedEventError(`The server's answer is larger than ${MAX_ANSWER_BYTES / 1048576} MB; reading stopped there`, text, undefined, call.secret);
-        }
-        break;
-      }
-    }
-  } catch (e) {
-    throw call.translate(e, res.url);
-  } finally {
-    call.stopWatching();
-    off();
-  }
-  return text + decoder.decode();
-}
-
-export function parseMaybeJson(text: string): unknown {
-  const t = text.trim();
-  if (t.startsWith("{") || t.startsWith("[")) {
-    try {
-      return JSON.parse(t);
-    } catch {
-      return text;
-    }
-  }
-  return text;
 }
 
 /** A delay in HTTP's delta-seconds (a decimal accepted), or undefined. */

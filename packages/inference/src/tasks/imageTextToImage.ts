@@ -1,0 +1,7 @@
+import type { ImageToMediaArgs, Options } from "../types";
+import { unsupportedTask } from "./unsupportedTask";
+
+/** Makes an image from an image and a prompt: served only by third-party providers, so here always an InputError (nothing is sent). */
+export function imageTextToImage(args: ImageToMediaArgs, options: Options = {}): Promise<Blob> {
+  return unsupportedTask("image-text-to-image", args, options);
+}

@@ -1,0 +1,15 @@
+import type { ImageToImageArgs, Options } from "../types";
+import { runTask } from "./runTask";
+import { blobAnswer } from "./taskAnswers";
+import { base64Of, binaryBody, checkParameters, jsonBody } from "./taskInputs";
+
+const TASK = "image-to-image";
+
+/** An image from an image (and a prompt in `parameters`): the image alone is the body; with parameters, JSON with the image base64-encoded. */
+export function imageToImage(args: ImageToImageArgs, options?: Options): Promise<Blob> {
+  const body = async (a: ImageToImageArgs) => {
+    if (checkParameters(a.parameters) === undefined) return binaryBody(a);
+    return jsonBody(a, { inputs: await base64Of(a.inputs, "inputs") });
+  };
+  return runTask({ task: TASK, body, answer: blobAnswer(TASK) }, args, options);
+}

@@ -1,0 +1,45 @@
+import { MalformedEventError } from "../errors";
+import { taskRoute } from "../router";
+import { arraySource, type Source, type StreamRules } from "../transport/source";
+import { isEventStream, type Reply, sendOnce, serialize } from "../transport/request";
+import { withRetries } from "../transport/retry";
+import { EventStream } from "../transport/sse";
+import type { Options, RequestArgs, RequestOptions } from "../types";
+import { checkArgs, sending } from "./prepare";
+import { warnDeprecated } from "./request";
+import { readAnswer } from "./runTask";
+import { StreamIterator } from "./streamIterator";
+import { jsonBody } from "./taskInputs";
+
+/** A generic stream ends at `[DONE]` or at the end of its body: never incomplete, no grace. */
+function genericRules<T>(): StreamRules<T> {
+  let justAccepted = false;
+  return {
+    accept: (event) => ((justAccepted = true), event as T),
+    // Asked after each event (not complete yet), and at the end of the body (complete).
+    graceAfterComplete: () => (justAccepted ? ((justAccepted = false), undefined) : 0),
+    whole: (body) => [body as T],
+  };
+}
+
+async function open<T>(call: Parameters<typeof readAnswer>[0], reply: Reply): Promise<Source<T>> {
+  if (isEventStream(reply.res)) return new EventStream<T>(reply.res.body, call, genericRules<T>(), reply.origin, reply.release).prime();
+  const value = await readAnswer(call, reply);
+  if (value instanceof Blob) throw new MalformedEventError(`Expected an event stream, the server answered ${value.type || "binary"} data`, "", undefined, call.secret);
+  return arraySource([value as T]);
+}
+
+/**
+ * Sends any JSON body with `stream: true` and yields the data of each event, parsed. Deprecated, as in
+ * `@huggingface/inference`: use the task functions. Bad input is an InputError from the first `next()`.
+ */
+export function streamingRequest<T>(args: RequestArgs, options: Options & RequestOptions = {}): AsyncGenerator<T, undefined, unknown> {
+  return new StreamIterator<T>(() => {
+    checkArgs(args, options);
+    warnDeprecated("streamingRequest", options);
+    const route = taskRoute(args, options, options.task ?? "custom");
+    const out = { url: route.url, body: serialize((jsonBody(args, { stream: true }) as { json: Record<string, unknown> }).json) };
+    const ctx = sending(args, options, route.model);
+    return { call: ctx.call, source: withRetries(ctx, async () => open<T>(ctx.call, await sendOnce(ctx.call, ctx.conn, out))) };
+  });
+}

@@ -1,0 +1,11 @@
+import type { Options, SummarizationArgs, SummarizationOutput } from "../types";
+import { runTask } from "./runTask";
+import { fields, first, isString, listOf, shaped } from "./taskAnswers";
+import { textBody } from "./taskInputs";
+
+const TASK = "summarization";
+
+/** Summarises a text. */
+export function summarization(args: SummarizationArgs, options?: Options): Promise<SummarizationOutput> {
+  return runTask({ task: TASK, body: textBody, answer: shaped(TASK, listOf(fields({ summary_text: isString })), "Array<{summary_text: string}>", first) }, args, options);
+}

@@ -1,0 +1,11 @@
+import type { Options, TranslationArgs, TranslationOutput } from "../types";
+import { runTask } from "./runTask";
+import { fields, first, isString, listOf, shaped } from "./taskAnswers";
+import { textBody } from "./taskInputs";
+
+const TASK = "translation";
+
+/** Translates a text (the languages are the model's, or `parameters.src_lang` / `tgt_lang`). */
+export function translation(args: TranslationArgs, options?: Options): Promise<TranslationOutput> {
+  return runTask({ task: TASK, body: textBody, answer: shaped(TASK, listOf(fields({ translation_text: isString })), "Array<{translation_text: string}>", first) }, args, options);
+}

@@ -1,0 +1,11 @@
+import type { Options, VisualQuestionAnsweringArgs, VisualQuestionAnsweringOutputElement } from "../types";
+import { imageQuestionBody } from "./imageQuestion";
+import { runTask } from "./runTask";
+import { fields, first, isNumber, isString, listOf, shaped } from "./taskAnswers";
+
+const TASK = "visual-question-answering";
+
+/** Answers a question on a picture. */
+export function visualQuestionAnswering(args: VisualQuestionAnsweringArgs, options?: Options): Promise<VisualQuestionAnsweringOutputElement> {
+  return runTask({ task: TASK, body: imageQuestionBody, answer: shaped(TASK, listOf(fields({ answer: isString, score: isNumber })), "Array<{answer: string, score: number}>", first) }, args, options);
+}

@@ -1,0 +1,27 @@
+import type { Options, ZeroShotClassificationArgs, ZeroShotClassificationOutput } from "../types";
+import { runTask } from "./runTask";
+import { arrayOf, type Check, fields, isNumber, isString, labelScore, malformed } from "./taskAnswers";
+import { jsonBody, needObject, needString, needStrings } from "./taskInputs";
+
+const TASK = "zero-shot-classification";
+
+/** The pipeline's older answer: `{sequence, labels, scores}`, labels and scores in step. */
+const legacy: Check = (v) => fields({ labels: arrayOf(isString), scores: arrayOf(isNumber) })(v) && (v as { labels: unknown[]; scores: unknown[] }).labels.length === (v as { scores: unknown[] }).scores.length;
+
+/** Picks the labels that fit a text best among `parameters.candidate_labels`, most likely first. */
+export function zeroShotClassification(args: ZeroShotClassificationArgs, options?: Options): Promise<ZeroShotClassificationOutput> {
+  const body = (a: ZeroShotClassificationArgs) => {
+    needString(a.inputs, "inputs");
+    needStrings(needObject(a.parameters, "parameters").candidate_labels, "parameters.candidate_labels");
+    return jsonBody(a);
+  };
+  const answer = (value: unknown, secret: string | undefined): ZeroShotClassificationOutput => {
+    if (legacy(value)) {
+      const { labels, scores } = value as { labels: string[]; scores: number[] };
+      return labels.map((label, i) => ({ label, score: scores[i] as number }));
+    }
+    if (arrayOf(labelScore)(value)) return value as ZeroShotClassificationOutput;
+    throw malformed(TASK, "Array<{label: string, score: number}>", value, secret);
+  };
+  return runTask({ task: TASK, body, answer }, args, options);
+}
