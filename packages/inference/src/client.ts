@@ -1,6 +1,8 @@
 import { chatCompletion } from "./tasks/chatCompletion";
 import { chatCompletionStream } from "./tasks/chatCompletionStream";
 import { conversational } from "./tasks/conversational";
+import { responses } from "./tasks/responses";
+import { responsesStream } from "./tasks/responsesStream";
 import { textGeneration } from "./tasks/textGeneration";
 import { textGenerationStream } from "./tasks/textGenerationStream";
 import type {
@@ -10,6 +12,9 @@ import type {
   ConversationalArgs,
   ConversationalOutput,
   Options,
+  ResponsesArgs,
+  ResponsesOutput,
+  ResponsesStreamEvent,
   TextGenerationArgs,
   TextGenerationOutput,
   TextGenerationStreamOutput,
@@ -67,6 +72,16 @@ export class InferenceClient {
   /** The retired "conversational" task, answered by a chat completion. */
   conversational(args: ConversationalArgs, options?: Options): Promise<ConversationalOutput> {
     return conversational(this.args(args), this.options(options));
+  }
+
+  /** One response of the OpenAI Responses API: see {@link responses}. */
+  responses(args: ResponsesArgs, options?: Options): Promise<ResponsesOutput> {
+    return responses(this.args(args), this.options(options));
+  }
+
+  /** A Responses API answer streamed as its events: see {@link responsesStream}. */
+  responsesStream(args: ResponsesArgs, options?: Options): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
+    return responsesStream(this.args(args), this.options(options));
   }
 
   private args<A extends { accessToken?: string }>(args: A): A {

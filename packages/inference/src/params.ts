@@ -61,7 +61,7 @@ function show(v: unknown): string {
 }
 
 /** A finite number in [min, max]; `above` makes min exclusive (a penalty factor must be > 0). */
-function checkRange(args: Record<string, unknown>, field: string, min: number, max: number, prefix = "", above = false): void {
+export function checkRange(args: Record<string, unknown>, field: string, min: number, max: number, prefix = "", above = false): void {
   const v = args[field];
   if (v === undefined || v === null) return;
   if (typeof v !== "number" || !Number.isFinite(v) || v < min || (above && v === min) || v > max) {
@@ -72,7 +72,7 @@ function checkRange(args: Record<string, unknown>, field: string, min: number, m
 }
 
 /** An integer from `min` that a JSON number holds exactly (a seed, a count). */
-function checkInteger(args: Record<string, unknown>, field: string, min: number, prefix = ""): void {
+export function checkInteger(args: Record<string, unknown>, field: string, min: number, prefix = ""): void {
   const v = args[field];
   if (v === undefined || v === null) return;
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) {
@@ -81,7 +81,7 @@ function checkInteger(args: Record<string, unknown>, field: string, min: number,
   }
 }
 
-function checkBoolean(args: Record<string, unknown>, field: string, prefix = ""): void {
+export function checkBoolean(args: Record<string, unknown>, field: string, prefix = ""): void {
   const v = args[field];
   if (v !== undefined && v !== null && typeof v !== "boolean") {
     throw new InputError(`\`${prefix}${field}\` must be true or false (got ${show(v)})`, prefix + field);

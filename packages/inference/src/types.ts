@@ -119,3 +119,5 @@ export type * from "./types/base";
 export type * from "./types/chat";
 export type * from "./types/chatOutput";
 export type * from "./types/generation";
+export type * from "./types/responses";
+export type * from "./types/responsesOutput";
