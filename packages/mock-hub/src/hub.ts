@@ -6,6 +6,7 @@ import { eventStreamResponse, isRecord, jsonResponse, parseJson, textResponse } 
 import { DEFAULT_MODEL_ID, PREDEFINED_MODELS, resolveModel, type ResolvedModel } from "./models.js";
 import { proxyGate } from "./proxy.js";
 import { openAiChat } from "./openai/chat.js";
+import { openAiResponses } from "./openai/responses.js";
 import { isOpenAiServer } from "./openai/dialects.js";
 import { modelList, routeByModel, withProvider } from "./openai/router.js";
 import { matchRoute, type Route } from "./routes.js";
@@ -18,7 +19,7 @@ import { transformersChat, transformersPipeline } from "./transformers.js";
 import type { FaultType, MockHubConfig, MockHubCore, ModelConfig, RecordedRequest, StreamFault } from "./types.js";
 
 const STREAM_FAULTS: readonly FaultType[] = [
-  "overloadedInStream", "linger", "stall", "drop", "truncate", "malformed",
+  "overloadedInStream", "responseFailed", "linger", "stall", "drop", "truncate", "malformed",
   "keepAlive", "slow", "bodyChunking", "lineEnding", "bom",
 ];
 
@@ -88,22 +89,22 @@ async function respond(state: HubState, request: Request, text: string, basePath
   if (route.kind === "unknown") return jsonResponse(404, { error: "Not Found" });
   if (route.kind === "models") return modelList(route.model, state.models);
   // The router's body-model route: a configured model (or an unknown one with a `:provider`).
-  const routed = route.kind === "chat" && route.model === undefined ? routeByModel(text, state.models) : undefined;
+  const routed = (route.kind === "chat" || route.kind === "responses") && route.model === undefined ? routeByModel(text, state.models) : undefined;
   if (routed && "refusal" in routed) return routed.refusal;
   const model = resolveModel(routed?.model ?? modelIdFor(route, text, state.defaultModel), state.models);
-  const response = await answer(state, route, request, text, model);
+  const response = await answer(state, route, request, text, model, routed !== undefined);
   return routed ? withProvider(response, routed.provider) : response;
 }
 
 type ModelRoute = Exclude<Route, { kind: "unknown" | "models" }>;
 
 /** headersDelay, `/info`, the proxy's faults, then the backend. */
-async function answer(state: HubState, route: ModelRoute, request: Request, text: string, model: ResolvedModel): Promise<Response> {
+async function answer(state: HubState, route: ModelRoute, request: Request, text: string, model: ResolvedModel, viaRouter: boolean): Promise<Response> {
   const [delay] = state.faults.takeEach(model.id, ["headersDelay"]);
   if (delay?.type === "headersDelay") await state.timers.sleep(delay.delayMs);
   if (route.kind === "info") return tgiInfo(model);
   const refusal = await proxyGate({ request, model: model.id, faults: state.faults });
-  return refusal ?? dispatch(route, exchange(state, request, text, model));
+  return refusal ?? dispatch(route, exchange(state, request, text, model), viaRouter);
 }
 
 function exchange(state: HubState, request: Request, text: string, model: ResolvedModel): Exchange {
@@ -116,8 +117,14 @@ function exchange(state: HubState, request: Request, text: string, model: Resolv
   };
 }
 
-function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchange): Response {
+/** `viaRouter`: the router serves the Responses API for every model it routes, whatever serves it. */
+function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchange, viaRouter: boolean): Response {
   const { backend } = exchange.model;
+  if (route.kind === "responses") {
+    if (viaRouter || isOpenAiServer(backend)) return openAiResponses(exchange);
+    // TGI has no such route (axum's empty 404); the pipeline's API answers its own 404.
+    return backend === "transformers" ? jsonResponse(404, { error: "Not Found" }) : new Response(null, { status: 404 });
+  }
   // vLLM, SGLang and llama.cpp serve only the OpenAI routes here.
   if (isOpenAiServer(backend)) return route.kind === "chat" ? openAiChat(exchange) : jsonResponse(404, { error: "Not Found" });
   const transformers = backend === "transformers";
@@ -136,7 +143,7 @@ function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchan
 /** The path's model, else the body's `model` (`"tgi"`, none, or a `:provider` suffix aside). */
 function modelIdFor(route: ModelRoute, text: string, defaultModel: string): string {
   if (route.model !== undefined) return route.model;
-  if (route.kind !== "chat" && route.kind !== "completions") return defaultModel;
+  if (route.kind !== "chat" && route.kind !== "completions" && route.kind !== "responses") return defaultModel;
   const body = parseJson(text);
   const named = isRecord(body) && typeof body.model === "string" ? body.model.split(":")[0] : undefined;
   return !named || named === "tgi" ? defaultModel : named;

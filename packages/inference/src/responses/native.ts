@@ -30,7 +30,7 @@ const EVENT_TYPES = new Set([
 ]); // prettier-ignore
 
 /** The HTTP status of OpenAI's error codes, so that a failed response is the typed error its class would be over HTTP. */
-const STATUS_OF_CODE: Record<string, number> = { rate_limit_exceeded: 429, invalid_prompt: 400, invalid_request_error: 400, server_error: 500 };
+const STATUS_OF_CODE: Record<string, number> = { rate_limit_exceeded: 429, server_is_overloaded: 429, invalid_prompt: 400, invalid_request_error: 400, server_error: 500 };
 
 /** The request of the native route: `{base}/v1/responses` (the router's own), the arguments as they are. */
 export function nativeRequest(ctx: CallContext, args: ResponsesArgs): Outgoing {
