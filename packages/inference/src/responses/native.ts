@@ -69,9 +69,14 @@ function toResponse(body: unknown, text: string, origin: Origin): ResponsesOutpu
 /** A whole response as the events a stream of it would give (a server that answered JSON to a stream request). */
 export function responseEvents(native: ResponsesOutput): ResponsesStreamEvent[] {
   const writer = new ResponseWriter({ ...native, status: "in_progress", output: [], usage: null });
-  native.output.forEach((item, i) => {
-    if (item.type === "function_call") writer.toolCall(i, item.call_id, item.name, item.arguments);
-    else for (const part of item.content ?? []) writer.text(item.type, part.text);
+  // Read as the server sent it: any shape.
+  (native.output as unknown[]).forEach((item, i) => {
+    if (!isObject(item)) return;
+    const text = (s: unknown): string => (typeof s === "string" ? s : "");
+    if (item.type === "function_call") writer.toolCall(i, text(item.call_id) || undefined, text(item.name), text(item.arguments));
+    else if ((item.type === "message" || item.type === "reasoning") && Array.isArray(item.content)) {
+      for (const part of item.content as unknown[]) if (isObject(part)) writer.text(item.type, text(part.text));
+    }
   });
   writer.finish(native.status === "incomplete" ? "length" : "stop", native.usage);
   return writer.events;

@@ -87,7 +87,7 @@ export class ResponseWriter {
   }
 
   private emit(event: Unnumbered): void {
-    this.events.push({ ...event, sequence_number: this.sequence++ } as ResponsesStreamEvent);
+    this.events.push({ ...event, sequence_number: this.sequence++ });
   }
 
   private indexOf(item: ResponsesFunctionCall | TextItem): number {
