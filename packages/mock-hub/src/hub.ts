@@ -92,7 +92,9 @@ async function respond(state: HubState, request: Request, text: string, basePath
   const routed = (route.kind === "chat" || route.kind === "responses") && route.model === undefined ? routeByModel(text, state.models) : undefined;
   if (routed && "refusal" in routed) return routed.refusal;
   const model = resolveModel(routed?.model ?? modelIdFor(route, text, state.defaultModel), state.models);
-  const response = await answer(state, route, request, text, model, routed !== undefined);
+  // The router serves the Responses API for any model it is asked for (none or `"tgi"` is the default model's own route).
+  const viaRouter = routed !== undefined || (route.kind === "responses" && route.model === undefined && namesModel(text));
+  const response = await answer(state, route, request, text, model, viaRouter);
   return routed ? withProvider(response, routed.provider) : response;
 }
 
@@ -147,6 +149,13 @@ function modelIdFor(route: ModelRoute, text: string, defaultModel: string): stri
   const body = parseJson(text);
   const named = isRecord(body) && typeof body.model === "string" ? body.model.split(":")[0] : undefined;
   return !named || named === "tgi" ? defaultModel : named;
+}
+
+/** The body names a model: a non-empty string other than `"tgi"`. */
+function namesModel(text: string): boolean {
+  const body = parseJson(text);
+  const model = isRecord(body) ? body.model : undefined;
+  return typeof model === "string" && model !== "" && model !== "tgi";
 }
 
 function record(request: Request, text: string, requestId: string): RecordedRequest {

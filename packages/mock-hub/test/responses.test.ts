@@ -89,6 +89,13 @@ describe("POST /v1/responses on the router", () => {
     expect(overloaded).toEqual([{ event: "error", data: { type: "error", code: "server_is_overloaded", message: "Model is overloaded", param: null, sequence_number: 0 } }]);
   });
 
+  it("any model the body names is served (the default model's own route answers for none or \"tgi\")", async () => {
+    const named = await routerResponses({ model: "org/any-model", input: "Hi" });
+    expect(((await named.json()) as Json).output[0].content[0].text).toBe(TEXT);
+    expect(named.status).toBe(200);
+    expect((await routerResponses({ model: "tgi", input: "Hi" })).status).toBe(404);
+  });
+
   it("a body without input: 400 invalid_request_error", async () => {
     const res = await routerResponses({ model: "hfkit/router-multi" });
     expect(res.status).toBe(400);
