@@ -70,7 +70,16 @@ export interface ResponsesFunctionTool {
 }
 
 /** Which tool to call: `"auto"`, `"none"`, `"required"`, or one function. */
-export type ResponsesToolChoice = "auto" | "none" | "required" | { type: "function"; name: string };
+export type ResponsesToolChoice =
+  | "auto"
+  | "none"
+  | "required"
+  | {
+      /** `"function"`. */
+      type: "function";
+      /** The function to call. */
+      name: string;
+    };
 
 /** The answer's form: text, any JSON object, or JSON that follows a schema. */
 export interface ResponsesTextFormat {

@@ -107,9 +107,17 @@ export interface ResponsesOutput {
   /** The text of every message of `output`, joined (as the `openai` package adds it). */
   output_text: string;
   /** Why the response is incomplete (`{reason: "max_output_tokens"}`), else null. */
-  incomplete_details: { reason: string } | null;
+  incomplete_details: {
+    /** What cut it: `"max_output_tokens"`, `"content_filter"`. */
+    reason: string;
+  } | null;
   /** The error of a failed response, else null. */
-  error: { code: string | null; message: string } | null;
+  error: {
+    /** OpenAI's code, e.g. `"server_error"`, `"rate_limit_exceeded"`. */
+    code: string | null;
+    /** What went wrong. */
+    message: string;
+  } | null;
   /** The instructions given, else null. */
   instructions: string | null;
   /** The `max_output_tokens` given, else null. */
