@@ -11,6 +11,7 @@ import {
   type Options,
   RateLimitError,
   type ResponsesArgs,
+  TimeoutError,
   type ResponsesStreamEvent,
   responses,
   responsesStream,
@@ -233,6 +234,27 @@ describe("over chat completions, where the server has no Responses API", () => {
     expect(paths()).toEqual(["/endpoints/hfkit/vllm/v1/chat/completions"]);
     expect(out.output).toMatchObject([{ type: "reasoning", content: [{ type: "reasoning_text", text: REASONING }] }, { type: "message" }]);
     expect(out.output_text).toBe(TEXT);
+  });
+});
+
+describe("time limits over both routes", () => {
+  it("a chat stream that stalls after its first chunks: TimeoutError idle, the hub's stream closed", async () => {
+    hub.setModel("acme/stalls", { tgiVersion: "3.2.0" });
+    hub.inject({ type: "stall", afterChunks: 2 }, { model: "acme/stalls" });
+    const error = await events({ model: "acme/stalls", input: "Hi" }, { baseUrl: hub.url, idleTimeout: 50 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).kind).toBe("idle");
+    expect(paths()).toEqual(["/models/acme/stalls/v1/responses", "/models/acme/stalls/v1/chat/completions"]);
+    await expect.poll(() => hub.openStreams()).toBe(0);
+  });
+
+  it("`timeout` is one deadline over the native try and the chat one", async () => {
+    hub.setModel("acme/slow", { tgiVersion: "3.2.0" });
+    hub.inject({ type: "headersDelay", delayMs: 150 }, { model: "acme/slow" });
+    const error = await responses({ model: "acme/slow", input: "Hi" }, { baseUrl: hub.url, timeout: 250 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).kind).toBe("deadline");
+    expect(paths()).toEqual(["/models/acme/slow/v1/responses", "/models/acme/slow/v1/chat/completions"]);
   });
 });
 

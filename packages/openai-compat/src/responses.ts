@@ -15,7 +15,8 @@ function responsesFraming(): Framing<ResponsesStreamEvent> {
   let next = 0;
   return {
     event(value) {
-      next = value.sequence_number + 1;
+      // A server's event without a number is numbered after the last one.
+      next = (typeof value.sequence_number === "number" ? value.sequence_number : next) + 1;
       return responsesEvent(value.type, value);
     },
     failed(error) {
