@@ -89,6 +89,14 @@ describe.each([
     expect(run.last).toMatchObject({ response: { output: [{ type: "function_call", name: "get_weather", arguments: '{"city":"Paris"}' }] } });
   });
 
+  it("bad arguments: the client's BadRequestError naming the field, and nothing sent to the hub", async () => {
+    const client = await clientFor("hfkit/tgi-3.2");
+    const error = await within(client.responses.create({ model: "hfkit/tgi-3.2", input: "Hi", temperature: 5 }).catch((e: unknown) => e));
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).param).toBe("temperature");
+    expect(ctx.hub.requests).toHaveLength(0);
+  });
+
   it("a failure before any event is the client's APIError with the status; after events, its iterator throws", async () => {
     const model = "hfkit/router-multi";
     ctx.hub.inject({ type: "responseFailed", code: "invalid_prompt", message: "Bad prompt" }, { times: 1 });
