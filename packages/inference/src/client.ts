@@ -2,6 +2,8 @@ import { TaskClient } from "./clientTasks";
 import { chatCompletion } from "./tasks/chatCompletion";
 import { chatCompletionStream } from "./tasks/chatCompletionStream";
 import { conversational } from "./tasks/conversational";
+import { responses } from "./tasks/responses";
+import { responsesStream } from "./tasks/responsesStream";
 import { textGeneration } from "./tasks/textGeneration";
 import { textGenerationStream } from "./tasks/textGenerationStream";
 import type {
@@ -11,6 +13,9 @@ import type {
   ConversationalArgs,
   ConversationalOutput,
   Options,
+  ResponsesArgs,
+  ResponsesOutput,
+  ResponsesStreamEvent,
   TextGenerationArgs,
   TextGenerationOutput,
   TextGenerationStreamOutput,
@@ -65,6 +70,16 @@ export class InferenceClient extends TaskClient {
   /** The retired "conversational" task, answered by a chat completion. */
   conversational(args: ConversationalArgs, options?: Options): Promise<ConversationalOutput> {
     return conversational(this.args(args), this.options(options));
+  }
+
+  /** One response of the OpenAI Responses API: see {@link responses}. */
+  responses(args: ResponsesArgs, options?: Options): Promise<ResponsesOutput> {
+    return responses(this.args(args), this.options(options));
+  }
+
+  /** A Responses API answer streamed as its events: see {@link responsesStream}. */
+  responsesStream(args: ResponsesArgs, options?: Options): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
+    return responsesStream(this.args(args), this.options(options));
   }
 }
 

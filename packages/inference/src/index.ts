@@ -2,6 +2,8 @@ export { HfInference, HfInferenceEndpoint, InferenceClient, InferenceClientEndpo
 export { chatCompletion } from "./tasks/chatCompletion";
 export { chatCompletionStream } from "./tasks/chatCompletionStream";
 export { conversational } from "./tasks/conversational";
+export { responses } from "./tasks/responses";
+export { responsesStream } from "./tasks/responsesStream";
 export { textGeneration } from "./tasks/textGeneration";
 export { textGenerationStream } from "./tasks/textGenerationStream";
 export { audioClassification } from "./tasks/audioClassification";

@@ -125,3 +125,5 @@ export type * from "./types/chatOutput";
 export type * from "./types/generation";
 export type * from "./types/textTasks";
 export type * from "./types/mediaTasks";
+export type * from "./types/responses";
+export type * from "./types/responsesOutput";

@@ -17,11 +17,24 @@ export interface Exchange {
 export const OVERLOADED = "Model is overloaded";
 
 type Overloaded = Extract<StreamFault, { type: "overloadedInStream" }>;
+type ResponseFailed = Extract<StreamFault, { type: "responseFailed" }>;
+type InStreamFault = Overloaded | ResponseFailed;
 
-/** Streams `events` under the model's stream faults; `overloadedInStream` puts `errorEvents()` after its `afterChunks` events. */
-export function streamWithFaults(exchange: Exchange, events: readonly string[], dataPrefix: string, errorEvents: () => string[]): Response {
+/**
+ * Streams `events` under the model's stream faults: `overloadedInStream` puts `errorEvents(sent)` after its
+ * `afterChunks` events, and `responseFailed` (on the Responses route, which passes `failedEvents`) puts `failedEvents`'s.
+ */
+export function streamWithFaults(
+  exchange: Exchange,
+  events: readonly string[],
+  dataPrefix: string,
+  errorEvents: (sent: number) => string[],
+  failedEvents?: (fault: ResponseFailed, sent: number) => string[],
+): Response {
   const faults = exchange.takeStreamFaults();
-  const overloaded = faults.find((fault): fault is Overloaded => fault.type === "overloadedInStream");
-  const body = overloaded ? [...events.slice(0, overloaded.afterChunks ?? 0), ...errorEvents()] : events;
+  const fault = faults.find((f): f is InStreamFault => f.type === "overloadedInStream" || (f.type === "responseFailed" && failedEvents !== undefined));
+  const sent = fault?.afterChunks ?? 0;
+  const tail = fault === undefined ? [] : fault.type === "responseFailed" ? failedEvents!(fault, sent) : errorEvents(sent);
+  const body = fault ? [...events.slice(0, sent), ...tail] : events;
   return exchange.eventStream({ events: body, dataPrefix }, faults);
 }

@@ -7,6 +7,7 @@ import { DEFAULT_MODEL_ID, PREDEFINED_MODELS, resolveModel, type ResolvedModel }
 import { taskPipeline } from "./pipelines.js";
 import { proxyGate } from "./proxy.js";
 import { openAiChat } from "./openai/chat.js";
+import { openAiResponses } from "./openai/responses.js";
 import { isOpenAiServer } from "./openai/dialects.js";
 import { modelList, routeByModel, withProvider } from "./openai/router.js";
 import { matchRoute, type Route } from "./routes.js";
@@ -20,7 +21,7 @@ import { transformersChat, transformersPipeline } from "./transformers.js";
 import type { FaultType, MockHubConfig, MockHubCore, ModelConfig, RecordedRequest, StreamFault } from "./types.js";
 
 const STREAM_FAULTS: readonly FaultType[] = [
-  "overloadedInStream", "linger", "stall", "drop", "truncate", "malformed",
+  "overloadedInStream", "responseFailed", "linger", "stall", "drop", "truncate", "malformed",
   "keepAlive", "slow", "bodyChunking", "lineEnding", "bom",
 ];
 
@@ -90,22 +91,24 @@ async function respond(state: HubState, request: Request, text: string, basePath
   if (route.kind === "unknown") return jsonResponse(404, { error: "Not Found" });
   if (route.kind === "models") return modelList(route.model, state.models);
   // The router's body-model route: a configured model (or an unknown one with a `:provider`).
-  const routed = route.kind === "chat" && route.model === undefined ? routeByModel(text, state.models) : undefined;
+  const routed = (route.kind === "chat" || route.kind === "responses") && route.model === undefined ? routeByModel(text, state.models) : undefined;
   if (routed && "refusal" in routed) return routed.refusal;
   const model = resolveModel(routed?.model ?? modelIdFor(route, text, state.defaultModel), state.models);
-  const response = await answer(state, route, request, text, model);
+  // The router serves the Responses API for any model it is asked for (none or `"tgi"` is the default model's own route).
+  const viaRouter = routed !== undefined || (route.kind === "responses" && route.model === undefined && namesModel(text));
+  const response = await answer(state, route, request, text, model, viaRouter);
   return routed ? withProvider(response, routed.provider) : response;
 }
 
 type ModelRoute = Exclude<Route, { kind: "unknown" | "models" }>;
 
 /** headersDelay, `/info`, the proxy's faults, then the backend. */
-async function answer(state: HubState, route: ModelRoute, request: Request, text: string, model: ResolvedModel): Promise<Response> {
+async function answer(state: HubState, route: ModelRoute, request: Request, text: string, model: ResolvedModel, viaRouter: boolean): Promise<Response> {
   const [delay] = state.faults.takeEach(model.id, ["headersDelay"]);
   if (delay?.type === "headersDelay") await state.timers.sleep(delay.delayMs);
   if (route.kind === "info") return tgiInfo(model);
   const refusal = await proxyGate({ request, model: model.id, faults: state.faults });
-  return refusal ?? dispatch(route, exchange(state, request, text, model));
+  return refusal ?? dispatch(route, exchange(state, request, text, model), viaRouter);
 }
 
 function exchange(state: HubState, request: Request, text: string, model: ResolvedModel): Exchange {
@@ -118,8 +121,14 @@ function exchange(state: HubState, request: Request, text: string, model: Resolv
   };
 }
 
-function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchange): Response {
+/** `viaRouter`: the router serves the Responses API for every model it routes, whatever serves it. */
+function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchange, viaRouter: boolean): Response {
   const { backend } = exchange.model;
+  if (route.kind === "responses") {
+    if (viaRouter || isOpenAiServer(backend)) return openAiResponses(exchange);
+    // TGI has no such route (axum's empty 404); the pipeline's API answers its own 404.
+    return backend === "transformers" ? jsonResponse(404, { error: "Not Found" }) : new Response(null, { status: 404 });
+  }
   const task = route.kind === "pipeline" ? (route.task ?? exchange.model.task) : undefined;
   if (task !== undefined) return taskPipeline(exchange, task);
   // vLLM, SGLang and llama.cpp serve only the OpenAI routes here.
@@ -143,10 +152,17 @@ function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchan
 /** The path's model, else the body's `model` (`"tgi"`, none, or a `:provider` suffix aside). */
 function modelIdFor(route: ModelRoute, text: string, defaultModel: string): string {
   if (route.model !== undefined) return route.model;
-  if (route.kind !== "chat" && route.kind !== "completions") return defaultModel;
+  if (route.kind !== "chat" && route.kind !== "completions" && route.kind !== "responses") return defaultModel;
   const body = parseJson(text);
   const named = isRecord(body) && typeof body.model === "string" ? body.model.split(":")[0] : undefined;
   return !named || named === "tgi" ? defaultModel : named;
+}
+
+/** The body names a model: a non-empty string other than `"tgi"`. */
+function namesModel(text: string): boolean {
+  const body = parseJson(text);
+  const model = isRecord(body) ? body.model : undefined;
+  return typeof model === "string" && model !== "" && model !== "tgi";
 }
 
 function record(request: Request, text: string, requestId: string): RecordedRequest {

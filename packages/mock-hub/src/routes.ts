@@ -3,6 +3,8 @@
 export type Route =
   /** `model` undefined: taken from the body (`"tgi"` or none → the default model). */
   | { kind: "chat"; model: string | undefined }
+  /** OpenAI's Responses API; `model` undefined: taken from the body (the router's route). */
+  | { kind: "responses"; model: string | undefined }
   /** TGI's `/` (compat generate) or the transformers pipeline. */
   | { kind: "pipeline"; model: string | undefined; task?: string }
   | { kind: "generate"; model: string | undefined; stream: boolean }
@@ -21,6 +23,9 @@ const PATTERNS: ReadonlyArray<{ method: string; pattern: RegExp; route: (model: 
   { method: "POST", pattern: /^\/v1\/chat\/completions$/, route: () => ({ kind: "chat", model: undefined }) },
   { method: "POST", pattern: re(`/models/${MODEL}/v1/chat/completions`), route: (model) => ({ kind: "chat", model }) },
   { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/v1/chat/completions`), route: (model) => ({ kind: "chat", model }) },
+  { method: "POST", pattern: /^\/v1\/responses$/, route: () => ({ kind: "responses", model: undefined }) },
+  { method: "POST", pattern: re(`/models/${MODEL}/v1/responses`), route: (model) => ({ kind: "responses", model }) },
+  { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/v1/responses`), route: (model) => ({ kind: "responses", model }) },
   { method: "POST", pattern: /^\/v1\/completions$/, route: () => ({ kind: "completions", model: undefined }) },
   { method: "POST", pattern: re(`/models/${MODEL}/v1/completions`), route: (model) => ({ kind: "completions", model }) },
   { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/v1/completions`), route: (model) => ({ kind: "completions", model }) },

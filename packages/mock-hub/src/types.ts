@@ -114,6 +114,16 @@ export type StreamFault = Counted &
         afterChunks?: number;
       }
     | {
+        /** The Responses route only: 200, then a `response.failed` event (its `response.error` set), and nothing more. */
+        type: "responseFailed";
+        /** Events sent before it. Default 0. */
+        afterChunks?: number;
+        /** `response.error.code`. Default `"server_error"`. */
+        code?: string;
+        /** `response.error.message`. Default "The model failed to generate a response.". */
+        message?: string;
+      }
+    | {
         /** After the last event (and any `[DONE]`), the body stays open. */
         type: "linger";
       }

@@ -41,31 +41,39 @@ export async function answerChat(req: ChatRequest, options: Options): Promise<Re
     }
     const stream = chatCompletionStream(call, callOptions);
     const first = await stream.next();
-    return new Response(eventBody(first, stream), {
-      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-    });
+    return new Response(eventBody(first, stream, chatFraming()), { headers: EVENT_STREAM_HEADERS });
   } catch (error) {
     return errorResponse(error, error instanceof HttpError ? error.requestId : undefined);
   }
 }
 
-function eventBody(
-  first: IteratorResult<ChatCompletionStreamOutput, undefined>,
-  stream: AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown>,
-): ReadableStream<Uint8Array> {
-  let pending: IteratorResult<ChatCompletionStreamOutput, undefined> | undefined = first;
-  const openAI = openAIChunks();
+/** How a stream's values go on the wire: each value's event, the end's (chat's `[DONE]`), an error after the first value's. */
+export interface Framing<T> {
+  event(value: T): Uint8Array;
+  end?: Uint8Array;
+  failed?(error: unknown): Uint8Array;
+}
+
+/**
+ * A stream whose first value is already read, as an event-stream body: read as the client pulls, the
+ * upstream call closed when the client cancels. An error after the first value ends the body with the
+ * framing's error event, or errors it (so that the client's iterator throws).
+ */
+export function eventBody<T>(first: IteratorResult<T, undefined>, stream: AsyncGenerator<T, undefined, unknown>, framing: Framing<T>): ReadableStream<Uint8Array> {
+  let pending: IteratorResult<T, undefined> | undefined = first;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const r = pending ?? (await stream.next());
         pending = undefined;
         if (r.done) {
-          controller.enqueue(DONE_EVENT);
+          if (framing.end) controller.enqueue(framing.end);
           controller.close();
-        } else controller.enqueue(sseEvent(openAI(r.value)));
+        } else controller.enqueue(framing.event(r.value));
       } catch (error) {
-        controller.error(error);
+        if (!framing.failed) return controller.error(error);
+        controller.enqueue(framing.failed(error));
+        controller.close();
       }
     },
     async cancel() {
@@ -73,3 +81,11 @@ function eventBody(
     },
   });
 }
+
+/** Chat chunks as OpenAI frames them: `data: {json}`, then `data: [DONE]`. */
+function chatFraming(): Framing<ChatCompletionStreamOutput> {
+  const openAI = openAIChunks();
+  return { event: (chunk) => sseEvent(openAI(chunk)), end: DONE_EVENT };
+}
+
+export const EVENT_STREAM_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" };

@@ -1,7 +1,8 @@
 import { InputError, type Options } from "@hfkit/inference";
 import { answerChat } from "./answer";
+import { answerResponses } from "./responses";
 import { errorResponse } from "./protocol";
-import { adapterRoute, chatPrefix } from "./target";
+import { adapterRoute, openAIRoute } from "./target";
 
 /** The options of `createHfFetch`: any InferenceClient option (except `signal`, taken from each request), and the inner `fetch`. */
 export type HfFetchOptions = Omit<Options, "fetch" | "signal"> & {
@@ -25,7 +26,7 @@ function routeOf(url: URL, prefix: string, model: unknown, options: HfFetchOptio
 
 /**
  * A `fetch` for `new OpenAI({ baseURL, apiKey, fetch })` and any fetch-based client: chat completions
- * (`POST …[/v1]/chat/completions[/]`) go through the hfkit core (routing, parameter mapping, retries,
+ * (`POST …[/v1]/chat/completions[/]`) and the Responses API (`POST …[/v1]/responses[/]`) go through the hfkit core (routing, parameter mapping, retries,
  * timeouts, stream termination) and are answered as OpenAI answers; every other request passes through
  * untouched. The `baseURL` says where: a model URL `{base}/models/{id}/v1`, the HF router
  * `https://router.huggingface.co/v1`, a dedicated endpoint `{endpoint}/v1` (see `endpoint`), or an
@@ -40,8 +41,9 @@ export function createHfFetch(options: HfFetchOptions = {}): typeof fetch {
     const request = input instanceof Request ? input : undefined;
     const url = new URL(request ? request.url : String(input));
     const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
-    const prefix = method === "POST" ? chatPrefix(url.pathname) : undefined;
-    if (prefix === undefined) return passThrough(input, init);
+    const served = method === "POST" ? openAIRoute(url.pathname) : undefined;
+    if (served === undefined) return passThrough(input, init);
+    const { prefix } = served;
     const text = init?.body !== undefined && init.body !== null ? await new Response(init.body).text() : await request!.text();
     const headers = new Headers(init?.headers ?? request?.headers);
     const token = /^Bearer\s+(.+)$/i.exec(headers.get("authorization") ?? "")?.[1];
@@ -53,9 +55,10 @@ export function createHfFetch(options: HfFetchOptions = {}): typeof fetch {
     }
     const { route, model } = routeOf(url, prefix, (body as { model?: unknown } | null)?.model, options);
     if (model && !options.endpointUrl && typeof body === "object" && body !== null) body.model = model;
-    return answerChat(
+    const answer = served.route === "chat" ? answerChat : answerResponses;
+    return answer(
       { body, accessToken: token, signal: init?.signal ?? request?.signal },
       { ...coreOptions, ...route, ...(inner ? { fetch: inner } : {}) },
     );
-  } as typeof fetch;
+  };
 }

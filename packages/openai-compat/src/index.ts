@@ -1,4 +1,5 @@
 export { answerChat, type ChatRequest } from "./answer";
+export { answerResponses } from "./responses";
 export { createHfFetch, type HfFetchOptions } from "./fetch";
 export { toOpenAIError, type OpenAIErrorBody } from "./protocol";
 export { createProxy, type ProxyOptions, type ProxyServer, startProxy } from "./proxy";

@@ -2,11 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { InferenceError, InputError, type Options, type RetryEvent } from "@hfkit/inference";
 import { answerChat } from "./answer";
+import { answerResponses } from "./responses";
 import { DEFAULT_MAX_BODY_BYTES, loopbackArgs, MAX_JSON_DEPTH, nestsDeeperThan, readBody, sameHost } from "./guard";
 import { listModels } from "./models";
 import { sseEvent, toOpenAIError } from "./protocol";
 import { send } from "./relay";
-import { chatPrefix, isModelsPath, proxyRoute, type TargetKind, targetKind } from "./target";
+import { isModelsPath, type OpenAIRoute, openAIRoute, proxyRoute, type TargetKind, targetKind } from "./target";
 
 /** The options of the proxy: where it forwards, its limits, and any InferenceClient option for the calls it makes. */
 export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry"> {
@@ -142,14 +143,15 @@ async function respond(req: IncomingMessage, res: ServerResponse, proxy: Proxy):
   }
 }
 
-/** Its routes, tolerantly: `[/v1]/chat/completions[/]` and `[/v1]/models[/]`. */
+/** Its routes, tolerantly: `[/v1]/chat/completions[/]`, `[/v1]/responses[/]` and `[/v1]/models[/]`. */
 async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy): Promise<void> {
   const { options, inFlight } = proxy;
   if (req.headers.origin !== undefined) return fail(res, 403, "Requests from web pages are refused", "permission_error");
   if (!sameHost(req)) return fail(res, 421, "Unexpected Host header", "permission_error");
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   if (req.method === "GET" && isModelsPath(path)) return models(req, res, proxy);
-  if (req.method !== "POST" || chatPrefix(path) !== "") return fail(res, 404, `No route for ${req.method} ${path}`, "not_found_error");
+  const served = req.method === "POST" ? openAIRoute(path) : undefined;
+  if (served?.prefix !== "") return fail(res, 404, `No route for ${req.method} ${path}`, "not_found_error");
   const cap = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const text = await readBody(req, cap);
   // The rest of the body is not read: the connection closes after the answer.
@@ -165,7 +167,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy): 
   inFlight.add(controller);
   res.on("close", () => controller.abort());
   try {
-    await forward(body, req, res, proxy, controller.signal);
+    await forward(served.route, body, req, res, proxy, controller.signal);
   } finally {
     inFlight.delete(controller);
   }
@@ -192,7 +194,7 @@ async function models(req: IncomingMessage, res: ServerResponse, proxy: Proxy): 
 }
 
 /** Runs the call; while a model loads past `commitAfterMs`, commits to a 200 and sends keep-alives. */
-async function forward(body: unknown, req: IncomingMessage, res: ServerResponse, proxy: Proxy, signal: AbortSignal): Promise<void> {
+async function forward(served: OpenAIRoute, body: unknown, req: IncomingMessage, res: ServerResponse, proxy: Proxy, signal: AbortSignal): Promise<void> {
   const { target, endpoint, maxBodyBytes: _, commitAfterMs = 20_000, keepAliveMs = 10_000, models: __, provider, ...core } = proxy.options;
   const token = bearer(req);
   const streaming = (body as { stream?: unknown } | null)?.stream === true;
@@ -215,7 +217,8 @@ async function forward(body: unknown, req: IncomingMessage, res: ServerResponse,
   try {
     const route = proxyRoute(target, proxy.kind, endpoint, (body as { model?: unknown } | null)?.model, provider);
     // "" and not undefined: a caller without a token goes without one, never with one from the environment.
-    const answer = await answerChat({ body, accessToken: token ?? "", signal }, { ...core, ...route, onRetry });
+    const answerWith = served === "chat" ? answerChat : answerResponses;
+    const answer = await answerWith({ body, accessToken: token ?? "", signal }, { ...core, ...route, onRetry });
     stop();
     // The client left: nothing to send.
     if (signal.aborted) return void (await answer.body?.cancel());

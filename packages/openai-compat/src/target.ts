@@ -24,6 +24,20 @@ export function chatPrefix(pathname: string): string | undefined {
   return /^(.*?)(?:\/v1)?\/chat\/completions$/.exec(tidy(pathname))?.[1];
 }
 
+/** The OpenAI routes served through the hfkit core: chat completions and the Responses API. */
+export type OpenAIRoute = "chat" | "responses";
+
+/**
+ * Which served route an OpenAI-style path is, and the part before it, tolerantly as {@link chatPrefix}
+ * (`…[/v1]/responses[/]`); undefined for any other path (`GET /v1/responses/{id}` among them).
+ */
+export function openAIRoute(pathname: string): { route: OpenAIRoute; prefix: string } | undefined {
+  const chat = chatPrefix(pathname);
+  if (chat !== undefined) return { route: "chat", prefix: chat };
+  const prefix = /^(.*?)(?:\/v1)?\/responses$/.exec(tidy(pathname))?.[1];
+  return prefix === undefined ? undefined : { route: "responses", prefix };
+}
+
 /** Whether `path` is OpenAI's model list, tolerantly: `/v1/models`, `/models`, a trailing slash. */
 export function isModelsPath(path: string): boolean {
   return /^(?:\/v1)?\/models$/.test(tidy(path));

@@ -10,6 +10,7 @@ import { type Outgoing, sendOnce, serialize } from "../transport/request";
 import type { Backend } from "../types";
 import type { ServerBackend } from "./backend";
 import { BACKENDS } from "./index";
+import { BoundedMemory } from "./memory";
 
 /** The backends of a task, by name. */
 export type Backends = Readonly<Record<Backend, ServerBackend>>;
@@ -20,37 +21,15 @@ export interface BackendFact {
   dropped: ReadonlySet<string>;
 }
 
-const MAX_ENTRIES = 500;
-const TTL_MS = 60 * 60 * 1000;
 const NOTHING: ReadonlySet<string> = new Set();
 
-/** One bounded LRU with an expiry, and the detections in flight. */
-class BackendMemory {
-  private readonly facts = new Map<string, BackendFact & { expires: number }>();
+/** The backend memory, and the detections in flight. */
+class BackendMemory extends BoundedMemory<BackendFact> {
   readonly detections = new Map<string, Promise<void>>();
-
-  get(key: string): BackendFact | undefined {
-    const fact = this.facts.get(key);
-    if (!fact) return undefined;
-    this.facts.delete(key);
-    if (fact.expires < Date.now()) return undefined;
-    this.facts.set(key, fact); // most recently used last
-    return fact;
-  }
 
   /** Called only once the backend's route has answered 2xx. */
   remember(key: string, backend: Backend, dropped: ReadonlySet<string> = NOTHING): void {
-    this.facts.delete(key);
-    this.facts.set(key, { backend, dropped, expires: Date.now() + TTL_MS });
-    if (this.facts.size > MAX_ENTRIES) this.facts.delete(this.facts.keys().next().value as string);
-  }
-
-  get size(): number {
-    return this.facts.size;
-  }
-
-  clear(): void {
-    this.facts.clear();
+    this.set(key, { backend, dropped });
   }
 }
 

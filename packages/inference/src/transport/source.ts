@@ -11,6 +11,8 @@ export interface StreamRules<T> {
   graceAfterComplete(): number | undefined;
   /** The values of a whole answer sent as a bare JSON body under an event-stream type (throws for an error body). */
   whole(body: unknown, text: string): T[];
+  /** The error body an event stands for, when an event of this kind of stream is an error without an `error` field (a Responses `response.failed`). */
+  failure?(event: Record<string, unknown>): unknown;
 }
 
 /**

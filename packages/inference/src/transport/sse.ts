@@ -185,7 +185,7 @@ export class EventStream<T> implements Source<T> {
     this.pendingBytes = 0;
     if (this.closed || this.error) return;
     const data = event.data;
-    if (event.event === "error") return this.inStreamError(parseMaybeJson(data));
+    if (event.event === "error") return this.inStreamError(this.failureOf(parseMaybeJson(data)));
     if (isDoneMarker(data)) {
       if (!this.accepted) this.error = new IncompleteStreamError("The stream sent [DONE] before any chunk");
       return this.complete();
@@ -204,6 +204,8 @@ export class EventStream<T> implements Source<T> {
       return;
     }
     if ((parsed as { error?: unknown }).error != null) return this.inStreamError(parsed);
+    const failed = this.rules.failure?.(parsed as Record<string, unknown>);
+    if (failed !== undefined) return this.inStreamError(failed);
     const value = this.rules.accept(parsed as Record<string, unknown>);
     // A value is data; an event the rules drop (`{}`, a chunk that carries nothing) is a keep-alive.
     if (value === undefined) return;
@@ -219,6 +221,11 @@ export class EventStream<T> implements Source<T> {
     this.call.stopWatching();
     if (grace <= 0) return this.complete();
     this.graceTimer ??= setTimeout(() => this.complete(), grace);
+  }
+
+  /** An `event: error` frame's data, as the rules read it when they know its shape. */
+  private failureOf(body: unknown): unknown {
+    return (typeof body === "object" && body !== null && this.rules.failure?.(body as Record<string, unknown>)) || body;
   }
 
   private inStreamError(body: unknown): void {

@@ -1,0 +1,17 @@
+import { prepareResponses, serveResponses } from "../responses/serve";
+import { withRetries } from "../transport/retry";
+import type { Options, ResponsesArgs, ResponsesOutput } from "../types";
+
+/**
+ * One response of the OpenAI Responses API, not streamed: served natively where the server has the API
+ * (the HF router, vLLM), else over chat completions (TGI, the transformers pipeline) and made a response.
+ * Rejects with a typed {@link InferenceError}; bad input is an InputError before any request.
+ */
+export async function responses(args: ResponsesArgs, options: Options = {}): Promise<ResponsesOutput> {
+  const r = prepareResponses(args, options, false);
+  try {
+    return (await withRetries(r, serveResponses)) as ResponsesOutput;
+  } finally {
+    r.call.finish();
+  }
+}

@@ -1,0 +1,18 @@
+import { prepareResponses, serveResponses } from "../responses/serve";
+import { withRetries } from "../transport/retry";
+import type { Source } from "../transport/source";
+import type { Options, ResponsesArgs, ResponsesStreamEvent } from "../types";
+import { StreamIterator } from "./streamIterator";
+
+/**
+ * A response of the OpenAI Responses API streamed as its events (`response.created`, …,
+ * `response.output_text.delta`, …, `response.completed`), for `for await`. The stream ends at
+ * `response.completed` or `response.incomplete`; `response.failed` and `error` events are thrown as typed
+ * errors. Nothing is thrown synchronously: bad input is an InputError from the first `next()`.
+ */
+export function responsesStream(args: ResponsesArgs, options: Options = {}): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
+  return new StreamIterator<ResponsesStreamEvent>(() => {
+    const r = prepareResponses(args, options, true);
+    return { call: r.call, source: withRetries(r, serveResponses) as Promise<Source<ResponsesStreamEvent>> };
+  });
+}
