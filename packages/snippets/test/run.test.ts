@@ -92,10 +92,11 @@ describe.each(targets)("text-generation snippets against the mock hub (%s)", (la
   it("js hfkit: textGeneration prints the generated text", async () => {
     const result = await runJs(snippetOf(GENERATION_MODEL, options(), "hfkit"), `generate-${label}`);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toBe(`${FULL_TEXT}\n`);
+    // hfkit's textGeneration answers the continuation only (return_full_text: false unless asked).
+    expect(result.stdout).toBe(`${ANSWER}\n`);
     const request = onlyRequest();
     expect(request.path).toBe(generatePath);
-    expect(request.body).toEqual({ inputs: "What is the capital of France?", parameters: { max_new_tokens: 500 } });
+    expect(request.body).toEqual({ inputs: "What is the capital of France?", parameters: { return_full_text: false, max_new_tokens: 500 } });
   });
 
   it("curl: {inputs, parameters} to the generate route", async () => {
