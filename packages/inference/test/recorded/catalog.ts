@@ -50,8 +50,8 @@ export const NOT_COVERED = {
     "OpenAI text completion (a provider's /v1/completions): the SDK has no completions task, and textGeneration with " +
     "that provider is refused with an InputError before any request (router.ts generationRoute)",
   imageToText:
-    "image-to-text answer: the request body was an image (the tapes keep text bodies only), and the SDK has no " +
-    "image-to-text task; textGeneration sends `{inputs: string}` and cannot make this request",
+    "image-to-text answer: the request body was an image (the tapes keep text bodies only); replayed through " +
+    "imageToText with an image of our own in not-covered.test.ts",
 } as const;
 
 /** A model's root, `{base}/models/{org/name}`: where TGI's `generate` and the transformers pipeline answer. */

@@ -103,14 +103,14 @@ export function mapParameters(p: Json): Json {
 
 /**
  * The body the SDK must send for a recorded request: `{inputs, parameters}` with the parameters
- * mapped, and `stream: true` on a stream call only (`stream: false` is the default, not sent).
+ * mapped (`return_full_text: false` unless set), and `stream: true` on a stream call only
+ * (`stream: false` is the default, not sent).
  */
 export function expectedGenerateBody(request: Json, stream: boolean, dropNulls: boolean): Json {
   const body: Json = { inputs: request.inputs };
-  if (request.parameters !== undefined) {
-    const parameters = request.parameters as Json;
-    body.parameters = mapParameters(dropNulls ? withoutNulls(parameters) : parameters);
-  }
+  // The continuation only, unless the request says otherwise: `return_full_text: false` goes first.
+  const parameters = (request.parameters ?? {}) as Json;
+  body.parameters = { return_full_text: false, ...mapParameters(dropNulls ? withoutNulls(parameters) : parameters) };
   if (stream) body.stream = true;
   return body;
 }

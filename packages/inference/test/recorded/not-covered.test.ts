@@ -82,18 +82,32 @@ describe("Hub API model look-ups", { timeout: 20_000 }, () => {
   });
 });
 
-describe("image-to-text answers", { timeout: 20_000 }, () => {
+describe("image-to-text answers (recorded without their binary request body)", { timeout: 20_000 }, () => {
   const IMAGE_TO_TEXT = notCovered(NOT_COVERED.imageToText);
 
-  it("were asked with a binary body, and the SDK has no image task: textGeneration takes a string only", async () => {
+  it("replay through imageToText: the image's bytes posted to the model's hf-inference route, the recorded caption answered", async () => {
     expect(IMAGE_TO_TEXT.length).toBeGreaterThan(0);
-    for (const ex of IMAGE_TO_TEXT) expect(ex.requestBody, title(ex)).toBeNull();
-    expect(Object.keys(sdk).filter((n) => /image/i.test(n))).toStrictEqual([]);
+    for (const ex of IMAGE_TO_TEXT) {
+      expect(ex.requestBody, title(ex)).toBeNull();
+      const model = /\/models\/(.+)$/.exec(new URL(ex.url).pathname)?.[1] as string;
+      const sent: Array<{ url: string; type: string | null; bytes: number }> = [];
+      const fetch: sdk.FetchLike = async (url, init) => {
+        const body = init?.body as Blob;
+        sent.push({ url, type: new Headers(init?.headers).get("content-type"), bytes: body.size });
+        return new Response(ex.body, { status: ex.status, headers: { "content-type": "application/json" } });
+      };
+      const image = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: "image/png" });
+      const out = await sdk.imageToText({ model, inputs: image, accessToken: TOKEN }, { provider: "hf-inference", fetch });
+      expect(out, title(ex)).toStrictEqual((JSON.parse(ex.body) as unknown[])[0]);
+      expect(sent, title(ex)).toStrictEqual([{ url: `https://router.huggingface.co/hf-inference/models/${model}`, type: "image/png", bytes: 4 }]);
+    }
+  });
+
+  it("a string is no image: InputError naming inputs, nothing sent", async () => {
     const model = /\/models\/(.+)$/.exec(new URL((IMAGE_TO_TEXT[0] as Exchange).url).pathname)?.[1] as string;
     const spy = spyFetch();
-    const image = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: "image/png" });
-    const args = { model, inputs: image as unknown as string, accessToken: TOKEN };
-    const error = await sdk.textGeneration(args, { provider: "hf-inference", fetch: spy.fetch }).then(() => undefined, (e: unknown) => e);
+    const args = { model, inputs: "not an image" as unknown as Blob, accessToken: TOKEN };
+    const error = await sdk.imageToText(args, { provider: "hf-inference", fetch: spy.fetch }).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(sdk.InputError);
     expect((error as sdk.InputError).field).toBe("inputs");
     expect(spy.urls).toStrictEqual([]);
