@@ -1,0 +1,63 @@
+/**
+ * The Hub's model API (`GET /api/models/{id}?expand[]=inferenceProviderMapping`) and the routes the HF
+ * router serves for the inference providers (`/{provider}/...`), each answering in its provider's format.
+ */
+import { isRecord, jsonResponse, parseJson } from "./http.js";
+import { PNG_BASE64 } from "./pipelines.js";
+import type { FaultRegistry } from "./faults.js";
+import { proxyGate } from "./proxy.js";
+import type { ModelConfig, ProviderMappingEntry } from "./types.js";
+
+/** The mapping of the `hfkit/...` ids the tests use, unless a model's config gives its own. */
+export const DEFAULT_PROVIDER_MAPPINGS: Readonly<Record<string, Record<string, ProviderMappingEntry>>> = {
+  "hfkit/text-to-image": {
+    together: { providerId: "hfkit-together/flux", task: "text-to-image", status: "live" },
+    "hf-inference": { providerId: "hfkit/text-to-image", task: "text-to-image", status: "live" },
+  },
+  "hfkit/text-to-image-staging": {
+    together: { providerId: "hfkit-together/flux-staging", task: "text-to-image", status: "staging" },
+  },
+  "hfkit/text-to-image-auto": {
+    "fal-ai": { providerId: "hfkit-fal/flux", task: "text-to-image", status: "staging" },
+    together: { providerId: "hfkit-together/flux-auto", task: "text-to-image", status: "live" },
+  },
+  "hfkit/feature-extraction": {
+    "hf-inference": { providerId: "hfkit/feature-extraction", task: "feature-extraction", status: "live" },
+  },
+};
+
+/** `GET /api/models/{id}`: the model's `inferenceProviderMapping` (its config's, else the default's), 404 for an unknown model. */
+export function modelInfo(pathname: string, models: ReadonlyMap<string, ModelConfig>): Response | undefined {
+  const match = /^\/api\/models\/([^/]+(?:\/[^/]+)?)\/?$/.exec(pathname);
+  if (!match) return undefined;
+  const id = decodeURIComponent(match[1] ?? "");
+  const mapping = models.get(id)?.inferenceProviderMapping ?? DEFAULT_PROVIDER_MAPPINGS[id];
+  if (!mapping && !models.has(id)) return jsonResponse(404, { error: "Repository not found" });
+  return jsonResponse(200, { _id: `mock-${id}`, id, inferenceProviderMapping: mapping ?? {} });
+}
+
+/** The deterministic b64 image every provider answers. */
+const IMAGE = PNG_BASE64;
+
+/** `POST /together/v1/images/generations`: Together's images API (`response_format` "base64" or "url"). */
+function together(body: Record<string, unknown>, origin: string): Response {
+  const model = typeof body.model === "string" ? body.model : "";
+  if (typeof body.prompt !== "string" || body.prompt === "") return jsonResponse(400, { error: { message: "prompt is required", type: "invalid_request_error" } });
+  const image = body.response_format === "url" ? { url: `${origin}/files/${encodeURIComponent(model)}.png` } : { b64_json: IMAGE };
+  return jsonResponse(200, { id: `mock-together-${body.prompt.length}`, model, object: "list", data: [{ index: 0, ...image, type: "image" }] });
+}
+
+const PROVIDER_ROUTES: ReadonlyArray<{ pattern: RegExp; serve: (body: Record<string, unknown>, origin: string) => Response }> = [
+  { pattern: /^\/together\/v1\/images\/generations\/?$/, serve: together },
+];
+
+/** A provider's route under the router (`POST /{provider}/...`), after the proxy's faults for the body's `model`; undefined for another path. */
+export async function providerRoute(request: Request, path: string, text: string, faults: FaultRegistry): Promise<Response | undefined> {
+  const url = new URL(request.url);
+  const route = request.method === "POST" ? PROVIDER_ROUTES.find((r) => r.pattern.test(path)) : undefined;
+  if (!route) return undefined;
+  const body = parseJson(text);
+  if (!isRecord(body)) return jsonResponse(400, { error: "The body must be a JSON object" });
+  const refusal = await proxyGate({ request, model: typeof body.model === "string" ? body.model : "", faults });
+  return refusal ?? route.serve(body, url.origin);
+}

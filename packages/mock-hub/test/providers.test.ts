@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PROVIDER_MAPPINGS } from "../src/index.js";
+import { postJson, useHub } from "./helpers.js";
+
+const hub = useHub({ models: { "org/custom": { inferenceProviderMapping: { together: { providerId: "t/custom", task: "text-to-image", status: "staging" } } } } });
+const info = (id: string) => fetch(`${hub().url}/api/models/${id}?expand[]=inferenceProviderMapping`);
+
+describe("the Hub's model API", () => {
+  it("answers a default mapping for the hfkit ids, in its order", async () => {
+    const res = await info("hfkit/text-to-image-auto");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { id: string; inferenceProviderMapping: Record<string, unknown> };
+    expect(body.id).toBe("hfkit/text-to-image-auto");
+    expect(Object.keys(body.inferenceProviderMapping)).toEqual(["fal-ai", "together"]);
+    expect(body.inferenceProviderMapping).toEqual(DEFAULT_PROVIDER_MAPPINGS["hfkit/text-to-image-auto"]);
+  });
+
+  it("answers a model's configured mapping, {} for a configured model without one, 404 for an unknown model", async () => {
+    expect(await (await info("org/custom")).json()).toMatchObject({ inferenceProviderMapping: { together: { providerId: "t/custom", status: "staging" } } });
+    expect(await (await info("hfkit/tgi-3.2")).json()).toMatchObject({ inferenceProviderMapping: {} });
+    const missing = await info("org/nothing-here");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: "Repository not found" });
+  });
+});
+
+describe("together's images API", () => {
+  const url = () => `${hub().url}/together/v1/images/generations`;
+  it("answers b64_json by default, a URL when asked", async () => {
+    const res = await postJson(url(), { model: "t/flux", prompt: "a cat", response_format: "base64" });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { b64_json?: string; url?: string }[] };
+    expect(body.data[0]?.b64_json).toMatch(/^iVBORw0KGgo/);
+    const asUrl = (await (await postJson(url(), { model: "t/flux", prompt: "a cat", response_format: "url" })).json()) as typeof body;
+    expect(asUrl.data[0]?.url).toBe(`${hub().url}/files/t%2Fflux.png`);
+  });
+
+  it("refuses a body without a prompt, and answers the proxy's faults for the body's model", async () => {
+    expect((await postJson(url(), { model: "t/flux" })).status).toBe(400);
+    hub().inject({ type: "serverError", status: 502 }, { model: "t/flux", times: 1 });
+    expect((await postJson(url(), { model: "t/flux", prompt: "x" })).status).toBe(502);
+    expect((await postJson(url(), { model: "t/flux", prompt: "x" })).status).toBe(200);
+  });
+});
