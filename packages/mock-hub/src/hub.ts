@@ -90,7 +90,7 @@ async function respond(state: HubState, request: Request, text: string, basePath
   if (request.method === "OPTIONS") return preflight(request);
   const pathname = new URL(request.url).pathname;
   const path = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
-  const info = request.method === "GET" ? modelInfo(path, state.models) : undefined;
+  const info = request.method === "GET" ? modelInfo(request, path, state.models) : undefined;
   if (info) return info;
   const provided = await providerRoute(request, path, text, state.faults);
   if (provided) return provided;

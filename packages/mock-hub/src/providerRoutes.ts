@@ -26,10 +26,11 @@ export const DEFAULT_PROVIDER_MAPPINGS: Readonly<Record<string, Record<string, P
   },
 };
 
-/** `GET /api/models/{id}`: the model's `inferenceProviderMapping` (its config's, else the default's), 404 for an unknown model. */
-export function modelInfo(pathname: string, models: ReadonlyMap<string, ModelConfig>): Response | undefined {
+/** `GET /api/models/{id}`: the model's `inferenceProviderMapping` (its config's, else the default's), 404 for an unknown model, 401 for an `hf_bad…` token. */
+export function modelInfo(request: Request, pathname: string, models: ReadonlyMap<string, ModelConfig>): Response | undefined {
   const match = /^\/api\/models\/([^/]+(?:\/[^/]+)?)\/?$/.exec(pathname);
   if (!match) return undefined;
+  if (/^Bearer\s+hf_bad/i.test(request.headers.get("authorization") ?? "")) return jsonResponse(401, { error: "Invalid credentials in Authorization header" });
   const id = decodeURIComponent(match[1] ?? "");
   const mapping = models.get(id)?.inferenceProviderMapping ?? DEFAULT_PROVIDER_MAPPINGS[id];
   if (!mapping && !models.has(id)) return jsonResponse(404, { error: "Repository not found" });

@@ -21,6 +21,8 @@ describe("the Hub's model API", () => {
     const missing = await info("org/nothing-here");
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: "Repository not found" });
+    const refused = await fetch(`${hub().url}/api/models/hfkit/text-to-image`, { headers: { authorization: "Bearer hf_bad" } });
+    expect(refused.status).toBe(401);
   });
 });
 

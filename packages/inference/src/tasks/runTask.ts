@@ -4,7 +4,8 @@
  * {@link TaskSpec}; its file is a few lines.
  */
 import { MalformedEventError } from "../errors";
-import { taskRoute } from "../router";
+import { resolveProvider, type Target, planProvider } from "../providers/resolve";
+import { taskProvider, taskRoute } from "../router";
 import { readBlob } from "../transport/body";
 import type { Call } from "../transport/call";
 import { mediaType, type Payload, readText, type Reply, sendOnce, serialize } from "../transport/request";
@@ -24,17 +25,34 @@ export interface TaskSpec<A, O> {
   readonly answer: Answer<O>;
 }
 
-/** Runs `spec` for `args`: nothing is sent unless the arguments and options are valid. */
+/**
+ * Runs `spec` for `args`: nothing is sent unless the arguments and options are valid. On a provider
+ * other than hf-inference (or `"auto"`) the Hub's mapping of the model is looked up first, and the
+ * provider's format sent through the router.
+ */
 export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args: A, options: Options = {}): Promise<O> {
   checkArgs(args, options);
-  const route = taskRoute(args, options, spec.task);
-  const out = { url: route.url, body: payloadOf(await spec.body(args, options)) };
-  const ctx = sending(args, options, route.model);
+  const provider = taskProvider(args, options);
+  const plan = provider === undefined ? undefined : planProvider(provider, spec.task, args as A & Loose, options as Options & Loose);
+  const direct = plan ? undefined : await hfTarget(spec, args, options);
+  const ctx = sending(args, options, plan?.model ?? direct!.model);
   try {
-    return await withRetries(ctx, async () => spec.answer(await readAnswer(ctx.call, await sendOnce(ctx.call, ctx.conn, out)), ctx.call.secret));
+    const onHfInference = (model: string) => hfTarget(spec, { ...args, model, provider: "hf-inference" }, options);
+    const target = direct ?? (await resolveProvider(plan!, { call: ctx.call, options: options as Options & Loose, args: args as A & Loose, logger: ctx.logger, onHfInference }));
+    const conn = target.headers ? { ...ctx.conn, headers: { ...ctx.conn.headers, ...target.headers } } : ctx.conn;
+    const answer = async () => target.answer(await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)), ctx.call.secret);
+    return (await withRetries(ctx, answer)) as O;
   } finally {
     ctx.call.finish();
   }
+}
+
+type Loose = Record<string, unknown>;
+
+/** The request of `spec` on hf-inference or an endpoint (the body checked first). */
+async function hfTarget<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args: A, options: Options): Promise<Target & { model: string }> {
+  const route = taskRoute(args, options, spec.task);
+  return { out: { url: route.url, body: payloadOf(await spec.body(args, options)) }, answer: spec.answer, model: route.model };
 }
 
 function payloadOf(body: TaskBody): Payload {

@@ -1,0 +1,27 @@
+/** What one (provider, task) pair needs: its route under the router, its body, its headers, how its answer is read. */
+import { HF_ROUTER_URL } from "../router";
+import type { BaseArgs, Options } from "../types";
+
+type Loose = Record<string, unknown>;
+
+/** A provider's format for one task, as `@huggingface/inference` 4.13's provider helper sends it. */
+export interface ProviderTask {
+  /** The path under `https://router.huggingface.co/{provider}/` for the provider's model id. */
+  readonly path: (providerId: string) => string;
+  /** Checks the arguments (an InputError before any request), then makes the body for the provider's model id. */
+  readonly body: (args: BaseArgs & Loose, options: Options & Loose) => (providerId: string) => Loose;
+  /** Headers the provider needs besides the call's. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Shapes the parsed answer (JSON, or a Blob) as the task answers it. */
+  readonly answer: (value: unknown, options: Options & Loose, secret: string | undefined) => unknown;
+}
+
+/** The URL of a provider's route through the HF router. */
+export const providerUrl = (provider: string, path: string): string => `${HF_ROUTER_URL}/${provider}/${path.replace(/^\/+/, "")}`;
+
+/** The arguments a provider's body starts from: the call's own fields, `inputs` and `parameters` left out (`parameters` are spread in by the caller). */
+export function restOf(args: BaseArgs & Loose): Loose {
+  const rest: Loose = { ...args };
+  for (const own of ["accessToken", "model", "endpointUrl", "provider", "inputs", "parameters"]) delete rest[own];
+  return rest;
+}
