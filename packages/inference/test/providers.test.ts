@@ -69,6 +69,42 @@ describe("textToImage on together", () => {
   });
 });
 
+describe("textToImage on replicate (Prefer: wait)", () => {
+  const args = { accessToken: "hf_test", model: "hfkit/text-to-image", provider: "replicate" as const, inputs: "a cat", parameters: { width: 512 } };
+
+  it.each([undefined, "blob", "dataUrl", "json", "url"] as const)("outputType %s: the same answer and the same request as 4.13", async (outputType) => {
+    const mine = await ours.textToImage(args, { ...options(), outputType } as never);
+    const theirs = await hf.textToImage(args, { fetch: toHub, outputType } as never);
+    const [mineSent, theirsSent] = sentTo("/replicate/");
+    // 4.13 labels every data: URL image/jpeg (documented); the bytes are the same.
+    const label = (v: unknown) => (typeof v === "string" ? v.replace(/^data:image\/jpeg;/, "data:image/png;") : v);
+    expect(await plain(mine)).toEqual(label(await plain(theirs)));
+    expect(mineSent?.path).toBe("/replicate/v1/models/hfkit-replicate/flux/predictions");
+    expect(mineSent?.body).toEqual({ input: { width: 512, prompt: "a cat" } });
+    expect([mineSent?.path, mineSent?.body, mineSent?.headers.prefer]).toEqual([theirsSent?.path, theirsSent?.body, theirsSent?.headers.prefer]);
+    expect(mineSent?.headers.prefer).toBe("wait");
+    if (outputType === undefined) expect(mine).toBeInstanceOf(Blob);
+    if (outputType !== "url" && outputType !== "json") expect(sentTo("/files/")[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("a versioned model id posts to /v1/predictions with the version, as 4.13", async () => {
+    const versioned = { ...args, model: "hfkit/text-to-image-versioned" };
+    await ours.textToImage(versioned, { ...options(), outputType: "url" });
+    await hf.textToImage(versioned, { fetch: toHub, outputType: "url" });
+    const [mine, theirs] = sentTo("/replicate/");
+    expect(mine?.path).toBe("/replicate/v1/predictions");
+    expect(mine?.body).toEqual({ input: { width: 512, prompt: "a cat" }, version: "5599ed30" });
+    expect(mine?.body).toEqual(theirs?.body);
+  });
+
+  it("an answer without an output URL is a provider output error", async () => {
+    const fake = async (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+      String(url).includes("/replicate/") ? new Response(JSON.stringify({ status: "starting", output: null }), { headers: { "content-type": "application/json" } }) : toHub(url, init);
+    const error = await ours.textToImage(args, { ...options(), fetch: fake }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ours.InferenceClientProviderOutputError);
+  });
+});
+
 describe("the Hub's mapping", () => {
   const image = (model: string, provider = "together") => ours.textToImage({ accessToken: "hf_test", model, provider: provider as "together", inputs: "a cat" }, options());
 

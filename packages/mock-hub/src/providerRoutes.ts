@@ -12,7 +12,11 @@ import type { ModelConfig, ProviderMappingEntry } from "./types.js";
 export const DEFAULT_PROVIDER_MAPPINGS: Readonly<Record<string, Record<string, ProviderMappingEntry>>> = {
   "hfkit/text-to-image": {
     together: { providerId: "hfkit-together/flux", task: "text-to-image", status: "live" },
+    replicate: { providerId: "hfkit-replicate/flux", task: "text-to-image", status: "live" },
     "hf-inference": { providerId: "hfkit/text-to-image", task: "text-to-image", status: "live" },
+  },
+  "hfkit/text-to-image-versioned": {
+    replicate: { providerId: "hfkit-replicate/flux:5599ed30", task: "text-to-image", status: "live" },
   },
   "hfkit/text-to-image-staging": {
     together: { providerId: "hfkit-together/flux-staging", task: "text-to-image", status: "staging" },
@@ -48,17 +52,49 @@ function together(body: Record<string, unknown>, origin: string): Response {
   return jsonResponse(200, { id: `mock-together-${body.prompt.length}`, model, object: "list", data: [{ index: 0, ...image, type: "image" }] });
 }
 
-const PROVIDER_ROUTES: ReadonlyArray<{ pattern: RegExp; serve: (body: Record<string, unknown>, origin: string) => Response }> = [
+/**
+ * `POST /replicate/v1/models/{owner}/{name}/predictions` (or `/v1/predictions` with a `version`): Replicate's
+ * predictions API; with `Prefer: wait` the prediction has succeeded, its `output` a list of one file URL.
+ */
+function replicate(body: Record<string, unknown>, origin: string, request: Request, path: string): Response {
+  const model = /^\/replicate\/v1\/models\/([^/]+\/[^/]+)\/predictions/.exec(path)?.[1] ?? "";
+  const input = isRecord(body.input) ? body.input : undefined;
+  if (!input || typeof input.prompt !== "string") return jsonResponse(422, { detail: "input.prompt is required", status: 422, title: "Input validation failed" });
+  const id = `mock-${(model || String(body.version)).replace(/[^a-z0-9]/gi, "-")}`;
+  const done = /\bwait\b/.test(request.headers.get("prefer") ?? "");
+  return jsonResponse(done ? 200 : 201, {
+    id,
+    model,
+    version: body.version ?? "hfkit-version",
+    input,
+    status: done ? "succeeded" : "starting",
+    output: done ? [`${origin}/files/${id}.png`] : null,
+    urls: { get: `${origin}/replicate/v1/predictions/${id}` },
+  });
+}
+
+type Serve = (body: Record<string, unknown>, origin: string, request: Request, path: string) => Response;
+
+const PROVIDER_ROUTES: ReadonlyArray<{ pattern: RegExp; serve: Serve; model?: (path: string, body: Record<string, unknown>) => string }> = [
   { pattern: /^\/together\/v1\/images\/generations\/?$/, serve: together },
+  { pattern: /^\/replicate\/v1\/(models\/[^/]+\/[^/]+\/)?predictions\/?$/, serve: replicate, model: (path, body) => /models\/([^/]+\/[^/]+)\//.exec(path)?.[1] ?? String(body.version) },
 ];
 
-/** A provider's route under the router (`POST /{provider}/...`), after the proxy's faults for the body's `model`; undefined for another path. */
+/** `GET /files/{name}`: the file a provider's answer names (the 1×1 PNG). */
+export function providerFile(request: Request, path: string): Response | undefined {
+  return request.method === "GET" && /^\/files\/[^/]+\.png$/.test(path) ? new Response(PNG_BYTES.slice(), { status: 200, headers: { "content-type": "image/png" } }) : undefined;
+}
+
+const PNG_BYTES = Uint8Array.from(atob(PNG_BASE64), (c) => c.charCodeAt(0));
+
+/** A provider's route under the router (`POST /{provider}/...`), after the proxy's faults for its model (the body's `model`, or the path's); undefined for another path. */
 export async function providerRoute(request: Request, path: string, text: string, faults: FaultRegistry): Promise<Response | undefined> {
   const url = new URL(request.url);
   const route = request.method === "POST" ? PROVIDER_ROUTES.find((r) => r.pattern.test(path)) : undefined;
   if (!route) return undefined;
   const body = parseJson(text);
   if (!isRecord(body)) return jsonResponse(400, { error: "The body must be a JSON object" });
-  const refusal = await proxyGate({ request, model: typeof body.model === "string" ? body.model : "", faults });
-  return refusal ?? route.serve(body, url.origin);
+  const model = route.model ? route.model(path, body) : typeof body.model === "string" ? body.model : "";
+  const refusal = await proxyGate({ request, model, faults });
+  return refusal ?? route.serve(body, url.origin, request, path);
 }

@@ -44,3 +44,24 @@ describe("together's images API", () => {
     expect((await postJson(url(), { model: "t/flux", prompt: "x" })).status).toBe(200);
   });
 });
+
+describe("replicate's predictions API", () => {
+  it("with Prefer: wait, a succeeded prediction whose output file is served", async () => {
+    const res = await postJson(`${hub().url}/replicate/v1/models/o/flux/predictions`, { input: { prompt: "a cat" } }, { prefer: "wait" });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { status: string; model: string; output: string[] };
+    expect(body).toMatchObject({ status: "succeeded", model: "o/flux" });
+    const file = await fetch(body.output[0]!);
+    expect(file.headers.get("content-type")).toBe("image/png");
+    expect((await file.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  });
+
+  it("without it, a prediction just started; a versioned one at /v1/predictions; 422 without a prompt", async () => {
+    const started = await postJson(`${hub().url}/replicate/v1/models/o/flux/predictions`, { input: { prompt: "a cat" } });
+    expect(started.status).toBe(201);
+    expect(await started.json()).toMatchObject({ status: "starting", output: null });
+    const versioned = await postJson(`${hub().url}/replicate/v1/predictions`, { input: { prompt: "a cat" }, version: "v1" }, { prefer: "wait" });
+    expect(await versioned.json()).toMatchObject({ status: "succeeded", version: "v1" });
+    expect((await postJson(`${hub().url}/replicate/v1/models/o/flux/predictions`, { input: {} }, { prefer: "wait" })).status).toBe(422);
+  });
+});

@@ -12,8 +12,14 @@ export interface ProviderTask {
   readonly body: (args: BaseArgs & Loose, options: Options & Loose) => (providerId: string) => Loose;
   /** Headers the provider needs besides the call's. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Shapes the parsed answer (JSON, or a Blob) as the task answers it. */
-  readonly answer: (value: unknown, options: Options & Loose, secret: string | undefined) => unknown;
+  /** Shapes the parsed answer (JSON, or a Blob) as the task answers it; `io` fetches what the answer points to. */
+  readonly answer: (value: unknown, options: Options & Loose, secret: string | undefined, io: ProviderIo) => unknown;
+}
+
+/** What a provider's answer may need fetched, under the call's limits and `fetch`. */
+export interface ProviderIo {
+  /** GETs a file the answer names (an http(s) URL, sent without the token), as a Blob. */
+  readonly file: (url: string) => Promise<Blob>;
 }
 
 /** The URL of a provider's route through the HF router. */

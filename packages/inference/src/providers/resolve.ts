@@ -9,7 +9,7 @@ import type { Call } from "../transport/call";
 import { type Outgoing, serialize } from "../transport/request";
 import type { BaseArgs, Logger, Options } from "../types";
 import { warnOnce } from "../warnOnce";
-import { providerUrl, type ProviderTask } from "./helper";
+import { type ProviderIo, providerUrl, type ProviderTask } from "./helper";
 import { HF_HUB_URL, type ProviderMapping, providerMappings } from "./mapping";
 import { implementedPairs, providerTask } from "./table";
 
@@ -19,7 +19,7 @@ type Loose = Record<string, unknown>;
 export interface Target {
   readonly out: Outgoing;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly answer: (value: unknown, secret: string | undefined) => unknown;
+  readonly answer: (value: unknown, secret: string | undefined, io: ProviderIo) => unknown;
 }
 
 /** A provider call checked before any request: the provider (or `"auto"`), and for a named one its format and body. */
@@ -71,7 +71,7 @@ export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise
   return {
     out: { url: providerUrl(entry.provider, format.path(entry.providerId)), body: serialize(make(entry.providerId)) },
     headers: format.headers,
-    answer: (value, secret) => format.answer(value, r.options, secret),
+    answer: (value, secret, io) => format.answer(value, r.options, secret, io),
   };
 }
 

@@ -4,11 +4,13 @@
  * {@link TaskSpec}; its file is a few lines.
  */
 import { MalformedEventError } from "../errors";
+import type { ProviderIo } from "../providers/helper";
 import { resolveProvider, type Target, planProvider } from "../providers/resolve";
 import { taskProvider, taskRoute } from "../router";
 import { readBlob } from "../transport/body";
 import type { Call } from "../transport/call";
-import { mediaType, type Payload, readText, type Reply, sendOnce, serialize } from "../transport/request";
+import { toHttpError } from "../errorTable";
+import { type Connection, mediaType, parseMaybeJson, type Payload, readText, type Reply, requestIdOf, sendOnce, serialize } from "../transport/request";
 import { withRetries } from "../transport/retry";
 import type { BaseArgs, Options } from "../types";
 import { checkArgs, sending } from "./prepare";
@@ -40,7 +42,8 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
     const onHfInference = (model: string) => hfTarget(spec, { ...args, model, provider: "hf-inference" }, options);
     const target = direct ?? (await resolveProvider(plan!, { call: ctx.call, options: options as Options & Loose, args: args as A & Loose, logger: ctx.logger, onHfInference }));
     const conn = target.headers ? { ...ctx.conn, headers: { ...ctx.conn.headers, ...target.headers } } : ctx.conn;
-    const answer = async () => target.answer(await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)), ctx.call.secret);
+    const io: ProviderIo = { file: (url) => getFile(ctx.call, conn, url) };
+    const answer = async () => target.answer(await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)), ctx.call.secret, io);
     return (await withRetries(ctx, answer)) as O;
   } finally {
     ctx.call.finish();
@@ -75,5 +78,24 @@ export async function readAnswer(call: Call, { res, origin, release }: Reply): P
     }
   } finally {
     release();
+  }
+}
+
+/** GETs a file a provider's answer names (http(s) only, without the call's headers: the token never leaves for it), as a Blob. */
+async function getFile(call: Call, conn: Connection, url: string): Promise<Blob> {
+  if (!/^https?:\/\//i.test(url)) throw new MalformedEventError(`The provider's answer names a file that is not an http(s) URL: ${url.slice(0, 200)}`, url, undefined, call.secret);
+  call.check();
+  const attempt = call.attempt();
+  let res: Response;
+  try {
+    res = await (conn.fetch ?? globalThis.fetch)(url, { ...conn.fetchOptions, method: "GET", signal: attempt.signal });
+  } catch (error) {
+    throw call.translate(error, url);
+  }
+  try {
+    if (!res.ok) throw toHttpError({ status: res.status, body: parseMaybeJson(await readText(call, res, false)), url, method: "GET", requestId: requestIdOf(res, call.secret), secret: call.secret });
+    return await readBlob(call, res);
+  } finally {
+    attempt.abort();
   }
 }
