@@ -105,6 +105,33 @@ describe("textToImage on replicate (Prefer: wait)", () => {
   });
 });
 
+describe("automaticSpeechRecognition on fal-ai", () => {
+  const audio = (type: string) => new Blob([new Uint8Array([82, 73, 70, 70, 0, 1, 2])], { type });
+  const args = (type = "audio/wav") => ({ accessToken: "hf_test", model: "hfkit/automatic-speech-recognition", provider: "fal-ai" as const, inputs: audio(type) });
+
+  it.each(["audio/wav", "audio/mpeg", "audio/webm"])("%s: the same answer and the same request as 4.13", async (type) => {
+    const mine = await ours.automaticSpeechRecognition(args(type), options());
+    const theirs = await hf.automaticSpeechRecognition(args(type), { fetch: toHub });
+    expect(mine).toEqual(theirs);
+    const label = { "audio/wav": "audio/x-wav", "audio/mpeg": "audio/mpeg", "audio/webm": "video/webm" }[type];
+    expect(mine).toEqual({ text: `7 bytes of ${label}`, chunks: [{ timestamp: [0, 1.5], text: "7 bytes" }, { timestamp: [1.5, 2], text: `of ${label}` }] });
+    const [mineSent, theirsSent] = sentTo("/fal-ai/");
+    expect(mineSent?.path).toBe("/fal-ai/hfkit-fal/whisper");
+    expect(mineSent?.headers["content-type"]).toBe("application/json");
+    expect(mineSent?.body).toEqual({ audio_url: `data:${label};base64,${btoa("RIFF\u0000\u0001\u0002")}` });
+    expect([mineSent?.path, mineSent?.body]).toEqual([theirsSent?.path, theirsSent?.body]);
+  });
+
+  it("a type fal cannot decode is 4.13's InputError, before any request", async () => {
+    const error = await ours.automaticSpeechRecognition(args("audio/ogg"), options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ours.InferenceClientInputError);
+    expect((error as Error).message).toMatch(/^Provider fal-ai does not support blob type audio\/ogg/);
+    await expect(hf.automaticSpeechRecognition(args("audio/ogg"), { fetch: toHub })).rejects.toThrow(/^Provider fal-ai does not support blob type audio\/ogg/);
+    expect(sentTo("/fal-ai/")).toHaveLength(0);
+    expect(lookups("hfkit/automatic-speech-recognition")).toHaveLength(0);
+  });
+});
+
 describe("the Hub's mapping", () => {
   const image = (model: string, provider = "together") => ours.textToImage({ accessToken: "hf_test", model, provider: provider as "together", inputs: "a cat" }, options());
 

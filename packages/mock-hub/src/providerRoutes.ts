@@ -25,6 +25,9 @@ export const DEFAULT_PROVIDER_MAPPINGS: Readonly<Record<string, Record<string, P
     "fal-ai": { providerId: "hfkit-fal/flux", task: "text-to-image", status: "staging" },
     together: { providerId: "hfkit-together/flux-auto", task: "text-to-image", status: "live" },
   },
+  "hfkit/automatic-speech-recognition": {
+    "fal-ai": { providerId: "hfkit-fal/whisper", task: "automatic-speech-recognition", status: "live" },
+  },
   "hfkit/feature-extraction": {
     "hf-inference": { providerId: "hfkit/feature-extraction", task: "feature-extraction", status: "live" },
   },
@@ -73,10 +76,19 @@ function replicate(body: Record<string, unknown>, origin: string, request: Reque
   });
 }
 
+/** `POST /fal-ai/{providerId}` (no queue): fal's whisper, `{audio_url: data URL}` → `{text, chunks}`. */
+function falAiSpeech(body: Record<string, unknown>): Response {
+  const audio = typeof body.audio_url === "string" ? /^data:([^;,]+);base64,([A-Za-z0-9+/]+={0,2})$/.exec(body.audio_url) : null;
+  if (!audio) return jsonResponse(422, { detail: [{ loc: ["body", "audio_url"], msg: "Unsupported data URL", type: "value_error" }] });
+  const bytes = atob(audio[2] ?? "").length;
+  return jsonResponse(200, { text: `${bytes} bytes of ${audio[1]}`, chunks: [{ timestamp: [0, 1.5], text: `${bytes} bytes` }, { timestamp: [1.5, 2], text: `of ${audio[1]}` }] });
+}
+
 type Serve = (body: Record<string, unknown>, origin: string, request: Request, path: string) => Response;
 
 const PROVIDER_ROUTES: ReadonlyArray<{ pattern: RegExp; serve: Serve; model?: (path: string, body: Record<string, unknown>) => string }> = [
   { pattern: /^\/together\/v1\/images\/generations\/?$/, serve: together },
+  { pattern: /^\/fal-ai\/[^/]+\/[^/]+$/, serve: falAiSpeech, model: (path) => path.slice("/fal-ai/".length) },
   { pattern: /^\/replicate\/v1\/(models\/[^/]+\/[^/]+\/)?predictions\/?$/, serve: replicate, model: (path, body) => /models\/([^/]+\/[^/]+)\//.exec(path)?.[1] ?? String(body.version) },
 ];
 

@@ -65,3 +65,11 @@ describe("replicate's predictions API", () => {
     expect((await postJson(`${hub().url}/replicate/v1/models/o/flux/predictions`, { input: {} }, { prefer: "wait" })).status).toBe(422);
   });
 });
+
+describe("fal's speech recognition", () => {
+  it("transcribes a data URL deterministically; 422 for anything else", async () => {
+    const res = await postJson(`${hub().url}/fal-ai/o/whisper`, { audio_url: `data:audio/x-wav;base64,${btoa("RIFF")}` });
+    expect(await res.json()).toEqual({ text: "4 bytes of audio/x-wav", chunks: [{ timestamp: [0, 1.5], text: "4 bytes" }, { timestamp: [1.5, 2], text: "of audio/x-wav" }] });
+    expect((await postJson(`${hub().url}/fal-ai/o/whisper`, { audio_url: "https://x" })).status).toBe(422);
+  });
+});

@@ -9,7 +9,7 @@ export interface ProviderTask {
   /** The path under `https://router.huggingface.co/{provider}/` for the provider's model id. */
   readonly path: (providerId: string) => string;
   /** Checks the arguments (an InputError before any request), then makes the body for the provider's model id. */
-  readonly body: (args: BaseArgs & Loose, options: Options & Loose) => (providerId: string) => Loose;
+  readonly body: (args: BaseArgs & Loose, options: Options & Loose) => (providerId: string) => Loose | Promise<Loose>;
   /** Headers the provider needs besides the call's. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Shapes the parsed answer (JSON, or a Blob) as the task answers it; `io` fetches what the answer points to. */
