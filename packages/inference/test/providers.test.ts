@@ -5,7 +5,7 @@
  */
 import * as hf from "@huggingface/inference";
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as ours from "../src/index";
 import { mappingMemory } from "../src/providers/mapping";
 
@@ -24,9 +24,10 @@ beforeEach(() => {
   hub.reset();
 });
 
+const realFetch = globalThis.fetch;
 /** Sends the router's and the Hub's URLs to the mock hub. */
 const toHub = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
-  fetch(String(url).replace(/^https:\/\/(router\.)?huggingface\.co/, hub.url), init);
+  realFetch(String(url).replace(/^https:\/\/(router\.)?huggingface\.co/, hub.url), init);
 const options = () => ({ hubUrl: hub.url, fetch: toHub, logger: { warn() {} } });
 const lookups = (model: string) => hub.requests.filter((r) => r.path.startsWith(`/api/models/${model}?`));
 const sentTo = (prefix: string) => hub.requests.filter((r) => r.path.startsWith(prefix));
@@ -102,6 +103,38 @@ describe("textToImage on replicate (Prefer: wait)", () => {
       String(url).includes("/replicate/") ? new Response(JSON.stringify({ status: "starting", output: null }), { headers: { "content-type": "application/json" } }) : toHub(url, init);
     const error = await ours.textToImage(args, { ...options(), fetch: fake }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ours.InferenceClientProviderOutputError);
+  });
+});
+
+describe("textToImage on fal-ai (its queue)", () => {
+  const args = { accessToken: "hf_test", model: "hfkit/text-to-image-fal", provider: "fal-ai" as const, inputs: "a cat", parameters: { seed: 1 } };
+  // 4.13 polls fal's queue and fetches the image with the global fetch, not its `fetch` option.
+  beforeEach(() => void vi.stubGlobal("fetch", toHub));
+  afterEach(() => void vi.unstubAllGlobals());
+
+  it.each([undefined, "dataUrl", "json", "url"] as const)("outputType %s: the same answer and the same requests as 4.13", async (outputType) => {
+    const mine = await ours.textToImage(args, { ...options(), outputType } as never);
+    const mineSent = hub.requests.filter((r) => r.path.startsWith("/fal-ai/")).map((r) => [r.method, r.path, r.body, r.headers.authorization]);
+    hub.reset();
+    const theirs = await hf.textToImage(args, { fetch: toHub, outputType } as never);
+    const theirsSent = hub.requests.filter((r) => r.path.startsWith("/fal-ai/")).map((r) => [r.method, r.path, r.body, r.headers.authorization]);
+    const label = (v: unknown) => (typeof v === "string" ? v.replace(/^data:image\/jpeg;/, "data:image/png;") : v);
+    expect(await plain(mine)).toEqual(label(await plain(theirs)));
+    expect(mineSent).toEqual(theirsSent);
+    expect(mineSent).toEqual([
+      ["POST", "/fal-ai/hfkit-fal/flux?_subdomain=queue", { seed: 1, prompt: "a cat" }, "Bearer hf_test"],
+      ["GET", "/fal-ai/hfkit-fal/flux/requests/mock-fal-5/status?_subdomain=queue", undefined, "Bearer hf_test"],
+      ["GET", "/fal-ai/hfkit-fal/flux/requests/mock-fal-5?_subdomain=queue", undefined, "Bearer hf_test"],
+    ]);
+    if (outputType === undefined) expect(mine).toBeInstanceOf(Blob);
+  });
+
+  it("a failed status poll is the provider's typed error", async () => {
+    const failing = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+      String(url).endsWith("/status?_subdomain=queue") ? Promise.resolve(new Response(JSON.stringify({ error: "queue gone" }), { status: 500, headers: { "content-type": "application/json" } })) : toHub(url, init);
+    const error = await ours.textToImage(args, { hubUrl: hub.url, fetch: failing, maxRetries: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ours.ServerError);
+    expect(error).toMatchObject({ status: 500, body: { error: "queue gone" } });
   });
 });
 

@@ -73,3 +73,17 @@ describe("fal's speech recognition", () => {
     expect((await postJson(`${hub().url}/fal-ai/o/whisper`, { audio_url: "https://x" })).status).toBe(422);
   });
 });
+
+describe("fal's queue", () => {
+  it("queues a prompt, completes it, and answers one image served at its URL", async () => {
+    const res = await postJson(`${hub().url}/fal-ai/o/flux?_subdomain=queue`, { prompt: "a cat" });
+    const queued = (await res.json()) as { request_id: string; status: string; response_url: string };
+    expect(queued).toMatchObject({ request_id: "mock-fal-5", status: "IN_QUEUE", response_url: "https://queue.fal.run/o/flux/requests/mock-fal-5" });
+    const path = new URL(queued.response_url).pathname;
+    expect(await (await fetch(`${hub().url}/fal-ai${path}/status`)).json()).toMatchObject({ status: "COMPLETED" });
+    const result = (await (await fetch(`${hub().url}/fal-ai${path}`)).json()) as { images: { url: string }[] };
+    expect(result.images[0]?.url).toBe(`${hub().url}/files/mock-fal-5.png`);
+    expect((await fetch(result.images[0]!.url)).headers.get("content-type")).toBe("image/png");
+    expect((await postJson(`${hub().url}/fal-ai/o/flux?_subdomain=queue`, {})).status).toBe(422);
+  });
+});

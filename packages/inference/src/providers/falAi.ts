@@ -1,9 +1,13 @@
-/** fal (`https://router.huggingface.co/fal-ai/{providerId}`): automatic-speech-recognition, as 4.13's `FalAIAutomaticSpeechRecognitionTask`. */
-import { InputError } from "../errors";
+/**
+ * fal (`https://router.huggingface.co/fal-ai/{providerId}`): automatic-speech-recognition and text-to-image
+ * (its queue: submitted, polled, its result read), as 4.13's `FalAIAutomaticSpeechRecognitionTask` and `FalAITextToImageTask`.
+ */
+import { InferenceError, InputError } from "../errors";
+import { InferenceClientProviderOutputError } from "../hfErrors";
 import { malformed } from "../tasks/taskAnswers";
-import { base64, needBinary } from "../tasks/taskInputs";
-import type { ProviderTask } from "./helper";
-import { restOf } from "./helper";
+import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
+import type { ProviderIo, ProviderTask } from "./helper";
+import { imageAt, providerUrl, restOf } from "./helper";
 
 /** fal's data-URL decoder accepts these labels only (4.13's map): the same bytes under a label it can map. */
 const AUDIO_TYPES: Readonly<Record<string, string>> = {
@@ -49,5 +53,44 @@ export const falAiAutomaticSpeechRecognition: ProviderTask = {
       ? pieces(res.chunks).filter((c) => Array.isArray(c.timestamp)).map((c) => ({ text: c.text as string, timestamp: c.timestamp as number[] }))
       : pieces(res.segments).map((s) => ({ text: s.text as string, timestamp: [(s.start as number) ?? 0, (s.end as number) ?? 0] }));
     return chunks.length > 0 ? { text, chunks } : { text };
+  },
+};
+
+const QUEUE = "?_subdomain=queue";
+/** fal's queue is asked for its status every 500 ms (as 4.13), at most this many times (10 minutes). */
+const MAX_POLLS = 1200;
+
+/** Waits for a queued request (`{request_id, status, response_url}`) and reads its result, through the router. */
+async function queued(value: unknown, io: ProviderIo, secret: string | undefined): Promise<unknown> {
+  const submitted = (value ?? {}) as { request_id?: unknown; status?: unknown; response_url?: unknown };
+  if (!submitted.request_id || typeof submitted.response_url !== "string") {
+    throw new InferenceClientProviderOutputError("Received malformed response from Fal.ai text-to-image API: no request ID found in the response");
+  }
+  let path: string;
+  try {
+    path = new URL(submitted.response_url).pathname;
+  } catch {
+    throw malformed("Fal.ai text-to-image", "a response_url", value, secret);
+  }
+  for (let status = submitted.status, polls = 0; status !== "COMPLETED"; polls++) {
+    if (polls >= MAX_POLLS) throw new InferenceError(`fal-ai's queue did not complete request ${String(submitted.request_id)} in ${MAX_POLLS / 2} s (last status ${String(status)})`);
+    await io.sleep(500);
+    status = ((await io.json(providerUrl("fal-ai", `${path}/status${QUEUE}`))) as { status?: unknown } | null)?.status;
+  }
+  return io.json(providerUrl("fal-ai", `${path}${QUEUE}`));
+}
+
+/** `POST /{providerId}?_subdomain=queue`: `{prompt, ...parameters}`; the result's first image (`{images: [{url}]}`) fetched unless `outputType` is `"url"` or `"json"`. */
+export const falAiTextToImage: ProviderTask = {
+  path: (id) => `${id}${QUEUE}`,
+  body(args) {
+    const body = { ...restOf(args), ...checkParameters(args.parameters), prompt: needString(args.inputs, "inputs") };
+    return () => body;
+  },
+  async answer(value, options, secret, io) {
+    const result = await queued(value, io, secret);
+    const url = (result as { images?: { url?: unknown }[] } | null)?.images?.[0]?.url;
+    if (typeof url !== "string" || !/^https?:\/\//.test(url)) throw malformed("Fal.ai text-to-image", "{ images: Array<{ url: string }> }", result, secret);
+    return imageAt(url, result as object, options, io);
   },
 };

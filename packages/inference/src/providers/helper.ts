@@ -1,5 +1,6 @@
 /** What one (provider, task) pair needs: its route under the router, its body, its headers, how its answer is read. */
 import { HF_ROUTER_URL } from "../router";
+import { dataUrl } from "../tasks/imageOutput";
 import type { BaseArgs, Options } from "../types";
 
 type Loose = Record<string, unknown>;
@@ -20,6 +21,10 @@ export interface ProviderTask {
 export interface ProviderIo {
   /** GETs a file the answer names (an http(s) URL, sent without the token), as a Blob. */
   readonly file: (url: string) => Promise<Blob>;
+  /** GETs a route of the provider (an http(s) URL, with the call's headers), its JSON answer. */
+  readonly json: (url: string) => Promise<unknown>;
+  /** Waits `ms` under the call's limits. */
+  readonly sleep: (ms: number) => Promise<void>;
 }
 
 /** The URL of a provider's route through the HF router. */
@@ -30,4 +35,12 @@ export function restOf(args: BaseArgs & Loose): Loose {
   const rest: Loose = { ...args };
   for (const own of ["accessToken", "model", "endpointUrl", "provider", "inputs", "parameters"]) delete rest[own];
   return rest;
+}
+
+/** An image a provider's answer names at `url`, as `outputType` asks: the answer itself (`"json"`), the URL (`"url"`), else the file fetched (a Blob, or a `data:` URL). */
+export async function imageAt(url: string, answer: object, options: Options & Loose, io: ProviderIo): Promise<unknown> {
+  if (options.outputType === "json") return { ...answer };
+  if (options.outputType === "url") return url;
+  const blob = await io.file(url);
+  return options.outputType === "dataUrl" ? dataUrl(blob) : blob;
 }

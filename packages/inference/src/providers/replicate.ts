@@ -1,9 +1,8 @@
 /** Replicate (`https://router.huggingface.co/replicate/...`): text-to-image, as 4.13's `ReplicateTextToImageTask` (synchronous: `Prefer: wait`). */
-import { dataUrl } from "../tasks/imageOutput";
 import { malformed } from "../tasks/taskAnswers";
 import { checkParameters, needString } from "../tasks/taskInputs";
 import type { ProviderTask } from "./helper";
-import { restOf } from "./helper";
+import { imageAt, restOf } from "./helper";
 
 /** `{owner}/{name}:{version}` posts to `v1/predictions` with the version; else to the model's own predictions. */
 export const replicateTextToImage: ProviderTask = {
@@ -18,9 +17,6 @@ export const replicateTextToImage: ProviderTask = {
     const output = (value as { output?: unknown } | null)?.output;
     const url: unknown = Array.isArray(output) ? (output as unknown[])[0] : output;
     if (typeof url !== "string" || !/^https?:\/\//.test(url)) throw malformed("Replicate text-to-image", "{output: url | url[]}", value, secret);
-    if (options.outputType === "json") return { ...(value as object) };
-    if (options.outputType === "url") return url;
-    const blob = await io.file(url);
-    return options.outputType === "dataUrl" ? dataUrl(blob) : blob;
+    return imageAt(url, value as object, options, io);
   },
 };

@@ -1,12 +1,12 @@
 /** The (provider, task) pairs served through the HF router, each with its provider's format. */
 import type { ProviderTask } from "./helper";
-import { falAiAutomaticSpeechRecognition } from "./falAi";
+import { falAiAutomaticSpeechRecognition, falAiTextToImage } from "./falAi";
 import { replicateTextToImage } from "./replicate";
 import { togetherTextToImage } from "./together";
 
 /** `provider → task → format`; a pair not listed is refused before any request. */
 export const PROVIDER_TASKS: Readonly<Record<string, Readonly<Record<string, ProviderTask>>>> = {
-  "fal-ai": { "automatic-speech-recognition": falAiAutomaticSpeechRecognition },
+  "fal-ai": { "automatic-speech-recognition": falAiAutomaticSpeechRecognition, "text-to-image": falAiTextToImage },
   replicate: { "text-to-image": replicateTextToImage },
   together: { "text-to-image": togetherTextToImage },
 };

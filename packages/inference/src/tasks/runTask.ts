@@ -10,6 +10,7 @@ import { taskProvider, taskRoute } from "../router";
 import { readBlob } from "../transport/body";
 import type { Call } from "../transport/call";
 import { toHttpError } from "../errorTable";
+import { redactUrl } from "../redact";
 import { type Connection, mediaType, parseMaybeJson, type Payload, readText, type Reply, requestIdOf, sendOnce, serialize } from "../transport/request";
 import { withRetries } from "../transport/retry";
 import type { BaseArgs, Options } from "../types";
@@ -42,7 +43,7 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
     const onHfInference = (model: string) => hfTarget(spec, { ...args, model, provider: "hf-inference" }, options);
     const target = direct ?? (await resolveProvider(plan!, { call: ctx.call, options: options as Options & Loose, args: args as A & Loose, logger: ctx.logger, onHfInference }));
     const conn = target.headers ? { ...ctx.conn, headers: { ...ctx.conn.headers, ...target.headers } } : ctx.conn;
-    const io: ProviderIo = { file: (url) => getFile(ctx.call, conn, url) };
+    const io: ProviderIo = { file: (url) => getOnce(ctx.call, conn, url, false) as Promise<Blob>, json: (url) => getOnce(ctx.call, conn, url, true), sleep: (ms) => ctx.call.sleep(ms) };
     const answer = async () => target.answer(await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)), ctx.call.secret, io);
     return (await withRetries(ctx, answer)) as O;
   } finally {
@@ -81,21 +82,25 @@ export async function readAnswer(call: Call, { res, origin, release }: Reply): P
   }
 }
 
-/** GETs a file a provider's answer names (http(s) only, without the call's headers: the token never leaves for it), as a Blob. */
-async function getFile(call: Call, conn: Connection, url: string): Promise<Blob> {
-  if (!/^https?:\/\//i.test(url)) throw new MalformedEventError(`The provider's answer names a file that is not an http(s) URL: ${url.slice(0, 200)}`, url, undefined, call.secret);
+/**
+ * GETs what a provider's answer names (http(s) only): with `json`, a route of the provider through the router
+ * (the call's headers, the answer's JSON); else a file, as a Blob, without the call's headers (the token never leaves for it).
+ */
+async function getOnce(call: Call, conn: Connection, url: string, json: boolean): Promise<unknown> {
+  if (!/^https?:\/\//i.test(url)) throw new MalformedEventError(`The provider's answer names a URL that is not http(s): ${url.slice(0, 200)}`, url, undefined, call.secret);
   call.check();
   const attempt = call.attempt();
+  const release = (): void => attempt.abort();
   let res: Response;
   try {
-    res = await (conn.fetch ?? globalThis.fetch)(url, { ...conn.fetchOptions, method: "GET", signal: attempt.signal });
+    res = await (conn.fetch ?? globalThis.fetch)(url, { ...conn.fetchOptions, method: "GET", headers: json ? conn.headers : {}, signal: attempt.signal });
   } catch (error) {
     throw call.translate(error, url);
   }
-  try {
-    if (!res.ok) throw toHttpError({ status: res.status, body: parseMaybeJson(await readText(call, res, false)), url, method: "GET", requestId: requestIdOf(res, call.secret), secret: call.secret });
-    return await readBlob(call, res);
-  } finally {
-    attempt.abort();
+  if (!res.ok) {
+    const body = parseMaybeJson(await readText(call, res, false).finally(release));
+    throw toHttpError({ status: res.status, body, url, method: "GET", requestId: requestIdOf(res, call.secret), secret: call.secret });
   }
+  if (json) return readAnswer(call, { res, origin: { url: redactUrl(url), secret: call.secret }, release });
+  return readBlob(call, res).finally(release);
 }
