@@ -217,6 +217,26 @@ describe("the Hub's mapping", () => {
     expect(sentTo("/together/")).toHaveLength(0);
   });
 
+  it('"auto" with no live provider mapped for the task: an InputError in 4.13\'s words, nothing sent to a provider', async () => {
+    const error = await ours.textToImage({ accessToken: "hf_test", model: "hfkit/automatic-speech-recognition", provider: "auto", inputs: "a cat" }, options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ours.InferenceClientInputError);
+    expect((error as Error).message).toMatch(/^No Inference Provider available for model hfkit\/automatic-speech-recognition\. \(provider "auto", task text-to-image: the Hub maps it to fal-ai \(automatic-speech-recognition, live\)/);
+    expect(hub.requests.map((r) => r.path)).toEqual(["/api/models/hfkit/automatic-speech-recognition?expand[]=inferenceProviderMapping"]);
+  });
+
+  it("a staging mapping is served, and warned of in 4.13's words", async () => {
+    const warnings: string[] = [];
+    const out = await ours.textToImage({ accessToken: "hf_test", model: "hfkit/text-to-image-staging", provider: "together", inputs: "a cat" }, { ...options(), logger: { warn: (m: string) => void warnings.push(m) } });
+    expect(out).toBeInstanceOf(Blob);
+    expect(warnings).toEqual(["Model hfkit/text-to-image-staging is in staging mode for provider together. Meant for test purposes only."]);
+  });
+
+  it("a hubUrl that is not an http(s) URL is an InputError before any request", async () => {
+    const error = await ours.textToImage({ accessToken: "hf_test", model: "hfkit/text-to-image", provider: "together", inputs: "a cat" }, { ...options(), hubUrl: "ftp://hub" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ field: "hubUrl" });
+    expect(hub.requests).toHaveLength(0);
+  });
+
   it("a provider mapped for another task: 4.13's message", async () => {
     const error = await image("org/mismatch").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ours.InferenceClientInputError);
