@@ -183,6 +183,15 @@ describe("the Hub's mapping", () => {
     expect(sentTo("/together/")).toHaveLength(3);
   });
 
+  it("a call that gives up does not end the lookup the others wait for", async () => {
+    const gaveUp = ours.textToImage({ accessToken: "hf_test", model: "org/cache-d", provider: "together", inputs: "a cat" }, { ...options(), signal: AbortSignal.abort() });
+    const waited = image("org/cache-d");
+    await expect(gaveUp).rejects.toBeInstanceOf(ours.AbortError);
+    expect(await waited).toBeInstanceOf(Blob);
+    expect(lookups("org/cache-d").length).toBeLessThanOrEqual(1);
+    expect(sentTo("/together/")).toHaveLength(1);
+  });
+
   it("is bounded: the least recently used model is forgotten, and looked up again", async () => {
     await image("org/cache-c");
     for (let i = 0; i < 300; i++) mappingMemory.set(`filler|${i}`, []);

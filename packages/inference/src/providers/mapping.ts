@@ -8,7 +8,7 @@ import { toHttpError } from "../errorTable";
 import { InferenceClientHubApiError } from "../hfErrors";
 import { modelPath } from "../router";
 import { parseMaybeJson, readText } from "../transport/body";
-import type { Call } from "../transport/call";
+import { Call } from "../transport/call";
 import { requestIdOf } from "../transport/request";
 import type { FetchLike } from "../types";
 
@@ -66,15 +66,29 @@ export function providerMappings(model: string, lookup: Lookup): Promise<readonl
 
 const urlOf = (model: string, hubUrl: string): string => `${hubUrl.replace(/\/+$/, "")}/api/models/${modelPath(model)}?expand[]=inferenceProviderMapping`;
 
-/** One lookup, under its own signal (a waiting call that gives up does not end it for the others). */
+/** How long one lookup may take, whoever waits for it. */
+const LOOKUP_TIMEOUT_MS = 30_000;
+
+/** One lookup, under its own clock (a waiting call that gives up does not end it for the others). */
 async function fetchMappings(model: string, lookup: Lookup): Promise<readonly ProviderMapping[]> {
   const url = urlOf(model, lookup.hubUrl);
   const doFetch = lookup.fetch ?? globalThis.fetch;
-  // As 4.13: only a Hugging Face token goes to the Hub, never a provider's key.
-  const headers: Record<string, string> = lookup.token?.startsWith("hf_") ? { Authorization: `Bearer ${lookup.token}` } : {};
-  const res = await doFetch(url, { method: "GET", headers });
   const secret = lookup.token;
-  const text = await readText(lookup.call, res, false);
+  const own = new Call({ timeout: LOOKUP_TIMEOUT_MS, firstChunkTimeout: Infinity, idleTimeout: LOOKUP_TIMEOUT_MS, stallTimeout: Infinity }, secret);
+  try {
+    // As 4.13: only a Hugging Face token goes to the Hub, never a provider's key.
+    const headers: Record<string, string> = secret?.startsWith("hf_") ? { Authorization: `Bearer ${secret}` } : {};
+    const res = await own.until(doFetch(url, { method: "GET", headers, signal: own.attempt().signal }));
+    return await readMappings(model, url, res, own);
+  } finally {
+    own.finish();
+  }
+}
+
+/** The lookup's answer: the mapping, or the Hub's typed error. */
+async function readMappings(model: string, url: string, res: Response, call: Call): Promise<readonly ProviderMapping[]> {
+  const secret = call.secret;
+  const text = await readText(call, res, false);
   const body = parseMaybeJson(text);
   const fail = (why: string, status = res.status): InferenceClientHubApiError => {
     const error = toHttpError({ status, body, url, method: "GET", requestId: requestIdOf(res, secret), source: "hub", secret });
