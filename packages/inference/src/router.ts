@@ -75,7 +75,7 @@ export function modelPath(model: string): string {
  * A base URL option, checked before any request: absolute, http or https, no `user:password@`
  * (a credential there would be quoted by every fetch error; the token goes in `accessToken`).
  */
-export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl"): string {
+export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | "hubUrl"): string {
   const shown = typeof value === "string" ? JSON.stringify(redactText(redactUrl(value)).slice(0, 120)) : String(value);
   let url: URL | undefined;
   try {
@@ -169,19 +169,23 @@ export interface TaskRoute {
 const PIPELINE_PATH_TASKS: readonly string[] = ["feature-extraction", "sentence-similarity"];
 
 /**
- * The URL of a task: a dedicated endpoint as is; else hf-inference's `{base}/models/{id}`. `"auto"`
- * (the default) is hf-inference here; another provider is an InputError naming what is served.
+ * The provider a task other than chat is looked up for in the Hub's mapping: a provider other than
+ * hf-inference, or `"auto"`, with no endpoint and no `baseUrl`; undefined when hf-inference or an endpoint serves it.
+ * A provider left unset is hf-inference here (no lookup).
  */
+export function taskProvider(args: BaseArgs, options: Options): string | undefined {
+  const o = routeOptions(args, options);
+  checkProviderModel(args, o);
+  if (o.endpointUrl !== undefined || o.baseUrl !== undefined || o.provider === undefined || o.provider === "hf-inference") return undefined;
+  requireModel(o.model, `a task on provider "${o.provider}"`);
+  return o.provider;
+}
+
+/** The URL of a task on hf-inference or an endpoint: a dedicated endpoint as is; else hf-inference's `{base}/models/{id}`. */
 export function taskRoute(args: BaseArgs, options: Options, task: string): TaskRoute {
   const o = routeOptions(args, options);
   checkProviderModel(args, o);
   if (o.endpointUrl !== undefined) return { url: checkBaseUrl(o.endpointUrl, "endpointUrl"), model: o.model || "endpoint" };
-  if (o.baseUrl === undefined && o.provider && o.provider !== "auto" && o.provider !== "hf-inference") {
-    throw new InputError(
-      `Task '${task}' is not supported for provider '${o.provider}' here: hfkit runs ${task} on "hf-inference" (or "auto") and on a dedicated endpoint (\`endpointUrl\`); every provider serves chat (chatCompletion, chatCompletionStream)`,
-      "provider",
-    );
-  }
   const model = requireModel(o.model, `${task} on hf-inference`);
   const base = trimSlashes(o.baseUrl === undefined ? HF_INFERENCE_BASE : checkBaseUrl(o.baseUrl, "baseUrl"));
   const pipeline = PIPELINE_PATH_TASKS.includes(task) ? `/pipeline/${task}` : "";

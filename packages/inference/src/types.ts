@@ -62,6 +62,11 @@ export interface Options {
   /** A dedicated endpoint (TGI or OpenAI-compatible server). */
   endpointUrl?: string;
   /**
+   * The Hugging Face Hub asked for a model's inference provider mapping (tasks other than chat on a
+   * provider other than hf-inference, or `"auto"`). Default `https://huggingface.co`.
+   */
+  hubUrl?: string;
+  /**
    * Which server serves the model, when known; skips detection. Dedicated endpoints are taken for TGI
    * (with its few limits, e.g. `n: 1`) unless detected otherwise: say `"openai"` for vLLM, SGLang or llama.cpp.
    */

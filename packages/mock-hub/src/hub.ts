@@ -11,6 +11,7 @@ import { openAiResponses } from "./openai/responses.js";
 import { isOpenAiServer } from "./openai/dialects.js";
 import { modelList, routeByModel, withProvider } from "./openai/router.js";
 import { matchRoute, type Route } from "./routes.js";
+import { falAiQueue, modelInfo, providerFile, providerRoute } from "./providerRoutes.js";
 import { tgiChat } from "./tgi/chat.js";
 import { tgiCompletions } from "./tgi/completions.js";
 import { openAiCompletions } from "./openai/completions.js";
@@ -87,7 +88,13 @@ function restoreConfigFaults(state: HubState): void {
 
 async function respond(state: HubState, request: Request, text: string, basePath: string | undefined): Promise<Response> {
   if (request.method === "OPTIONS") return preflight(request);
-  const route = matchRoute(request.method, new URL(request.url).pathname, basePath);
+  const pathname = new URL(request.url).pathname;
+  const path = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
+  const info = request.method === "GET" ? (modelInfo(request, path, state.models) ?? providerFile(request, path) ?? falAiQueue(request, path)) : undefined;
+  if (info) return info;
+  const provided = await providerRoute(request, path, text, state.faults);
+  if (provided) return provided;
+  const route = matchRoute(request.method, pathname, basePath);
   if (route.kind === "unknown") return jsonResponse(404, { error: "Not Found" });
   if (route.kind === "models") return modelList(route.model, state.models);
   // The router's body-model route: a configured model (or an unknown one with a `:provider`).

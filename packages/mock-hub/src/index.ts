@@ -1,6 +1,7 @@
 export { createMockHub } from "./hub.js";
 export { startMockHub, type MockHub, type StartOptions } from "./server.js";
 export { DEFAULT_MODEL_ID, DEFAULT_TEXT, PREDEFINED_MODELS, type PredefinedModelId } from "./models.js";
+export { DEFAULT_PROVIDER_MAPPINGS } from "./providerRoutes.js";
 export { isDropConnection } from "./event-stream.js";
 export type {
   Backend,
@@ -13,6 +14,7 @@ export type {
   MockHubConfig,
   MockHubCore,
   ModelConfig,
+  ProviderMappingEntry,
   ProxyFault,
   RecordedRequest,
   StreamFault,

@@ -50,6 +50,21 @@ export interface ModelConfig {
    * task table); ids `hfkit/<task>` serve that task without a config. Default: text generation.
    */
   task?: string;
+  /**
+   * What `GET /api/models/{id}?expand[]=inferenceProviderMapping` answers, by provider (the Hub's order is
+   * this object's). Default: the mapping of a few `hfkit/...` ids (see the README), else `{}`.
+   */
+  inferenceProviderMapping?: Record<string, ProviderMappingEntry>;
+}
+
+/** One provider's entry in a model's `inferenceProviderMapping`, as the Hub answers it. */
+export interface ProviderMappingEntry {
+  /** The provider's own id of the model, e.g. `"black-forest-labs/FLUX.1-schnell"`. */
+  providerId: string;
+  /** The pipeline the provider serves the model for, e.g. `"text-to-image"`. */
+  task: string;
+  /** `"live"`, or `"staging"` (for test purposes only). */
+  status: "live" | "staging";
 }
 
 /** The hub's models: what `createMockHub` and `startMockHub` take. */

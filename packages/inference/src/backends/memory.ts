@@ -3,7 +3,7 @@ const TTL_MS = 60 * 60 * 1000;
 
 /** What was learnt of endpoints: one bounded LRU with an expiry, shared by every client. */
 export class BoundedMemory<V> {
-  private readonly facts = new Map<string, { value: V; expires: number }>();
+  protected readonly facts = new Map<string, { value: V; expires: number }>();
 
   get(key: string): V | undefined {
     const fact = this.facts.get(key);

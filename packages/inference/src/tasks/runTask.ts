@@ -4,10 +4,14 @@
  * {@link TaskSpec}; its file is a few lines.
  */
 import { MalformedEventError } from "../errors";
-import { taskRoute } from "../router";
+import type { ProviderIo } from "../providers/helper";
+import { resolveProvider, type Target, planProvider } from "../providers/resolve";
+import { taskProvider, taskRoute } from "../router";
 import { readBlob } from "../transport/body";
 import type { Call } from "../transport/call";
-import { mediaType, type Payload, readText, type Reply, sendOnce, serialize } from "../transport/request";
+import { toHttpError } from "../errorTable";
+import { redactUrl } from "../redact";
+import { type Connection, mediaType, parseMaybeJson, type Payload, readText, type Reply, requestIdOf, sendOnce, serialize } from "../transport/request";
 import { withRetries } from "../transport/retry";
 import type { BaseArgs, Options } from "../types";
 import { checkArgs, sending } from "./prepare";
@@ -24,17 +28,35 @@ export interface TaskSpec<A, O> {
   readonly answer: Answer<O>;
 }
 
-/** Runs `spec` for `args`: nothing is sent unless the arguments and options are valid. */
+/**
+ * Runs `spec` for `args`: nothing is sent unless the arguments and options are valid. On a provider
+ * other than hf-inference (or `"auto"`) the Hub's mapping of the model is looked up first, and the
+ * provider's format sent through the router.
+ */
 export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args: A, options: Options = {}): Promise<O> {
   checkArgs(args, options);
-  const route = taskRoute(args, options, spec.task);
-  const out = { url: route.url, body: payloadOf(await spec.body(args, options)) };
-  const ctx = sending(args, options, route.model);
+  const provider = taskProvider(args, options);
+  const plan = provider === undefined ? undefined : planProvider(provider, spec.task, args as A & Loose, options as Options & Loose);
+  const direct = plan ? undefined : await hfTarget(spec, args, options);
+  const ctx = sending(args, options, plan?.model ?? direct!.model);
   try {
-    return await withRetries(ctx, async () => spec.answer(await readAnswer(ctx.call, await sendOnce(ctx.call, ctx.conn, out)), ctx.call.secret));
+    const onHfInference = (model: string) => hfTarget(spec, { ...args, model, provider: "hf-inference" }, options);
+    const target = direct ?? (await resolveProvider(plan!, { call: ctx.call, options: options as Options & Loose, args: args as A & Loose, logger: ctx.logger, onHfInference }));
+    const conn = target.headers ? { ...ctx.conn, headers: { ...ctx.conn.headers, ...target.headers } } : ctx.conn;
+    const io: ProviderIo = { file: (url) => getOnce(ctx.call, conn, url, false) as Promise<Blob>, json: (url) => getOnce(ctx.call, conn, url, true), sleep: (ms) => ctx.call.sleep(ms) };
+    const answer = async () => target.answer(await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)), ctx.call.secret, io);
+    return (await withRetries(ctx, answer)) as O;
   } finally {
     ctx.call.finish();
   }
+}
+
+type Loose = Record<string, unknown>;
+
+/** The request of `spec` on hf-inference or an endpoint (the body checked first). */
+async function hfTarget<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args: A, options: Options): Promise<Target & { model: string }> {
+  const route = taskRoute(args, options, spec.task);
+  return { out: { url: route.url, body: payloadOf(await spec.body(args, options)) }, answer: spec.answer, model: route.model };
 }
 
 function payloadOf(body: TaskBody): Payload {
@@ -58,4 +80,27 @@ export async function readAnswer(call: Call, { res, origin, release }: Reply): P
   } finally {
     release();
   }
+}
+
+/**
+ * GETs what a provider's answer names (http(s) only): with `json`, a route of the provider through the router
+ * (the call's headers, the answer's JSON); else a file, as a Blob, without the call's headers (the token never leaves for it).
+ */
+async function getOnce(call: Call, conn: Connection, url: string, json: boolean): Promise<unknown> {
+  if (!/^https?:\/\//i.test(url)) throw new MalformedEventError(`The provider's answer names a URL that is not http(s): ${url.slice(0, 200)}`, url, undefined, call.secret);
+  call.check();
+  const attempt = call.attempt();
+  const release = (): void => attempt.abort();
+  let res: Response;
+  try {
+    res = await (conn.fetch ?? globalThis.fetch)(url, { ...conn.fetchOptions, method: "GET", headers: json ? conn.headers : {}, signal: attempt.signal });
+  } catch (error) {
+    throw call.translate(error, url);
+  }
+  if (!res.ok) {
+    const body = parseMaybeJson(await readText(call, res, false).finally(release));
+    throw toHttpError({ status: res.status, body, url, method: "GET", requestId: requestIdOf(res, call.secret), secret: call.secret });
+  }
+  if (json) return readAnswer(call, { res, origin: { url: redactUrl(url), secret: call.secret }, release });
+  return readBlob(call, res).finally(release);
 }

@@ -1,0 +1,46 @@
+/** What one (provider, task) pair needs: its route under the router, its body, its headers, how its answer is read. */
+import { HF_ROUTER_URL } from "../router";
+import { dataUrl } from "../tasks/imageOutput";
+import type { BaseArgs, Options } from "../types";
+
+type Loose = Record<string, unknown>;
+
+/** A provider's format for one task, as `@huggingface/inference` 4.13's provider helper sends it. */
+export interface ProviderTask {
+  /** The path under `https://router.huggingface.co/{provider}/` for the provider's model id. */
+  readonly path: (providerId: string) => string;
+  /** Checks the arguments (an InputError before any request), then makes the body for the provider's model id. */
+  readonly body: (args: BaseArgs & Loose, options: Options & Loose) => (providerId: string) => Loose | Promise<Loose>;
+  /** Headers the provider needs besides the call's. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Shapes the parsed answer (JSON, or a Blob) as the task answers it; `io` fetches what the answer points to. */
+  readonly answer: (value: unknown, options: Options & Loose, secret: string | undefined, io: ProviderIo) => unknown;
+}
+
+/** What a provider's answer may need fetched, under the call's limits and `fetch`. */
+export interface ProviderIo {
+  /** GETs a file the answer names (an http(s) URL, sent without the token), as a Blob. */
+  readonly file: (url: string) => Promise<Blob>;
+  /** GETs a route of the provider (an http(s) URL, with the call's headers), its JSON answer. */
+  readonly json: (url: string) => Promise<unknown>;
+  /** Waits `ms` under the call's limits. */
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+/** The URL of a provider's route through the HF router. */
+export const providerUrl = (provider: string, path: string): string => `${HF_ROUTER_URL}/${provider}/${path.replace(/^\/+/, "")}`;
+
+/** The arguments a provider's body starts from: the call's own fields, `inputs` and `parameters` left out (`parameters` are spread in by the caller). */
+export function restOf(args: BaseArgs & Loose): Loose {
+  const rest: Loose = { ...args };
+  for (const own of ["accessToken", "model", "endpointUrl", "provider", "inputs", "parameters"]) delete rest[own];
+  return rest;
+}
+
+/** An image a provider's answer names at `url`, as `outputType` asks: the answer itself (`"json"`), the URL (`"url"`), else the file fetched (a Blob, or a `data:` URL). */
+export async function imageAt(url: string, answer: object, options: Options & Loose, io: ProviderIo): Promise<unknown> {
+  if (options.outputType === "json") return { ...answer };
+  if (options.outputType === "url") return url;
+  const blob = await io.file(url);
+  return options.outputType === "dataUrl" ? dataUrl(blob) : blob;
+}
