@@ -3,7 +3,10 @@ const TTL_MS = 60 * 60 * 1000;
 
 /** What was learnt of endpoints: one bounded LRU with an expiry, shared by every client. */
 export class BoundedMemory<V> {
-  protected readonly facts = new Map<string, { value: V; expires: number }>();
+  private readonly facts = new Map<string, { value: V; expires: number }>();
+
+  /** `capacity`: how many keys are kept; past it, the least recently used goes first. */
+  constructor(private readonly capacity = MAX_ENTRIES) {}
 
   get(key: string): V | undefined {
     const fact = this.facts.get(key);
@@ -17,7 +20,7 @@ export class BoundedMemory<V> {
   set(key: string, value: V): void {
     this.facts.delete(key);
     this.facts.set(key, { value, expires: Date.now() + TTL_MS });
-    if (this.facts.size > MAX_ENTRIES) this.facts.delete(this.facts.keys().next().value as string);
+    if (this.facts.size > this.capacity) this.facts.delete(this.facts.keys().next().value as string);
   }
 
   get size(): number {

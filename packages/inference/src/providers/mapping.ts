@@ -28,10 +28,8 @@ export interface ProviderMapping {
 class MappingMemory extends BoundedMemory<readonly ProviderMapping[]> {
   readonly lookups = new Map<string, Promise<readonly ProviderMapping[]>>();
 
-  /** As the memory's, bounded to {@link MAX_MAPPINGS}: the least recently used goes first. */
-  override set(key: string, value: readonly ProviderMapping[]): void {
-    super.set(key, value);
-    if (this.facts.size > MAX_MAPPINGS) this.facts.delete(this.facts.keys().next().value as string);
+  constructor() {
+    super(MAX_MAPPINGS);
   }
 }
 
