@@ -11,7 +11,7 @@ import { openAiResponses } from "./openai/responses.js";
 import { isOpenAiServer } from "./openai/dialects.js";
 import { modelList, routeByModel, withProvider } from "./openai/router.js";
 import { matchRoute, type Route } from "./routes.js";
-import { falAiQueue, modelInfo, providerFile, providerRoute } from "./providerRoutes.js";
+import { modelInfo, providerFile, providerGet, providerRoute } from "./providerRoutes.js";
 import { tgiChat } from "./tgi/chat.js";
 import { tgiCompletions } from "./tgi/completions.js";
 import { openAiCompletions } from "./openai/completions.js";
@@ -90,7 +90,7 @@ async function respond(state: HubState, request: Request, text: string, basePath
   if (request.method === "OPTIONS") return preflight(request);
   const pathname = new URL(request.url).pathname;
   const path = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
-  const info = request.method === "GET" ? (modelInfo(request, path, state.models) ?? providerFile(request, path) ?? falAiQueue(request, path)) : undefined;
+  const info = request.method === "GET" ? (modelInfo(request, path, state.models) ?? providerFile(request, path) ?? providerGet(request, path)) : undefined;
   if (info) return info;
   const provided = await providerRoute(request, path, text, state.faults);
   if (provided) return provided;

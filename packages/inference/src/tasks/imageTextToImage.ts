@@ -1,7 +1,7 @@
 import type { ImageToMediaArgs, Options } from "../types";
-import { unsupportedTask } from "./unsupportedTask";
+import { providerOnlyTask } from "./providerOnlyTask";
 
-/** Makes an image from an image and a prompt: served only by third-party providers, so here always an InputError (nothing is sent). */
+/** Makes an image from an image and a prompt: on the third-party providers that serve it (an InputError, nothing sent, on hf-inference and endpoints). */
 export function imageTextToImage(args: ImageToMediaArgs, options: Options = {}): Promise<Blob> {
-  return unsupportedTask("image-text-to-image", args, options);
+  return providerOnlyTask("image-text-to-image", args, options);
 }

@@ -1,7 +1,7 @@
 import type { ImageToMediaArgs, Options } from "../types";
-import { unsupportedTask } from "./unsupportedTask";
+import { providerOnlyTask } from "./providerOnlyTask";
 
-/** Makes a video from an image and a prompt: served only by third-party providers, so here always an InputError (nothing is sent). */
+/** Makes a video from an image and a prompt: on the third-party providers that serve it (an InputError, nothing sent, on hf-inference and endpoints). */
 export function imageTextToVideo(args: ImageToMediaArgs, options: Options = {}): Promise<Blob> {
-  return unsupportedTask("image-text-to-video", args, options);
+  return providerOnlyTask("image-text-to-video", args, options);
 }

@@ -1,7 +1,7 @@
 import type { TextToVideoArgs, Options } from "../types";
-import { unsupportedTask } from "./unsupportedTask";
+import { providerOnlyTask } from "./providerOnlyTask";
 
-/** Makes a video from a prompt: served only by third-party providers, so here always an InputError (nothing is sent). */
+/** Makes a video from a prompt: on the third-party providers that serve it (an InputError, nothing sent, on hf-inference and endpoints). */
 export function textToVideo(args: TextToVideoArgs, options: Options = {}): Promise<Blob> {
-  return unsupportedTask("text-to-video", args, options);
+  return providerOnlyTask("text-to-video", args, options);
 }

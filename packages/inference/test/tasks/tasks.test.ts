@@ -86,7 +86,7 @@ it.each(UNSUPPORTED)("%s: an InputError saying who serves it, nothing sent", asy
   const c = { name, task: "x" } as TaskCase;
   const error = await call(client(), c, { model: "ok/text-to-image", inputs: "a cat" }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InputError);
-  expect(String((error as Error).message)).toMatch(/not supported .*third-party providers/);
+  expect(String((error as Error).message)).toMatch(/not supported on provider .hf-inference.: no hf-inference model serves it.*fal-ai/);
   expect(hub.requests.length).toBe(before);
 });
 

@@ -1,0 +1,7 @@
+/** The providers the mock hub serves under the router, each in its own module (one line here per provider). */
+import { FAL_AI } from "./falAi.js";
+import { REPLICATE } from "./replicate.js";
+import type { MockProvider } from "./route.js";
+import { TOGETHER } from "./together.js";
+
+export const MOCK_PROVIDERS: readonly MockProvider[] = [TOGETHER, REPLICATE, FAL_AI];
