@@ -1,10 +1,16 @@
+import type { Plugin } from "esbuild";
 import { defineConfig } from "tsup";
 
-export default defineConfig({
+/** The Node build's swap: `tasks/eager` (static imports) becomes `tasks/lazy` (each group loaded on its first call). */
+const lazyTasks: Plugin = {
+  name: "lazy-tasks",
+  setup(build) {
+    build.onResolve({ filter: /\/tasks\/eager$/ }, (args) => ({ path: `${args.resolveDir}/${args.path.replace(/eager$/, "lazy")}.ts` }));
+  },
+};
+
+const common = {
   entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
   target: "es2022",
   platform: "neutral",
   sourcemap: false,
@@ -12,4 +18,11 @@ export default defineConfig({
   // eventsource-parser is bundled in: one module to load instead of two packages saves ~4 ms of import
   // time in Node, and it is pinned exactly (its MIT notice ships in THIRD-PARTY-NOTICES.md).
   noExternal: ["eventsource-parser"],
-});
+} as const;
+
+export default defineConfig([
+  // For bundlers, browsers, edge runtimes and `require`: one file, every import static, so that tree-shaking keeps only what the app calls.
+  { ...common, format: ["esm", "cjs"], dts: true, splitting: false },
+  // For Node, Deno and Bun (the "node" condition): the tasks and the Responses API in chunks loaded on first use.
+  { ...common, format: ["esm"], outDir: "dist/node", splitting: true, esbuildPlugins: [lazyTasks] },
+]);

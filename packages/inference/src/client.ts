@@ -2,8 +2,7 @@ import { TaskClient } from "./clientTasks";
 import { chatCompletion } from "./tasks/chatCompletion";
 import { chatCompletionStream } from "./tasks/chatCompletionStream";
 import { conversational } from "./tasks/conversational";
-import { responses } from "./tasks/responses";
-import { responsesStream } from "./tasks/responsesStream";
+import { responses, responsesStream } from "./tasks/eager";
 import { textGeneration } from "./tasks/textGeneration";
 import { textGenerationStream } from "./tasks/textGenerationStream";
 import type {
@@ -28,7 +27,7 @@ import type {
  */
 export class InferenceClient extends TaskClient {
   /**
-   * `accessToken`: a Hugging Face token (`hf_…`); left out, `HF_TOKEN` (then `HUGGING_FACE_HUB_TOKEN`) is
+   * `accessToken`: a Hugging Face token (`hf_...`); left out, `HF_TOKEN` (then `HUGGING_FACE_HUB_TOKEN`) is
    * read from the environment at each call where the runtime has one (never in a browser); `""` sends
    * none. `defaultOptions` apply to every call.
    */

@@ -132,6 +132,16 @@ describe("natively, where the server has the Responses API", () => {
 });
 
 describe("over chat completions, where the server has no Responses API", () => {
+  it("a server a chat call already showed to be TGI is asked over chat at once: no native request", async () => {
+    const client = new InferenceClient("hf_test", { baseUrl: hub.url });
+    hub.setModel("acme/tgi-known", { tgiVersion: "3.2.0" });
+    await client.chatCompletion({ model: "acme/tgi-known", messages: [{ role: "user", content: "Hi" }], max_tokens: 5 });
+    hub.reset();
+    const out = await client.responses({ model: "acme/tgi-known", input: "What is the capital of France?", max_output_tokens: 50 });
+    expect(paths()).toEqual(["/models/acme/tgi-known/v1/chat/completions"]);
+    expect(out.output_text).toBe(TEXT);
+  });
+
   it("TGI: the native route's 404, then chat; remembered, so the next call goes to chat at once", async () => {
     const client = new InferenceClient("hf_test", { baseUrl: hub.url });
     hub.setModel("acme/tgi", { tgiVersion: "3.2.0" });

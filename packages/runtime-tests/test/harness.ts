@@ -14,6 +14,8 @@ export interface AppResult {
   inStreamError: { thrown: boolean; yielded: number; name?: string; isValidationError?: boolean; isInferenceError?: boolean };
   relay: RelayResult;
   relayError: RelayResult;
+  task: unknown;
+  responses: unknown;
 }
 
 /** A `toResponse` stream as app/scenarios.mjs's readRelay reads it. */
@@ -55,6 +57,8 @@ export async function expectAppWorked(result: AppResult, hub: MockHub): Promise<
     isInferenceError: true,
   });
   expectRelayed(result.relay, result.relayError);
+  expect(result.task).toEqual([expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number)]);
+  expect(result.responses).toBe(DEFAULT_TEXT);
   await expect.poll(() => hub.openStreams(), { timeout: 5_000 }).toBe(0);
 }
 

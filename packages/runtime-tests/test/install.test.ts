@@ -64,7 +64,7 @@ describe("the packed packages in an empty project", () => {
     const stdout = await run(process.execPath, ["--import", redirect, "usage.mjs"], app, 30_000, { HF_TOKEN: "hf_install_test" });
     expect(stdout).toBe(DEFAULT_TEXT);
     const resolved = await run(process.execPath, ["--input-type=module", "-e", 'console.log(import.meta.resolve("@hfkit/inference"))'], app);
-    expect(resolved.trim()).toMatch(/\/app\/node_modules\/@hfkit\/inference\/dist\/index\.js$/);
+    expect(resolved.trim()).toMatch(/\/app\/node_modules\/@hfkit\/inference\/dist\/node\/index\.js$/);
   });
 
   it("CommonJS: the README's require sample runs in an `npm init -y` project", async () => {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TEXT, type MockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
@@ -17,7 +17,7 @@ describe("the packed package", () => {
     const manifest = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(manifest.peerDependencies ?? {}).toEqual({});
-    for (const file of ["dist/index.js", "dist/index.cjs"]) {
+    for (const file of ["dist/index.js", "dist/index.cjs", ...readdirSync(join(sdkDir, "dist/node")).map((f) => `dist/node/${f}`)]) {
       expect(readFileSync(join(sdkDir, file), "utf8")).not.toMatch(/from\s*["']eventsource-parser["']|require\(["']eventsource-parser["']\)/);
     }
     // The notice names the exact version that the build bundles (the devDependency is pinned).
@@ -31,10 +31,30 @@ describe("the packed package", () => {
   });
 });
 
+describe("the Node build (dist/node/)", () => {
+  it("loads the tasks and the Responses API only on first use: neither chunk is in the static import graph of index.js", () => {
+    const dir = join(appDir, "node_modules/@hfkit/inference/dist/node");
+    const staticImports = (file: string): string[] => [...readFileSync(join(dir, file), "utf8").matchAll(/^(?:import|export)\s[^;]*?from\s*["']\.\/([^"']+)["']/gm)].map((m) => m[1]!);
+    const graph = new Set<string>();
+    for (const queue = ["index.js"]; queue.length > 0; ) {
+      const file = queue.pop()!;
+      if (graph.has(file)) continue;
+      graph.add(file);
+      queue.push(...staticImports(file));
+    }
+    const lazyChunks = readdirSync(dir).filter((f) => /^(all|responsesAll)-/.test(f));
+    expect(lazyChunks).toHaveLength(2);
+    for (const chunk of lazyChunks) expect(graph.has(chunk)).toBe(false);
+    expect(graph.size).toBeGreaterThan(1);
+    const dynamic = [...graph].flatMap((f) => [...readFileSync(join(dir, f), "utf8").matchAll(/import\(["']\.\/([^"']+)["']\)/g)].map((m) => m[1]));
+    expect(dynamic.sort()).toEqual(lazyChunks.sort());
+  });
+});
+
 describe("Node", () => {
-  it("import: the exports map gives the ESM build, and the app runs on it", async () => {
+  it("import: the exports map gives the Node ESM build (tasks in chunks loaded on first use), and the app runs on it", async () => {
     const result = await runJson(process.execPath, ["cli.mjs", hub.url], appDir);
-    expect(result.resolved).toMatch(/\/node_modules\/@hfkit\/inference\/dist\/index\.js$/);
+    expect(result.resolved).toMatch(/\/node_modules\/@hfkit\/inference\/dist\/node\/index\.js$/);
     await expectAppWorked(result, hub);
     expect(chatUserAgents(hub)).toEqual(new Set([expect.stringMatching(/^hfkit\/\d+\.\d+\.\d+/)]));
   });

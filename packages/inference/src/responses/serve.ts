@@ -44,7 +44,9 @@ function takesNative({ route, options }: CallContext): boolean {
   if (options.backend) return options.backend === "openai";
   const learnt = responsesMemory.get(route.key);
   if (learnt) return learnt === "native";
-  return backendMemory.get(route.key)?.backend !== "transformers";
+  // A server already known to speak TGI or the transformers pipeline has no Responses API: over chat at once.
+  const known = backendMemory.get(route.key)?.backend;
+  return known === undefined || known === "openai";
 }
 
 /** A 404 that says the route is missing (TGI's empty one, a framework's "Not Found"), not the model. */
