@@ -121,7 +121,15 @@ export function endpointChatUrl(endpointUrl: string): string {
 export function chatRoute(args: BaseArgs, options: Options): ChatRoute {
   const o = routeOptions(args, options);
   checkProviderModel(args, o);
-  return routeFor(o);
+  const route = routeFor(o);
+  const { provider } = o;
+  const token = args.accessToken;
+  const hf = token?.startsWith("hf_");
+  if (route.kind !== "router" || provider === undefined || provider === "auto" || (hf && provider !== "openai") || (token === undefined && provider !== "openai")) return route;
+  // As 4.13: openai takes its own key only, sent to its own API; the router takes an HF token only.
+  if (provider !== "openai") throw new InputError(`The HF router takes an hf_ token, not ${provider}'s key: set it in your HF settings, or send it with endpointUrl`, "accessToken");
+  if (!token || hf) throw new InputError("Provider openai is closed-source and does not support HF tokens.", "accessToken");
+  return { ...route, url: "https://api.openai.com/v1/chat/completions", bodyModel: route.model.slice(7) };
 }
 
 function routeFor(o: RouteOptions): ChatRoute {

@@ -7,7 +7,7 @@ import { InferenceClientProviderOutputError } from "../hfErrors";
 import { malformed } from "../tasks/taskAnswers";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
 import type { ProviderIo, ProviderTask } from "./helper";
-import { imageAt, providerUrl, restOf } from "./helper";
+import { imageAt, restOf } from "./helper";
 
 /** fal's data-URL decoder accepts these labels only (4.13's map): the same bytes under a label it can map. */
 const AUDIO_TYPES: Readonly<Record<string, string>> = {
@@ -75,9 +75,9 @@ async function queued(value: unknown, io: ProviderIo, secret: string | undefined
   for (let status = submitted.status, polls = 0; status !== "COMPLETED"; polls++) {
     if (polls >= MAX_POLLS) throw new InferenceError(`fal-ai's queue did not complete request ${String(submitted.request_id)} in ${MAX_POLLS / 2} s (last status ${String(status)})`);
     await io.sleep(500);
-    status = ((await io.json(providerUrl("fal-ai", `${path}/status${QUEUE}`))) as { status?: unknown } | null)?.status;
+    status = ((await io.json(io.route(`${path}/status${QUEUE}`))) as { status?: unknown } | null)?.status;
   }
-  return io.json(providerUrl("fal-ai", `${path}${QUEUE}`));
+  return io.json(io.route(`${path}${QUEUE}`));
 }
 
 /** `POST /{providerId}?_subdomain=queue`: `{prompt, ...parameters}`; the result's first image (`{images: [{url}]}`) fetched unless `outputType` is `"url"` or `"json"`. */

@@ -25,6 +25,8 @@ export interface ProviderIo {
   readonly json: (url: string) => Promise<unknown>;
   /** Waits `ms` under the call's limits. */
   readonly sleep: (ms: number) => Promise<void>;
+  /** The URL of a route of the provider for this call: through the router, or its own API for its own key. */
+  readonly route: (path: string) => string;
 }
 
 /** The URL of a provider's route through the HF router. */

@@ -9,7 +9,8 @@ import type { Call } from "../transport/call";
 import { type Outgoing, serialize } from "../transport/request";
 import type { BaseArgs, Logger, Options } from "../types";
 import { warnOnce } from "../warnOnce";
-import { type ProviderIo, providerUrl, type ProviderTask } from "./helper";
+import { keyHeaders, routeOf } from "./direct";
+import type { ProviderIo, ProviderTask } from "./helper";
 import { HF_HUB_URL, type ProviderMapping, providerMappings } from "./mapping";
 import { implementedPairs, providerTask } from "./table";
 
@@ -19,6 +20,8 @@ type Loose = Record<string, unknown>;
 export interface Target {
   readonly out: Outgoing;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The third-party provider the request goes to (its own API for its own key, else through the router). */
+  readonly provider?: string;
   readonly answer: (value: unknown, secret: string | undefined, io: ProviderIo) => unknown;
 }
 
@@ -68,9 +71,11 @@ export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise
   // "auto" picks only implemented pairs; a named provider was checked by planProvider.
   const format = (plan.format ?? providerTask(entry.provider, plan.task)) as ProviderTask;
   const make = plan.make ?? format.body(r.args, r.options);
+  const key = keyHeaders(entry.provider, r.call.secret);
   return {
-    out: { url: providerUrl(entry.provider, format.path(entry.providerId)), body: serialize(await make(entry.providerId)) },
-    headers: format.headers,
+    out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret), body: serialize(await make(entry.providerId)) },
+    headers: key || format.headers ? { ...format.headers, ...key } : undefined,
+    provider: entry.provider,
     answer: (value, secret, io) => format.answer(value, r.options, secret, io),
   };
 }

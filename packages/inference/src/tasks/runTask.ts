@@ -4,6 +4,7 @@
  * {@link TaskSpec}; its file is a few lines.
  */
 import { MalformedEventError } from "../errors";
+import { routeOf } from "../providers/direct";
 import type { ProviderIo } from "../providers/helper";
 import { resolveProvider, type Target, planProvider } from "../providers/resolve";
 import { taskProvider, taskRoute } from "../router";
@@ -42,8 +43,13 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
   try {
     const onHfInference = (model: string) => hfTarget(spec, { ...args, model, provider: "hf-inference" }, options);
     const target = direct ?? (await resolveProvider(plan!, { call: ctx.call, options: options as Options & Loose, args: args as A & Loose, logger: ctx.logger, onHfInference }));
-    const conn = target.headers ? { ...ctx.conn, headers: { ...ctx.conn.headers, ...target.headers } } : ctx.conn;
-    const io: ProviderIo = { file: (url) => getOnce(ctx.call, conn, url, false) as Promise<Blob>, json: (url) => getOnce(ctx.call, conn, url, true), sleep: (ms) => ctx.call.sleep(ms) };
+    const conn = target.headers ? { ...ctx.conn, headers: withHeaders(ctx.conn.headers, target.headers) } : ctx.conn;
+    const io: ProviderIo = {
+      file: (url) => getOnce(ctx.call, conn, url, false) as Promise<Blob>,
+      json: (url) => getOnce(ctx.call, conn, url, true),
+      sleep: (ms) => ctx.call.sleep(ms),
+      route: (path) => routeOf(target.provider ?? "hf-inference", path, ctx.call.secret),
+    };
     const answer = async () => target.answer(await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)), ctx.call.secret, io);
     return (await withRetries(ctx, answer)) as O;
   } finally {
@@ -52,6 +58,13 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
 }
 
 type Loose = Record<string, unknown>;
+
+/** `extra` over `headers`, a name of `extra` replacing the same name of `headers` in any case. */
+function withHeaders(headers: Record<string, string>, extra: Readonly<Record<string, string>>): Record<string, string> {
+  const names = new Set(Object.keys(extra).map((k) => k.toLowerCase()));
+  const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !names.has(k.toLowerCase())));
+  return { ...kept, ...extra };
+}
 
 /** The request of `spec` on hf-inference or an endpoint (the body checked first). */
 async function hfTarget<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args: A, options: Options): Promise<Target & { model: string }> {
