@@ -106,6 +106,13 @@ describe("replicate × text-to-speech", () => {
     }
   });
 
+  it("a file the output names that is missing is a NotFoundError (4.13 answers the error page as the audio)", async () => {
+    const fake = async (url: RequestInfo | URL, init?: RequestInit) => (String(url).includes("/replicate/") ? json(200, { status: "succeeded", output: `${hub.url}/files/gone.ogg` }) : toHub(url, init));
+    expect(await failure(ours.textToSpeech(args, options({ fetch: fake })))).toMatchObject({ status: 404 });
+    expect(await failure(ours.textToSpeech(args, options({ fetch: fake })))).toBeInstanceOf(ours.NotFoundError);
+    expect(await plain(await hf.textToSpeech(args, { fetch: fake }))).toMatchObject({ type: "application/json" });
+  });
+
   it("an empty text is an InputError naming inputs, nothing sent", async () => {
     const error = await failure(ours.textToSpeech({ ...args, inputs: "" }, options()));
     expect(error).toBeInstanceOf(ours.InputError);
@@ -291,7 +298,10 @@ describe("wavespeed × text-to-image (submitted, then polled)", () => {
     const fake = async (url: RequestInfo | URL, init?: RequestInit) => (String(url).endsWith("/result") ? json(500, { code: 500, message: "poll failed" }) : toHub(url, init));
     const error = await failure(ours.textToImage(args, options({ fetch: fake, maxRetries: 0 })));
     expect(error).toBeInstanceOf(ours.ServerError);
+    expect(error).toBeInstanceOf(ours.InferenceClientProviderApiError);
     expect(error).toMatchObject({ status: 500, body: { code: 500, message: "poll failed" } });
+    vi.stubGlobal("fetch", fake);
+    await expect(hf.textToImage(args, { fetch: fake })).rejects.toBeInstanceOf(hf.InferenceClientProviderApiError);
   });
 
   it.each([

@@ -42,7 +42,7 @@ function submit(image: ImageInput, outputType: boolean): ProviderTask {
         if (prompt !== undefined) needString(prompt, "parameters.prompt");
         const blob = image === "optional" && args.inputs === undefined ? undefined : needBinary(args.inputs, "inputs");
         const listed = rest.images ?? givenImages;
-        const images = Array.isArray(listed) && listed.every((v) => typeof v === "string") ? (listed as string[]) : undefined;
+        const images = Array.isArray(listed) && listed.every((v) => typeof v === "string") ? listed : undefined;
         picture = async () => {
           const base = blob === undefined ? TRANSPARENT_PNG : base64(new Uint8Array(blob instanceof ArrayBuffer ? blob : await blob.arrayBuffer()));
           return { image: base, images: images ?? [base] };
