@@ -3,5 +3,6 @@ import { FAL_AI } from "./falAi.js";
 import { REPLICATE } from "./replicate.js";
 import type { MockProvider } from "./route.js";
 import { TOGETHER } from "./together.js";
+import { WAVESPEED } from "./wavespeed.js";
 
-export const MOCK_PROVIDERS: readonly MockProvider[] = [TOGETHER, REPLICATE, FAL_AI];
+export const MOCK_PROVIDERS: readonly MockProvider[] = [TOGETHER, REPLICATE, FAL_AI, WAVESPEED];
