@@ -324,6 +324,7 @@ describe("wavespeed × text-to-image (submitted, then polled)", () => {
       file: () => Promise.reject(new Error("no file")),
       json: async () => (polls++, { data: { status: "processing" } }),
       sleep: async (ms) => void slept.push(ms),
+      route: (path) => `https://router.huggingface.co/wavespeed${path}`,
     };
     const error = await failure(Promise.resolve(wavespeedTextToImage.answer({ data: { urls: { get: "https://api.wavespeed.ai/api/v3/predictions/x/result" } } }, {}, undefined, io)));
     expect(error).toBeInstanceOf(ours.InferenceError);

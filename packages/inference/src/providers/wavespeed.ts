@@ -10,7 +10,7 @@ import { malformed } from "../tasks/taskAnswers";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
 import type { Options } from "../types";
 import type { ProviderIo, ProviderTask } from "./helper";
-import { imageAt, providerUrl, restOf } from "./helper";
+import { imageAt, restOf } from "./helper";
 import { loraOf } from "./replicate";
 
 type Loose = Record<string, unknown>;
@@ -72,7 +72,7 @@ async function result(value: unknown, options: Options & Loose, secret: string |
   for (let polls = 0, status: unknown = undefined; ; polls++) {
     if (polls >= MAX_POLLS) throw new InferenceError(`WaveSpeed AI's task did not complete in ${MAX_POLLS / 2} s (last status ${String(status)})`);
     if (polls > 0) await io.sleep(500);
-    const polled = await io.json(providerUrl("wavespeed", path));
+    const polled = await io.json(io.route(path));
     const task = (polled as { data?: unknown } | null)?.data as { status?: unknown; outputs?: unknown; error?: unknown } | null | undefined;
     if (typeof task !== "object" || task === null || typeof task.status !== "string") throw malformed("WaveSpeed AI", "{data: {status, outputs}}", polled, secret);
     status = task.status;
