@@ -115,8 +115,8 @@ export const togetherTextToVideo = togetherVideo((args) => {
 export const togetherImageToVideo = togetherVideo((args) => {
   const { prompt, ...parameters } = checkParameters(args.parameters) ?? {};
   const image = imageInput(args.inputs, "image/png");
-  const body = { ...restOf(args), ...videoParameters(parameters), ...(typeof prompt === "string" ? { prompt } : {}) };
-  return async (model) => ({ ...body, frame_images: [{ input_image: await image(), frame: "first" }], model });
+  const body = { ...restOf(args), ...videoParameters(parameters) };
+  return async (model) => ({ ...body, frame_images: [{ input_image: await image(), frame: "first" }], model, ...(typeof prompt === "string" ? { prompt } : {}) });
 });
 
 /** `POST /v1/audio/speech`: `{input, model, voice, ...parameters}` (Kokoro models default to the voice `af_alloy`); the audio, a Blob. */

@@ -22,7 +22,7 @@ function images(body: Record<string, unknown>, origin: string): Response {
   const refs = body.reference_images;
   if (refs !== undefined && !(Array.isArray(refs) && refs.length > 0 && refs.every(isImage))) return invalid("reference_images must be a non-empty list of image URLs");
   if (body.image_url !== undefined && !isImage(body.image_url)) return invalid("image_url must be an image URL");
-  const input = body.image_url ?? (Array.isArray(refs) ? refs[0] : undefined);
+  const input: unknown = body.image_url ?? (Array.isArray(refs) ? (refs as unknown[])[0] : undefined);
   if (typeof body.prompt !== "string" || (body.prompt === "" && input === undefined)) return invalid("prompt is required");
   const image = body.response_format === "url" ? { url: `${origin}/files/${encodeURIComponent(model)}.png` } : { b64_json: dataUrl(input)?.b64 || IMAGE };
   return jsonResponse(200, { id: `mock-together-${body.prompt.length}`, model, object: "list", data: [{ index: 0, ...image, type: "image" }] });
