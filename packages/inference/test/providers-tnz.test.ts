@@ -241,6 +241,15 @@ describe("together × text-to-video (a video job, polled)", () => {
     expect(waits).toHaveLength(150);
   });
 
+  it("the call's timeout ends the wait between polls: a TimeoutError, long before the next poll", async () => {
+    vi.stubGlobal("setTimeout", realSetTimeout);
+    const started = Date.now();
+    const error = await ours.textToVideo(args(), options({ timeout: 700 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ours.TimeoutError);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(sent("/together/").map((s) => s.method)).toEqual(["POST"]);
+  });
+
   it("no prompt is an InputError naming inputs, nothing sent", async () => {
     const error = await ours.textToVideo({ ...args(), inputs: "" }, options()).catch((e: unknown) => e);
     expect(error).toMatchObject({ field: "inputs" });
@@ -445,6 +454,13 @@ describe("zai-org × text-to-image (an async task, polled)", () => {
       String(url).includes("/async-result/") ? Promise.resolve(new Response(JSON.stringify({ task_status: "PROCESSING" }), { headers: { "content-type": "application/json" } })) : toHub(url, init);
     await expect(ours.textToImage(args(), options({ fetch: processing }))).rejects.toThrow("Timed out while waiting for the result from ZAI API - aborting after 60 attempts");
     expect(waits).toHaveLength(60);
+  });
+
+  it("the call's timeout ends the wait between polls: a TimeoutError", async () => {
+    vi.stubGlobal("setTimeout", realSetTimeout);
+    const error = await ours.textToImage(args(), options({ timeout: 700 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ours.TimeoutError);
+    expect(sent("/zai-org/").map((s) => s.method)).toEqual(["POST"]);
   });
 
   it("Z.ai's 400 is a ValidationError with its body; an unknown outputType is an InputError, nothing sent", async () => {
