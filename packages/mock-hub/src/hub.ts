@@ -52,7 +52,8 @@ export function createMockHub(config: MockHubConfig = {}): MockHubCore {
     requests,
     async handle(request, options = {}) {
       const requestId = `mock-${++counter}`;
-      const text = await request.text();
+      // A clone is read: a provider route may read the request's own bytes (a multipart form).
+      const text = await request.clone().text();
       requests.push(record(request, text, requestId));
       const response = await respond(state, request, text, options.basePath).catch(internalError);
       return withCommonHeaders(response, request, requestId);

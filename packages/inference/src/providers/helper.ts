@@ -1,6 +1,7 @@
 /** What one (provider, task) pair needs: its route under the router, its body, its headers, how its answer is read. */
 import { HF_ROUTER_URL } from "../router";
 import { dataUrl } from "../tasks/imageOutput";
+import { type Payload, serialize } from "../transport/request";
 import type { BaseArgs, Options } from "../types";
 
 type Loose = Record<string, unknown>;
@@ -46,3 +47,16 @@ export async function imageAt(url: string, answer: object, options: Options & Lo
   const blob = await io.file(url);
   return options.outputType === "dataUrl" ? dataUrl(blob) : blob;
 }
+
+/** The key under which a provider's body maker hands over a body that is not JSON (a multipart form), sent as is. */
+export const RAW_BODY = Symbol("raw body");
+
+/** A multipart form as a body: its bytes, its media type (the boundary in it), and `shown`, what errors show of it. */
+export async function formBody(form: FormData, shown: Loose): Promise<Loose> {
+  const res = new Response(form);
+  const payload: Payload = { value: shown, json: "", bytes: await res.blob(), contentType: res.headers.get("content-type") ?? "multipart/form-data" };
+  return { [RAW_BODY]: payload };
+}
+
+/** What a body maker made, as sent: a raw body as it is, anything else as JSON. */
+export const payloadOf = (made: Loose): Payload => (RAW_BODY in made ? (made as { [RAW_BODY]: Payload })[RAW_BODY] : serialize(made));

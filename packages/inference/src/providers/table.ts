@@ -1,26 +1,21 @@
-/** The (provider, task) pairs served through the HF router, each with its provider's format. */
+/** The (provider, task) pairs hfkit serves, each with its provider's format (through the HF router, or the provider's own API for its own key). */
 import type { ProviderTask } from "./helper";
 import { falAiAutomaticSpeechRecognition, falAiTextToImage } from "./falAi";
-import {
-  replicateAutomaticSpeechRecognition,
-  replicateImageToImage,
-  replicateTextToImage,
-  replicateTextToSpeech,
-  replicateTextToVideo,
-} from "./replicate";
-import { togetherTextToImage } from "./together";
-import {
-  wavespeedImageTextToImage,
-  wavespeedImageTextToVideo,
-  wavespeedImageToImage,
-  wavespeedImageToVideo,
-  wavespeedTextToImage,
-  wavespeedTextToVideo,
-} from "./wavespeed";
+import { nscaleTextToImage } from "./nscale";
+import { replicateAutomaticSpeechRecognition, replicateImageToImage, replicateTextToImage, replicateTextToSpeech, replicateTextToVideo } from "./replicate";
+import { togetherAutomaticSpeechRecognition, togetherImageToImage, togetherImageToVideo, togetherTextToImage, togetherTextToSpeech, togetherTextToVideo } from "./together";
+import { wavespeedImageTextToImage, wavespeedImageTextToVideo, wavespeedImageToImage, wavespeedImageToVideo, wavespeedTextToImage, wavespeedTextToVideo } from "./wavespeed";
+import { zaiOrgImageToText, zaiOrgTextToImage } from "./zaiOrg";
 
 /** `provider → task → format`; a pair not listed is refused before any request. */
 export const PROVIDER_TASKS: Readonly<Record<string, Readonly<Record<string, ProviderTask>>>> = {
-  "fal-ai": { "automatic-speech-recognition": falAiAutomaticSpeechRecognition, "text-to-image": falAiTextToImage },
+  "fal-ai": {
+    "automatic-speech-recognition": falAiAutomaticSpeechRecognition,
+    "text-to-image": falAiTextToImage,
+  },
+  nscale: {
+    "text-to-image": nscaleTextToImage,
+  },
   replicate: {
     "automatic-speech-recognition": replicateAutomaticSpeechRecognition,
     "image-to-image": replicateImageToImage,
@@ -28,7 +23,14 @@ export const PROVIDER_TASKS: Readonly<Record<string, Readonly<Record<string, Pro
     "text-to-speech": replicateTextToSpeech,
     "text-to-video": replicateTextToVideo,
   },
-  together: { "text-to-image": togetherTextToImage },
+  together: {
+    "automatic-speech-recognition": togetherAutomaticSpeechRecognition,
+    "image-to-image": togetherImageToImage,
+    "image-to-video": togetherImageToVideo,
+    "text-to-image": togetherTextToImage,
+    "text-to-speech": togetherTextToSpeech,
+    "text-to-video": togetherTextToVideo,
+  },
   wavespeed: {
     "image-text-to-image": wavespeedImageTextToImage,
     "image-text-to-video": wavespeedImageTextToVideo,
@@ -36,6 +38,10 @@ export const PROVIDER_TASKS: Readonly<Record<string, Readonly<Record<string, Pro
     "image-to-video": wavespeedImageToVideo,
     "text-to-image": wavespeedTextToImage,
     "text-to-video": wavespeedTextToVideo,
+  },
+  "zai-org": {
+    "image-to-text": zaiOrgImageToText,
+    "text-to-image": zaiOrgTextToImage,
   },
 };
 
