@@ -84,9 +84,19 @@ export async function providerRoute(request: Request, path: string, text: string
   const url = new URL(request.url);
   const route = request.method === "POST" ? MOCK_PROVIDERS.flatMap((p) => p.routes).find((r) => r.pattern.test(path)) : undefined;
   if (!route) return undefined;
-  const body = parseJson(text);
-  if (!isRecord(body)) return jsonResponse(400, { error: "The body must be a JSON object" });
+  const body = /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "") ? await formFields(request, text) : parseJson(text);
+  if (!isRecord(body)) return jsonResponse(400, { error: "The body must be a JSON object or a multipart form" });
   const model = route.model ? route.model(path, body) : typeof body.model === "string" ? body.model : "";
   const refusal = await proxyGate({ request, model, faults });
   return refusal ?? route.serve(body, url.origin, request, path);
+}
+
+/** A multipart body's fields (a file as a `File`); undefined when it does not parse. */
+async function formFields(request: Request, text: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const form = await new Response(text, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
+    return Object.fromEntries(form.entries());
+  } catch {
+    return undefined;
+  }
 }

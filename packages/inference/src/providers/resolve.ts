@@ -6,11 +6,12 @@
 import { InputError } from "../errors";
 import { checkBaseUrl } from "../router";
 import type { Call } from "../transport/call";
-import { type Outgoing, serialize } from "../transport/request";
+import type { Outgoing } from "../transport/request";
 import type { BaseArgs, Logger, Options } from "../types";
 import { warnOnce } from "../warnOnce";
 import { type ProviderIo, providerUrl, type ProviderTask } from "./helper";
 import { HF_HUB_URL, type ProviderMapping, providerMappings } from "./mapping";
+import { providerPayload } from "./openaiCompatible";
 import { implementedPairs, providerTask } from "./table";
 
 type Loose = Record<string, unknown>;
@@ -69,7 +70,7 @@ export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise
   const format = (plan.format ?? providerTask(entry.provider, plan.task)) as ProviderTask;
   const make = plan.make ?? format.body(r.args, r.options);
   return {
-    out: { url: providerUrl(entry.provider, format.path(entry.providerId)), body: serialize(await make(entry.providerId)) },
+    out: { url: providerUrl(entry.provider, format.path(entry.providerId)), body: await providerPayload(await make(entry.providerId)) },
     headers: format.headers,
     answer: (value, secret, io) => format.answer(value, r.options, secret, io),
   };

@@ -1,7 +1,25 @@
 /** The providers the mock hub serves under the router, each in its own module (one line here per provider). */
+import { DEEPINFRA } from "./deepinfra.js";
 import { FAL_AI } from "./falAi.js";
+import { FEATHERLESS_AI } from "./featherlessAi.js";
+import { GROQ } from "./groq.js";
+import { NOVITA } from "./novita.js";
+import { OVHCLOUD } from "./ovhcloud.js";
 import { REPLICATE } from "./replicate.js";
 import type { MockProvider } from "./route.js";
+import { SCALEWAY } from "./scaleway.js";
 import { TOGETHER } from "./together.js";
+import { TOGETHER_TEXT } from "./togetherText.js";
 
-export const MOCK_PROVIDERS: readonly MockProvider[] = [TOGETHER, REPLICATE, FAL_AI];
+export const MOCK_PROVIDERS: readonly MockProvider[] = [
+  TOGETHER,
+  REPLICATE,
+  FAL_AI,
+  TOGETHER_TEXT,
+  DEEPINFRA,
+  FEATHERLESS_AI,
+  GROQ,
+  NOVITA,
+  OVHCLOUD,
+  SCALEWAY,
+];
