@@ -141,6 +141,12 @@ describe("textGeneration on the completions providers", () => {
     expect(sentTo("/together/")).toHaveLength(0);
   });
 
+  it('an input it refuses is an InputError before the lookup, "auto" too', async () => {
+    const error = await ours.textGeneration({ ...args("auto"), provider: "auto", parameters: { top_p: 2 } }, options()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ field: "parameters.top_p" });
+    expect(hub.requests).toHaveLength(0);
+  });
+
   it("textGenerationStream on a provider: an InputError naming `provider`, nothing sent", async () => {
     const error = await ours.textGenerationStream(args("together"), options()).next().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ours.InputError);

@@ -2,4 +2,4 @@
 import { chatTextTask } from "./openaiCompatible";
 
 /** `POST /openai/v1/chat/completions`: the prompt as one user message; the reply's content is `generated_text`. */
-export const groqTextGeneration = chatTextTask("Groq text generation", "openai/v1/chat/completions");
+export const groqTextGeneration = /* @__PURE__ */ chatTextTask("Groq text generation", "openai/v1/chat/completions");

@@ -14,7 +14,7 @@ type Loose = Record<string, unknown>;
 const isRecord = (v: unknown): v is Loose => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** `POST /v3/openai/chat/completions`: the prompt as one user message; the reply's content is `generated_text`. */
-export const novitaTextGeneration = chatTextTask("Novita text generation", "v3/openai/chat/completions");
+export const novitaTextGeneration = /* @__PURE__ */ chatTextTask("Novita text generation", "v3/openai/chat/completions");
 
 /** The task id of a submitted task (`{task_id}`). */
 function taskId(value: unknown, label: string): string {

@@ -2,4 +2,4 @@
 import { completionsTask } from "./openaiCompatible";
 
 /** `POST /v1/completions`: `{...args, ...parameters (max_new_tokens as max_tokens), prompt, model}`; the first choice's text. */
-export const ovhcloudTextGeneration = completionsTask("OVHcloud text generation", "v1/completions");
+export const ovhcloudTextGeneration = /* @__PURE__ */ completionsTask("OVHcloud text generation", "v1/completions");

@@ -16,7 +16,8 @@ const ON_PROVIDER: TaskSpec<TextGenerationArgs, TextGenerationOutput> = {
     validateGenerateInput(a);
     return { json: { inputs: a.inputs, parameters: { return_full_text: false, ...generateParameters(a.parameters) } } };
   },
-  answer: shaped(TASK, oneOrMany(fields({ generated_text: isString })), "Array<{generated_text: string}>", first),
+  // Made when called, so that an app that only chats does not carry it.
+  answer: (value, secret) => shaped(TASK, oneOrMany(fields({ generated_text: isString })), "Array<{generated_text: string}>", first)(value, secret),
 };
 
 /**
@@ -25,7 +26,10 @@ const ON_PROVIDER: TaskSpec<TextGenerationArgs, TextGenerationOutput> = {
  */
 export async function textGeneration(args: TextGenerationArgs, options: Options = {}): Promise<TextGenerationOutput> {
   checkArgs(args, options);
-  if (taskProvider(args, options) !== undefined) return runTask(ON_PROVIDER, args, options);
+  if (taskProvider(args, options) !== undefined) {
+    validateGenerateInput(args); // before the lookup, for "auto" too
+    return runTask(ON_PROVIDER, args, options);
+  }
   const ctx = prepareGeneration(args, options, false);
   try {
     return (await withRetries(ctx, serveGeneration)) as TextGenerationOutput;
