@@ -152,13 +152,16 @@ function routeFor(o: RouteOptions): ChatRoute {
   return { url, bodyModel: model + provider, model, kind: "router", pipelineUrl: url, key: "" };
 }
 
-/** Where `textGeneration` goes: TGI's `/` (generate) and the pipeline share one URL. */
+/**
+ * Where `generate` goes on hf-inference, an endpoint or `baseUrl`: TGI's `/` and the pipeline share one URL.
+ * (`textGeneration` on a third-party provider runs through the task core first; a stream there is refused.)
+ */
 export function generationRoute(args: BaseArgs, options: Options): ChatRoute {
   const o = routeOptions(args, options);
   checkProviderModel(args, o);
   if (!o.endpointUrl && !o.baseUrl && o.provider && o.provider !== "auto" && o.provider !== "hf-inference") {
     throw new InputError(
-      `\`provider: "${o.provider}"\` serves chat only here: use chatCompletion, or "hf-inference" or an endpoint for textGeneration`,
+      `\`provider: "${o.provider}"\` does not stream text generation here: textGenerationStream runs on "hf-inference" and on endpoints; use textGeneration (one answer from the provider) or chatCompletionStream`,
       "provider",
     );
   }

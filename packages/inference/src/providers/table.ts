@@ -1,20 +1,48 @@
 /** The (provider, task) pairs hfkit serves, each with its provider's format (through the HF router, or the provider's own API for its own key). */
 import type { ProviderTask } from "./helper";
+import { deepinfraAutomaticSpeechRecognition, deepinfraFeatureExtraction, deepinfraTextGeneration, deepinfraTextToImage, deepinfraTextToSpeech } from "./deepinfra";
 import { falAiAutomaticSpeechRecognition, falAiTextToImage } from "./falAi";
+import { featherlessAiTextGeneration } from "./featherlessAi";
+import { groqTextGeneration } from "./groq";
+import { novitaImageTextToVideo, novitaTextGeneration, novitaTextToVideo } from "./novita";
 import { nscaleTextToImage } from "./nscale";
+import { ovhcloudTextGeneration } from "./ovhcloud";
 import { replicateAutomaticSpeechRecognition, replicateImageToImage, replicateTextToImage, replicateTextToSpeech, replicateTextToVideo } from "./replicate";
+import { scalewayFeatureExtraction, scalewayTextGeneration } from "./scaleway";
 import { togetherAutomaticSpeechRecognition, togetherImageToImage, togetherImageToVideo, togetherTextToImage, togetherTextToSpeech, togetherTextToVideo } from "./together";
+import { togetherFeatureExtraction, togetherTextGeneration } from "./togetherText";
 import { wavespeedImageTextToImage, wavespeedImageTextToVideo, wavespeedImageToImage, wavespeedImageToVideo, wavespeedTextToImage, wavespeedTextToVideo } from "./wavespeed";
 import { zaiOrgImageToText, zaiOrgTextToImage } from "./zaiOrg";
 
 /** `provider → task → format`; a pair not listed is refused before any request. */
 export const PROVIDER_TASKS: Readonly<Record<string, Readonly<Record<string, ProviderTask>>>> = {
+  deepinfra: {
+    "automatic-speech-recognition": deepinfraAutomaticSpeechRecognition,
+    "feature-extraction": deepinfraFeatureExtraction,
+    "text-generation": deepinfraTextGeneration,
+    "text-to-image": deepinfraTextToImage,
+    "text-to-speech": deepinfraTextToSpeech,
+  },
   "fal-ai": {
     "automatic-speech-recognition": falAiAutomaticSpeechRecognition,
     "text-to-image": falAiTextToImage,
   },
+  "featherless-ai": {
+    "text-generation": featherlessAiTextGeneration,
+  },
+  groq: {
+    "text-generation": groqTextGeneration,
+  },
+  novita: {
+    "image-text-to-video": novitaImageTextToVideo,
+    "text-generation": novitaTextGeneration,
+    "text-to-video": novitaTextToVideo,
+  },
   nscale: {
     "text-to-image": nscaleTextToImage,
+  },
+  ovhcloud: {
+    "text-generation": ovhcloudTextGeneration,
   },
   replicate: {
     "automatic-speech-recognition": replicateAutomaticSpeechRecognition,
@@ -23,10 +51,16 @@ export const PROVIDER_TASKS: Readonly<Record<string, Readonly<Record<string, Pro
     "text-to-speech": replicateTextToSpeech,
     "text-to-video": replicateTextToVideo,
   },
+  scaleway: {
+    "feature-extraction": scalewayFeatureExtraction,
+    "text-generation": scalewayTextGeneration,
+  },
   together: {
     "automatic-speech-recognition": togetherAutomaticSpeechRecognition,
+    "feature-extraction": togetherFeatureExtraction,
     "image-to-image": togetherImageToImage,
     "image-to-video": togetherImageToVideo,
+    "text-generation": togetherTextGeneration,
     "text-to-image": togetherTextToImage,
     "text-to-speech": togetherTextToSpeech,
     "text-to-video": togetherTextToVideo,

@@ -31,3 +31,4 @@ export { translation } from "./translation";
 export { visualQuestionAnswering } from "./visualQuestionAnswering";
 export { zeroShotClassification } from "./zeroShotClassification";
 export { zeroShotImageClassification } from "./zeroShotImageClassification";
+export { textGenerationOnProvider } from "./textGenerationOnProvider";

@@ -100,3 +100,5 @@ export const visualQuestionAnswering = /* @__PURE__ */ later("visualQuestionAnsw
 export const zeroShotClassification = /* @__PURE__ */ later("zeroShotClassification");
 /** `zeroShotImageClassification`: see the task's page in the API docs. */
 export const zeroShotImageClassification = /* @__PURE__ */ later("zeroShotImageClassification");
+/** `textGeneration` on a third-party provider (the model's Hub mapping looked up, the provider's format sent). */
+export const textGenerationOnProvider = /* @__PURE__ */ later("textGenerationOnProvider");
