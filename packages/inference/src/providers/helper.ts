@@ -49,7 +49,7 @@ export async function imageAt(url: string, answer: object, options: Options & Lo
 }
 
 /** The key under which a provider's body maker hands over a body that is not JSON (a multipart form), sent as is. */
-export const RAW_BODY = Symbol("raw body");
+export const RAW_BODY = /* @__PURE__ */ Symbol("raw body");
 
 /** A multipart form as a body: its bytes, its media type (the boundary in it), and `shown`, what errors show of it. */
 export async function formBody(form: FormData, shown: Loose): Promise<Loose> {

@@ -61,7 +61,7 @@ function outputUrl(task: string, value: unknown, secret: string | undefined): st
 const fileAnswer = (task: string): ProviderTask["answer"] => (value, _options, secret, io) => io.file(outputUrl(task, value, secret));
 
 /** `{input: {..., prompt}}`; the output's image fetched unless `outputType` is `"url"` or `"json"`. */
-export const replicateTextToImage: ProviderTask = predictions(
+export const replicateTextToImage: ProviderTask = /* @__PURE__ */ predictions(
   (args) => {
     const prompt = needString(args.inputs, "inputs");
     return (input) => ({ ...input, prompt });
@@ -71,7 +71,7 @@ export const replicateTextToImage: ProviderTask = predictions(
 );
 
 /** `{input: {..., text}}` (no `prompt`); the audio the output names, or the answer itself when it is binary. */
-export const replicateTextToSpeech: ProviderTask = predictions(
+export const replicateTextToSpeech: ProviderTask = /* @__PURE__ */ predictions(
   (args) => {
     const text = needString(args.inputs, "inputs");
     return ({ prompt: _prompt, ...input }) => ({ ...input, text });
@@ -80,13 +80,13 @@ export const replicateTextToSpeech: ProviderTask = predictions(
 );
 
 /** `{input: {..., prompt}}`; the video the output names. */
-export const replicateTextToVideo: ProviderTask = predictions((args) => {
+export const replicateTextToVideo: ProviderTask = /* @__PURE__ */ predictions((args) => {
   const prompt = needString(args.inputs, "inputs");
   return (input) => ({ ...input, prompt });
-}, fileAnswer("text-to-video"));
+}, /* @__PURE__ */ fileAnswer("text-to-video"));
 
 /** The image as a `data:` URL under each key Replicate's models read it from; the image the output names. */
-export const replicateImageToImage: ProviderTask = predictions(
+export const replicateImageToImage: ProviderTask = /* @__PURE__ */ predictions(
   (args) => {
     const image = dataUrlOf(needBinary(args.inputs, "inputs"), "image/jpeg");
     return async (input) => {
@@ -94,12 +94,12 @@ export const replicateImageToImage: ProviderTask = predictions(
       return { ...input, image: url, images: [url], input_image: url, input_images: [url] };
     };
   },
-  fileAnswer("image-to-image"),
+  /* @__PURE__ */ fileAnswer("image-to-image"),
   true,
 );
 
 /** The audio (`inputs`, or the older `data`) as a `data:` URL in `audio`; the text: the output, its first element, or its `transcription`, `translation` or `txt_file`. */
-export const replicateAutomaticSpeechRecognition: ProviderTask = predictions(
+export const replicateAutomaticSpeechRecognition: ProviderTask = /* @__PURE__ */ predictions(
   (args) => {
     const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
     const audio = dataUrlOf(needBinary(args[field], field), "audio/wav");

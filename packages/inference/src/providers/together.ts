@@ -106,13 +106,13 @@ const togetherVideo = (make: (args: Parameters<ProviderTask["body"]>[0]) => (mod
 });
 
 /** `{prompt, model, ...parameters}`. */
-export const togetherTextToVideo = togetherVideo((args) => {
+export const togetherTextToVideo = /* @__PURE__ */ togetherVideo((args) => {
   const body = { ...restOf(args), ...videoParameters(checkParameters(args.parameters) ?? {}), prompt: needString(args.inputs, "inputs") };
   return (model) => ({ ...body, model });
 });
 
 /** `{frame_images: [{input_image: data URL, frame: "first"}], model, ...parameters}`, `parameters.prompt` as `prompt`. */
-export const togetherImageToVideo = togetherVideo((args) => {
+export const togetherImageToVideo = /* @__PURE__ */ togetherVideo((args) => {
   const { prompt, ...parameters } = checkParameters(args.parameters) ?? {};
   const image = imageInput(args.inputs, "image/png");
   const body = { ...restOf(args), ...videoParameters(parameters) };

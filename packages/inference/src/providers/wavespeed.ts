@@ -87,14 +87,14 @@ async function result(value: unknown, options: Options & Loose, secret: string |
 }
 
 /** `inputs`: the prompt; the image as `outputType` asks (a Blob by default, its URL, a `data:` URL, or the polled JSON). */
-export const wavespeedTextToImage = submit("none", true);
+export const wavespeedTextToImage = /* @__PURE__ */ submit("none", true);
 /** `inputs`: the prompt; the video as a Blob. */
-export const wavespeedTextToVideo = submit("none", false);
+export const wavespeedTextToVideo = /* @__PURE__ */ submit("none", false);
 /** `inputs`: the image, `parameters.prompt` the prompt; the image as a Blob. */
-export const wavespeedImageToImage = submit("required", false);
+export const wavespeedImageToImage = /* @__PURE__ */ submit("required", false);
 /** `inputs`: the image, `parameters.prompt` the prompt; the video as a Blob. */
-export const wavespeedImageToVideo = submit("required", false);
+export const wavespeedImageToVideo = /* @__PURE__ */ submit("required", false);
 /** As image-to-image, the image optional (a transparent pixel without one). */
-export const wavespeedImageTextToImage = submit("optional", false);
+export const wavespeedImageTextToImage = /* @__PURE__ */ submit("optional", false);
 /** As image-to-video, the image optional (a transparent pixel without one). */
-export const wavespeedImageTextToVideo = submit("optional", false);
+export const wavespeedImageTextToVideo = /* @__PURE__ */ submit("optional", false);

@@ -19,10 +19,10 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Arguments that steer the client and never go on the wire as they are. */
-const CLIENT_KEYS = new Set(["accessToken", "endpointUrl", "provider", "model", "stream"]);
+const CLIENT_KEYS = /* @__PURE__ */ new Set(["accessToken", "endpointUrl", "provider", "model", "stream"]);
 
 /** The events yielded; others (hosted tools' progress, summaries) are not. */
-const EVENT_TYPES = new Set([
+const EVENT_TYPES = /* @__PURE__ */ new Set([
   "response.created", "response.in_progress", "response.completed", "response.incomplete",
   "response.output_item.added", "response.output_item.done", "response.content_part.added", "response.content_part.done",
   "response.output_text.delta", "response.output_text.done", "response.reasoning_text.delta", "response.reasoning_text.done",

@@ -29,7 +29,7 @@ export interface ResponsesCall {
 }
 
 /** Which route served an endpoint's Responses calls. */
-export const responsesMemory = new BoundedMemory<"native" | "chat">();
+export const responsesMemory = /* @__PURE__ */ new BoundedMemory<"native" | "chat">();
 
 /** Validates and routes a Responses call; throws InputError before anything is sent. */
 export function prepareResponses(args: ResponsesArgs, options: Options, stream: boolean): ResponsesCall {

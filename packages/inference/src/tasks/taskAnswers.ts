@@ -22,7 +22,7 @@ export const arrayOf = (check: Check): Check => (v) => Array.isArray(v) && v.eve
 /** An object whose named fields pass their checks (other fields are let through). */
 export const fields = (checks: Record<string, Check>): Check => (v) => isRecord(v) && Object.entries(checks).every(([k, check]) => check(v[k]));
 /** A label and its score. */
-export const labelScore: Check = fields({ label: isString, score: isNumber });
+export const labelScore: Check = /* @__PURE__ */ fields({ label: isString, score: isNumber });
 
 /** The error of an answer that is not what `task` answers. */
 export function malformed(task: string, expected: string, value: unknown, secret: string | undefined): InferenceClientProviderOutputError {
