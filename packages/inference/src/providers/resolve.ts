@@ -9,7 +9,7 @@ import type { Call } from "../transport/call";
 import { type Outgoing, serialize } from "../transport/request";
 import type { BaseArgs, Logger, Options } from "../types";
 import { warnOnce } from "../warnOnce";
-import { type ProviderIo, providerUrl, type ProviderTask } from "./helper";
+import { type BodyMaker, type ProviderIo, providerUrl, type ProviderTask } from "./helper";
 import { HF_HUB_URL, type ProviderMapping, providerMappings } from "./mapping";
 import { implementedPairs, providerTask } from "./table";
 
@@ -28,7 +28,7 @@ export interface ProviderPlan {
   readonly model: string;
   readonly task: string;
   readonly format?: ProviderTask;
-  readonly make?: (providerId: string) => Loose | Promise<Loose>;
+  readonly make?: BodyMaker;
   readonly hubUrl: string;
 }
 
@@ -69,7 +69,7 @@ export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise
   const format = (plan.format ?? providerTask(entry.provider, plan.task)) as ProviderTask;
   const make = plan.make ?? format.body(r.args, r.options);
   return {
-    out: { url: providerUrl(entry.provider, format.path(entry.providerId)), body: serialize(await make(entry.providerId)) },
+    out: { url: providerUrl(entry.provider, format.path(entry.providerId)), body: serialize(await make(entry.providerId, entry)) },
     headers: format.headers,
     answer: (value, secret, io) => format.answer(value, r.options, secret, io),
   };

@@ -1,12 +1,24 @@
 /** The (provider, task) pairs served through the HF router, each with its provider's format. */
 import type { ProviderTask } from "./helper";
-import { falAiAutomaticSpeechRecognition, falAiTextToImage } from "./falAi";
+import * as fal from "./falAi";
 import { replicateTextToImage } from "./replicate";
 import { togetherTextToImage } from "./together";
 
 /** `provider → task → format`; a pair not listed is refused before any request. */
 export const PROVIDER_TASKS: Readonly<Record<string, Readonly<Record<string, ProviderTask>>>> = {
-  "fal-ai": { "automatic-speech-recognition": falAiAutomaticSpeechRecognition, "text-to-image": falAiTextToImage },
+  "fal-ai": {
+    "audio-to-audio": fal.falAiAudioToAudio,
+    "automatic-speech-recognition": fal.falAiAutomaticSpeechRecognition,
+    "image-segmentation": fal.falAiImageSegmentation,
+    "image-text-to-image": fal.falAiImageTextToImage,
+    "image-text-to-video": fal.falAiImageTextToVideo,
+    "image-to-image": fal.falAiImageToImage,
+    "image-to-video": fal.falAiImageToVideo,
+    "text-to-audio": fal.falAiTextToAudio,
+    "text-to-image": fal.falAiTextToImage,
+    "text-to-speech": fal.falAiTextToSpeech,
+    "text-to-video": fal.falAiTextToVideo,
+  },
   replicate: { "text-to-image": replicateTextToImage },
   together: { "text-to-image": togetherTextToImage },
 };
