@@ -20,9 +20,10 @@ const DECODABLE_AUDIO = ["audio/mpeg", "audio/x-wav", "video/webm"];
 type Need = (body: Body) => string | undefined;
 const text = (field: string): Need => (b) => (typeof b[field] === "string" && b[field] !== "" ? undefined : "field required");
 const url = (field: string, optional = false): Need => (b) => (b[field] === undefined && optional ? undefined : isUrl(b[field]) ? undefined : "Unsupported data URL");
-const urls = (field: string): Need => (b) => (b[field] === undefined || (Array.isArray(b[field]) && (b[field] as unknown[]).every(isUrl)) ? undefined : "must be a list of URLs");
+const urls = (field: string): Need => (b) => (b[field] === undefined || (Array.isArray(b[field]) && b[field].every(isUrl)) ? undefined : "must be a list of URLs");
 const audio = (field: string): Need => (b) => {
-  const type = typeof b[field] === "string" ? DATA_URL.exec(b[field] as string)?.[1] : undefined;
+  const value = b[field];
+  const type = typeof value === "string" ? DATA_URL.exec(value)?.[1] : undefined;
   return type !== undefined && DECODABLE_AUDIO.includes(type) ? undefined : "Unsupported data URL";
 };
 /** `loras`, when sent: `[{path: an http(s) URL, scale: number}]`; `required` for a LoRA app. */
