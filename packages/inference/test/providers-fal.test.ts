@@ -264,8 +264,15 @@ describe.each(PAIRS)("%s: the provider's errors", (name, model, input, app, queu
       String(url).includes("/status?") || (queued && !String(url).includes("/requests/")) || !String(url).includes("/fal-ai/") ? toHub(url, init) : Promise.resolve(json(answer));
     const error = await call(name, args, { fetch: bad });
     expect(error).toBeInstanceOf(ours.InferenceClientProviderOutputError);
+    expect((error as Error).message).toMatch(/^Received malformed response from the Fal\.ai /);
     expect(files()).toHaveLength(0);
   });
+});
+
+it("textToImage asked for the URL: one that is not http(s) is refused, not answered", async () => {
+  const bad = (url: RequestInfo | URL, init?: RequestInit) => (/\/requests\/[^/]+\?/.test(String(url)) ? Promise.resolve(json({ images: [{ url: "javascript:alert(1)" }] })) : toHub(url, init));
+  const error = await ours.textToImage({ ...base("hfkit/text-to-image-fal"), inputs: "a cat" }, { ...options({ fetch: bad }), outputType: "url" }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ours.InferenceClientProviderOutputError);
 });
 
 describe("fal's queue and files, refused where they misbehave", () => {
