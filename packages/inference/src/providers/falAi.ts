@@ -165,37 +165,37 @@ export const falAiTextToSpeech: ProviderTask = {
 };
 
 /** `{prompt: inputs, ...parameters}`; the result's first image (`{images: [{url}]}`) fetched unless `outputType` is `"url"` or `"json"`. */
-export const falAiTextToImage = inQueue("text-to-image", prompted(true), (result, options, secret, io) => imageAt(urlIn("text-to-image", IMAGES, result, secret, firstImage), result as object, options, io));
+export const falAiTextToImage = /* @__PURE__ */ inQueue("text-to-image", /* @__PURE__ */ prompted(true), (result, options, secret, io) => imageAt(urlIn("text-to-image", IMAGES, result, secret, firstImage), result as object, options, io));
 
 /** `{...parameters, image_url, image_urls: [image_url]}` (the image as a data URL; some fal apps read the list); the first image fetched. */
-const imageToImageBody = imaged((url) => ({ image_url: url, image_urls: [url] }));
-export const falAiImageToImage = inQueue("image-to-image", imageToImageBody, fileAt("image-to-image", IMAGES, firstImage));
+const imageToImageBody = /* @__PURE__ */ imaged((url) => ({ image_url: url, image_urls: [url] }));
+export const falAiImageToImage = /* @__PURE__ */ inQueue("image-to-image", imageToImageBody, /* @__PURE__ */ fileAt("image-to-image", IMAGES, firstImage));
 
 /** As image-to-image with an image; without one, `{...parameters}` (the prompt in them) to the same app. */
-export const falAiImageTextToImage = inQueue("image-text-to-image", imageOrText(imageToImageBody), fileAt("image-text-to-image", IMAGES, firstImage));
+export const falAiImageTextToImage = /* @__PURE__ */ inQueue("image-text-to-image", /* @__PURE__ */ imageOrText(imageToImageBody), /* @__PURE__ */ fileAt("image-text-to-image", IMAGES, firstImage));
 
 /** `{prompt: inputs, ...parameters}`; the result's `{video: {url}}` fetched. */
-export const falAiTextToVideo = inQueue("text-to-video", prompted(false), fileAt("text-to-video", VIDEO, video));
+export const falAiTextToVideo = /* @__PURE__ */ inQueue("text-to-video", /* @__PURE__ */ prompted(false), /* @__PURE__ */ fileAt("text-to-video", VIDEO, video));
 
 /** `{...parameters, image_url}` (the image as a data URL); the result's video fetched. */
-const imageToVideoBody = imaged((url) => ({ image_url: url }));
-export const falAiImageToVideo = inQueue("image-to-video", imageToVideoBody, fileAt("image-to-video", VIDEO, video));
+const imageToVideoBody = /* @__PURE__ */ imaged((url) => ({ image_url: url }));
+export const falAiImageToVideo = /* @__PURE__ */ inQueue("image-to-video", imageToVideoBody, /* @__PURE__ */ fileAt("image-to-video", VIDEO, video));
 
 /** As image-to-video with an image; without one, `{...parameters}` (the prompt in them). */
-export const falAiImageTextToVideo = inQueue("image-text-to-video", imageOrText(imageToVideoBody), fileAt("image-text-to-video", VIDEO, video));
+export const falAiImageTextToVideo = /* @__PURE__ */ inQueue("image-text-to-video", /* @__PURE__ */ imageOrText(imageToVideoBody), /* @__PURE__ */ fileAt("image-text-to-video", VIDEO, video));
 
 /** `{prompt: inputs, ...parameters}`; the result's `{audio_file: {url}}` (or `{audio: {url}}`) fetched. */
-export const falAiTextToAudio = inQueue(
+export const falAiTextToAudio = /* @__PURE__ */ inQueue(
   "text-to-audio",
   (args) => {
     const body = { ...fields(args), prompt: needString(args.inputs, "inputs") };
     return () => body;
   },
-  fileAt("text-to-audio", "{ audio_file: { url: string } } or { audio: { url: string } }", (v) => get(get(v, "audio_file") ?? get(v, "audio"), "url")),
+  /* @__PURE__ */ fileAt("text-to-audio", "{ audio_file: { url: string } } or { audio: { url: string } }", (v) => get(get(v, "audio_file") ?? get(v, "audio"), "url")),
 );
 
 /** `{...parameters, audio_url: data URL}`; the result's `{audio: {url, content_type}, text}` as one base64 audio labelled by its text. */
-export const falAiAudioToAudio = inQueue(
+export const falAiAudioToAudio = /* @__PURE__ */ inQueue(
   "audio-to-audio",
   (args) => {
     const audio = audioInput(args, `Expected a Blob input for audio-to-audio with provider fal-ai, got ${typeof (args.data ?? args.inputs)}.`);
@@ -213,7 +213,7 @@ export const falAiAudioToAudio = inQueue(
 );
 
 /** `{...parameters, image_url: data URL, sync_mode: true}`; the result's `{image: {url}}` (the mask) as one segment, labelled `mask`, score 1 (fal gives neither). */
-export const falAiImageSegmentation = inQueue(
+export const falAiImageSegmentation = /* @__PURE__ */ inQueue(
   "image-segmentation",
   (args) => {
     const body = fields(args);
