@@ -287,6 +287,16 @@ describe("fal's queue and files, refused where they misbehave", () => {
     await expect(hf.textToVideo(args, { fetch: bad })).rejects.toThrow("Received malformed response from Fal.ai text-to-video API: no request ID found in the response");
   });
 
+  it.each([undefined, "file:///queue/requests/1", 7])("a submission whose response_url is %j: a provider output error, nothing polled", async (responseUrl) => {
+    const bad = (url: RequestInfo | URL, init?: RequestInit) => (String(url).includes("/fal-ai/") ? Promise.resolve(json({ request_id: "r1", status: "IN_QUEUE", response_url: responseUrl })) : toHub(url, init));
+    let polled = 0;
+    const counting = (url: RequestInfo | URL, init?: RequestInit) => (String(url).includes("/fal-ai/") && ++polled, bad(url, init));
+    const error = await ours.textToVideo(args, options({ fetch: counting })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ours.InferenceClientProviderOutputError);
+    expect((error as Error).message).toMatch(/expected an http\(s\) response_url/);
+    expect(polled).toBe(1);
+  });
+
   it("a status that is not JSON with a status: a provider output error (4.13 would poll on forever)", async () => {
     const bad = (url: RequestInfo | URL, init?: RequestInit) => (String(url).includes("/status?") ? Promise.resolve(json({ nothing: 1 })) : toHub(url, init));
     const error = await ours.textToVideo(args, options({ fetch: bad })).catch((e: unknown) => e);

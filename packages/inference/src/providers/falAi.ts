@@ -99,12 +99,14 @@ const MAX_POLLS = 1200;
 async function queued(task: string, value: unknown, io: ProviderIo, secret: string | undefined): Promise<unknown> {
   const id = get(value, "request_id");
   if (!id) throw new InferenceClientProviderOutputError(`Received malformed response from Fal.ai ${task} API: no request ID found in the response`);
-  let path: string;
+  const at = get(value, "response_url");
+  let path: string | undefined;
   try {
-    path = new URL(String(get(value, "response_url"))).pathname;
+    path = typeof at === "string" && /^https?:\/\//i.test(at) ? new URL(at).pathname : undefined;
   } catch {
-    throw malformed(`Fal.ai ${task}`, "a response_url", value, secret);
+    path = undefined;
   }
+  if (path === undefined) throw malformed(`Fal.ai ${task}`, "an http(s) response_url", value, secret);
   for (let status = get(value, "status"), polls = 0; status !== "COMPLETED"; polls++) {
     if (polls >= MAX_POLLS) throw new InferenceError(`fal-ai's queue did not complete request ${String(id)} in ${MAX_POLLS / 2} s (last status ${String(status)})`);
     await io.sleep(500);
