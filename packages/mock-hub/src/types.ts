@@ -65,6 +65,10 @@ export interface ProviderMappingEntry {
   task: string;
   /** `"live"`, or `"staging"` (for test purposes only). */
   status: "live" | "staging";
+  /** For an adapter of a base model the provider serves: its kind (`"lora"`). */
+  adapter?: string;
+  /** The adapter's weights file in the model's repository. */
+  adapterWeightsPath?: string;
 }
 
 /** The hub's models: what `createMockHub` and `startMockHub` take. */

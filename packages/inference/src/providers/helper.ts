@@ -3,6 +3,7 @@ import { HF_ROUTER_URL } from "../router";
 import { dataUrl } from "../tasks/imageOutput";
 import { type Payload, serialize } from "../transport/request";
 import type { BaseArgs, Options } from "../types";
+import type { ProviderMapping } from "./mapping";
 
 type Loose = Record<string, unknown>;
 
@@ -10,13 +11,16 @@ type Loose = Record<string, unknown>;
 export interface ProviderTask {
   /** The path under `https://router.huggingface.co/{provider}/` for the provider's model id. */
   readonly path: (providerId: string) => string;
-  /** Checks the arguments (an InputError before any request), then makes the body for the provider's model id. */
-  readonly body: (args: BaseArgs & Loose, options: Options & Loose) => (providerId: string) => Loose | Promise<Loose>;
+  /** Checks the arguments (an InputError before any request), then makes the body for the provider's model id (and the model's whole mapping entry, its adapter). */
+  readonly body: (args: BaseArgs & Loose, options: Options & Loose) => BodyMaker;
   /** Headers the provider needs besides the call's. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Shapes the parsed answer (JSON, or a Blob) as the task answers it; `io` fetches what the answer points to. */
   readonly answer: (value: unknown, options: Options & Loose, secret: string | undefined, io: ProviderIo) => unknown;
 }
+
+/** Makes a pair's body once the Hub's mapping of the model is known. */
+export type BodyMaker = (providerId: string, mapping: ProviderMapping) => Loose | Promise<Loose>;
 
 /** What a provider's answer may need fetched, under the call's limits and `fetch`. */
 export interface ProviderIo {

@@ -23,6 +23,10 @@ export interface ProviderMapping {
   readonly providerId: string;
   readonly task: string;
   readonly status: string;
+  /** The kind of adapter the model is, for a base model the provider serves (`"lora"`). */
+  readonly adapter?: string;
+  /** The adapter's weights file in the model's repository. */
+  readonly adapterWeightsPath?: string;
 }
 
 class MappingMemory extends BoundedMemory<readonly ProviderMapping[]> {
@@ -104,5 +108,12 @@ function normalize(mapping: object): ProviderMapping[] {
   const entries = Array.isArray(mapping) ? mapping.map((m: Record<string, unknown>) => [m.provider, m] as const) : Object.entries(mapping as Record<string, Record<string, unknown>>);
   return entries
     .filter(([provider, m]) => typeof provider === "string" && typeof m === "object" && m !== null && typeof m.providerId === "string")
-    .map(([provider, m]) => ({ provider: provider as string, providerId: m.providerId as string, task: String(m.task), status: String(m.status) }));
+    .map(([provider, m]) => ({
+      provider: provider as string,
+      providerId: m.providerId as string,
+      task: String(m.task),
+      status: String(m.status),
+      ...(typeof m.adapter === "string" ? { adapter: m.adapter } : {}),
+      ...(typeof m.adapterWeightsPath === "string" ? { adapterWeightsPath: m.adapterWeightsPath } : {}),
+    }));
 }

@@ -10,7 +10,7 @@ import type { Outgoing } from "../transport/request";
 import type { BaseArgs, Logger, Options } from "../types";
 import { warnOnce } from "../warnOnce";
 import { keyHeaders, routeOf } from "./direct";
-import { payloadOf, type ProviderIo, type ProviderTask } from "./helper";
+import { type BodyMaker, payloadOf, type ProviderIo, type ProviderTask } from "./helper";
 import { HF_HUB_URL, type ProviderMapping, providerMappings } from "./mapping";
 import { implementedPairs, providerTask } from "./table";
 
@@ -31,7 +31,7 @@ export interface ProviderPlan {
   readonly model: string;
   readonly task: string;
   readonly format?: ProviderTask;
-  readonly make?: (providerId: string) => Loose | Promise<Loose>;
+  readonly make?: BodyMaker;
   readonly hubUrl: string;
 }
 
@@ -73,7 +73,7 @@ export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise
   const make = plan.make ?? format.body(r.args, r.options);
   const key = keyHeaders(entry.provider, r.call.secret);
   return {
-    out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret), body: payloadOf(await make(entry.providerId)) },
+    out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret), body: payloadOf(await make(entry.providerId, entry)) },
     headers: key || format.headers ? { ...format.headers, ...key } : undefined,
     provider: entry.provider,
     answer: (value, secret, io) => format.answer(value, r.options, secret, io),

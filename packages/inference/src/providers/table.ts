@@ -1,7 +1,7 @@
 /** The (provider, task) pairs hfkit serves, each with its provider's format (through the HF router, or the provider's own API for its own key). */
 import type { ProviderTask } from "./helper";
 import { deepinfraAutomaticSpeechRecognition, deepinfraFeatureExtraction, deepinfraTextGeneration, deepinfraTextToImage, deepinfraTextToSpeech } from "./deepinfra";
-import { falAiAutomaticSpeechRecognition, falAiTextToImage } from "./falAi";
+import { falAiAudioToAudio, falAiAutomaticSpeechRecognition, falAiImageSegmentation, falAiImageTextToImage, falAiImageTextToVideo, falAiImageToImage, falAiImageToVideo, falAiTextToAudio, falAiTextToImage, falAiTextToSpeech, falAiTextToVideo } from "./falAi";
 import { featherlessAiTextGeneration } from "./featherlessAi";
 import { groqTextGeneration } from "./groq";
 import { novitaImageTextToVideo, novitaTextGeneration, novitaTextToVideo } from "./novita";
@@ -24,8 +24,17 @@ export const PROVIDER_TASKS: Readonly<Record<string, Readonly<Record<string, Pro
     "text-to-speech": deepinfraTextToSpeech,
   },
   "fal-ai": {
+    "audio-to-audio": falAiAudioToAudio,
     "automatic-speech-recognition": falAiAutomaticSpeechRecognition,
+    "image-segmentation": falAiImageSegmentation,
+    "image-text-to-image": falAiImageTextToImage,
+    "image-text-to-video": falAiImageTextToVideo,
+    "image-to-image": falAiImageToImage,
+    "image-to-video": falAiImageToVideo,
+    "text-to-audio": falAiTextToAudio,
     "text-to-image": falAiTextToImage,
+    "text-to-speech": falAiTextToSpeech,
+    "text-to-video": falAiTextToVideo,
   },
   "featherless-ai": {
     "text-generation": featherlessAiTextGeneration,
