@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Plugin } from "esbuild";
 import { defineConfig } from "tsup";
 
@@ -5,7 +6,8 @@ import { defineConfig } from "tsup";
 const lazyTasks: Plugin = {
   name: "lazy-tasks",
   setup(build) {
-    build.onResolve({ filter: /\/tasks\/eager$/ }, (args) => ({ path: `${args.resolveDir}/${args.path.replace(/eager$/, "lazy")}.ts` }));
+    // `./tasks/eager` from src/, `./eager` from src/tasks/: both become the lazy module.
+    build.onResolve({ filter: /(^|\/)eager$/ }, (args) => ({ path: resolve(args.resolveDir, args.path.replace(/eager$/, "lazy.ts")) }));
   },
 };
 
