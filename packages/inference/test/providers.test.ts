@@ -129,6 +129,15 @@ describe("textToImage on fal-ai (its queue)", () => {
     if (outputType === undefined) expect(mine).toBeInstanceOf(Blob);
   });
 
+  it("a failed status poll is not retried by submitting the task again: one submit, the poll's typed error", async () => {
+    const failing = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+      String(url).endsWith("/status?_subdomain=queue") ? Promise.resolve(new Response("busy", { status: 503 })) : toHub(url, init);
+    const error = await ours.textToImage(args, { hubUrl: hub.url, fetch: failing, maxRetries: 2 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ours.HttpError);
+    expect(error).toMatchObject({ status: 503 });
+    expect(hub.requests.filter((r) => r.method === "POST" && r.path.startsWith("/fal-ai/"))).toHaveLength(1);
+  });
+
   it("a failed status poll is the provider's typed error", async () => {
     const failing = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
       String(url).endsWith("/status?_subdomain=queue") ? Promise.resolve(new Response(JSON.stringify({ error: "queue gone" }), { status: 500, headers: { "content-type": "application/json" } })) : toHub(url, init);

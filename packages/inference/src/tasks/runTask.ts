@@ -50,8 +50,10 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
       sleep: (ms) => ctx.call.sleep(ms),
       route: (path) => routeOf(target.provider ?? "hf-inference", path, ctx.call.secret),
     };
-    const answer = async () => target.answer(await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)), ctx.call.secret, io);
-    return (await withRetries(ctx, answer)) as O;
+    // Retries resend the request only: what its answer needs next (a queue's polls, the file it names) is
+    // asked once, so that a failed poll never submits a queued task (and bills it) a second time.
+    const sent = await withRetries(ctx, async () => ({ value: await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)) }));
+    return (await target.answer(sent.value, ctx.call.secret, io)) as O;
   } finally {
     ctx.call.finish();
   }
