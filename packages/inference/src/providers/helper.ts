@@ -64,3 +64,21 @@ export async function formBody(form: FormData, shown: Loose): Promise<Loose> {
 
 /** What a body maker made, as sent: a raw body as it is, anything else as JSON. */
 export const payloadOf = (made: Loose): Payload => (RAW_BODY in made ? (made as { [RAW_BODY]: Payload })[RAW_BODY] : serialize(made));
+
+const AUDIO_EXTENSIONS: Readonly<Record<string, string>> = {
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/wave": "wav",
+  "audio/mpeg": "mp3",
+  "audio/mp3": "mp3",
+  "audio/mp4": "mp4",
+  "audio/m4a": "m4a",
+  "audio/x-m4a": "m4a",
+  "audio/flac": "flac",
+  "audio/x-flac": "flac",
+  "audio/ogg": "ogg",
+  "audio/webm": "webm",
+};
+
+/** The file name a multipart upload gives audio: `audio.{ext}` of its media type (parameters ignored), else `audio.wav`. */
+export const audioFileName = (audio: Blob): string => `audio.${AUDIO_EXTENSIONS[(audio.type.split(";")[0] ?? "").trim().toLowerCase()] ?? "wav"}`;

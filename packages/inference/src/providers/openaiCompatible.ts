@@ -10,7 +10,7 @@ import { blobAnswer, isNumber, malformed } from "../tasks/taskAnswers";
 import { checkParameters, needBinary, needString, needStrings } from "../tasks/taskInputs";
 import type { OutputType, TextGenerationInput, TextGenerationInputGenerateParameters } from "../types";
 import type { ProviderTask } from "./helper";
-import { formBody, restOf } from "./helper";
+import { audioFileName, formBody, restOf } from "./helper";
 
 type Loose = Record<string, unknown>;
 
@@ -144,21 +144,6 @@ export function imagesTask(label: string, path: string, base64Format: string): P
   };
 }
 
-const AUDIO_EXTENSIONS: Readonly<Record<string, string>> = {
-  "audio/wav": "wav",
-  "audio/x-wav": "wav",
-  "audio/wave": "wav",
-  "audio/mpeg": "mp3",
-  "audio/mp3": "mp3",
-  "audio/mp4": "mp4",
-  "audio/m4a": "m4a",
-  "audio/x-m4a": "m4a",
-  "audio/flac": "flac",
-  "audio/x-flac": "flac",
-  "audio/ogg": "ogg",
-  "audio/webm": "webm",
-};
-
 /** A transcription: the audio uploaded as `file` (`audio.{ext}` by its type) with `{...args, ...parameters, model}` as form fields; `segments` answered as timed chunks. */
 export function transcriptionTask(label: string, path: string): ProviderTask {
   return {
@@ -169,7 +154,7 @@ export function transcriptionTask(label: string, path: string): ProviderTask {
       const file = audio instanceof Blob ? audio : new Blob([audio]);
       const fields = { ...restOf(args), ...checkParameters(args.parameters) };
       delete fields.data;
-      const name = `audio.${AUDIO_EXTENSIONS[(file.type.split(";")[0] ?? "").trim().toLowerCase()] ?? "wav"}`;
+      const name = audioFileName(file);
       return (model) => uploadBody(file, name, { ...fields, model });
     },
     answer(value, _options, secret) {

@@ -11,7 +11,7 @@ import { malformed } from "../tasks/taskAnswers";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
 import type { OutputType } from "../types";
 import type { ProviderIo, ProviderTask } from "./helper";
-import { formBody, restOf } from "./helper";
+import { audioFileName, formBody, restOf } from "./helper";
 
 type Loose = Record<string, unknown>;
 
@@ -136,21 +136,6 @@ export const togetherTextToSpeech: ProviderTask = {
   },
 };
 
-const AUDIO_EXTENSIONS: Readonly<Record<string, string>> = {
-  "audio/wav": "wav",
-  "audio/x-wav": "wav",
-  "audio/wave": "wav",
-  "audio/mpeg": "mp3",
-  "audio/mp3": "mp3",
-  "audio/mp4": "mp4",
-  "audio/m4a": "m4a",
-  "audio/x-m4a": "m4a",
-  "audio/flac": "flac",
-  "audio/x-flac": "flac",
-  "audio/ogg": "ogg",
-  "audio/webm": "webm",
-};
-
 /** The audio as Together's form takes it: a Blob (named `audio.{ext}` of its type), or an http(s) URL Together fetches. */
 function audioOf(args: Loose): Blob | string {
   const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
@@ -180,7 +165,7 @@ export const togetherAutomaticSpeechRecognition: ProviderTask = {
     return (model) => {
       const form = new FormData();
       if (typeof audio === "string") form.append("file", audio);
-      else form.append("file", audio, `audio.${AUDIO_EXTENSIONS[audio.type.toLowerCase()] ?? "wav"}`);
+      else form.append("file", audio, audioFileName(audio));
       const shown: Loose = { file: typeof audio === "string" ? audio : `[audio: ${audio.size} bytes]` };
       for (const [key, value] of Object.entries({ ...fields, model })) {
         if (value === undefined || value === null) continue;
