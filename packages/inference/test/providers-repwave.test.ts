@@ -414,3 +414,31 @@ describe("wavespeed × image-to-image, image-to-video, image-text-to-image, imag
     expect((await make("o/kontext")).loras).toBeUndefined();
   });
 });
+
+describe("replicate: a prediction still running after Prefer: wait", () => {
+  const args = (model: string) => ({ accessToken: T, model, provider: "replicate" as const, inputs: "a cat" });
+
+  it("is polled at its urls.get (every second, through the router) until it succeeds; its video fetched", async () => {
+    const video = await ours.textToVideo(args("hfkit/text-to-video-replicate-slow"), options());
+    expect(video).toBeInstanceOf(Blob);
+    expect((video as Blob).type).toBe("video/mp4");
+    const seen = hub.requests.filter((r) => r.path.startsWith("/replicate/") || r.path.startsWith("/files/")).map((r) => `${r.method} ${r.path.replace(/-\d+(\b|\.)/, "-N$1")}`);
+    expect(seen).toEqual([
+      "POST /replicate/v1/models/hfkit-replicate/slow-video/predictions",
+      "GET /replicate/v1/predictions/mock-hfkit-replicate-slow-video-N",
+      "GET /replicate/v1/predictions/mock-hfkit-replicate-slow-video-N",
+      "GET /files/mock-hfkit-replicate-slow-video-N.mp4",
+    ]);
+    expect(hub.requests.find((r) => r.method === "GET" && r.path.startsWith("/replicate/v1/predictions/"))?.headers.authorization).toBe(`Bearer ${T}`);
+    // 4.13 reads the first answer only: a running prediction has no output there.
+    await expect(hf.textToVideo(args("hfkit/text-to-video-replicate-slow"), { fetch: toHub })).rejects.toBeInstanceOf(hf.InferenceClientProviderOutputError);
+  });
+
+  it("one that fails is a provider output error with Replicate's reason; nothing more is fetched", async () => {
+    const error = await failure(ours.textToVideo(args("hfkit/text-to-video-replicate-failing"), options()));
+    expect(error).toBeInstanceOf(ours.InferenceClientProviderOutputError);
+    expect((error as Error).message).toMatch(/^Replicate prediction mock-hfkit-replicate-failing-video-\d+ failed: CUDA out of memory$/);
+    expect(hub.requests.filter((r) => r.path.startsWith("/files/"))).toHaveLength(0);
+    expect(hub.requests.filter((r) => r.method === "POST" && r.path.startsWith("/replicate/"))).toHaveLength(1);
+  });
+});

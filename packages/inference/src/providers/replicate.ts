@@ -3,6 +3,9 @@
  * text-to-image, text-to-speech, text-to-video, image-to-image and automatic-speech-recognition, as 4.13's
  * `Replicate*Task` helpers send them: one shape, `{input: {...args, ...parameters, <the task's fields>}, version?}`.
  */
+import { InferenceError } from "../errors";
+import { InferenceClientProviderOutputError } from "../hfErrors";
+import { redactText } from "../redact";
 import { malformed } from "../tasks/taskAnswers";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
 import type { BaseArgs } from "../types";
@@ -45,8 +48,32 @@ function predictions(fields: (args: BaseArgs & Loose) => (input: Loose) => Loose
         return id.includes(":") ? { input, version: id.split(":")[1] } : { input };
       };
     },
-    answer,
+    answer: async (value, options, secret, io) => answer(await settled(value, secret, io), options, secret, io),
   };
+}
+
+/** A prediction still running after `Prefer: wait` (Replicate waits up to 60 s) is polled every second, at most this many times (10 minutes). */
+const MAX_POLLS = 600;
+
+/**
+ * The prediction once it has ended: as answered when it has (or is not a prediction: a file), else polled at
+ * its `urls.get` (through the router, or Replicate's own API for its own key) until it succeeds; a failed or
+ * canceled one is an InferenceClientProviderOutputError with its error. 4.13 reads the first answer only.
+ */
+async function settled(value: unknown, secret: string | undefined, io: ProviderIo): Promise<unknown> {
+  let prediction = value as { id?: unknown; status?: unknown; error?: unknown; urls?: { get?: unknown } } | null;
+  const get = prediction?.urls?.get;
+  for (let polls = 0; ; polls++) {
+    const status = prediction?.status;
+    if (status === "failed" || status === "canceled") {
+      const why = typeof prediction?.error === "string" && prediction.error ? `: ${prediction.error.slice(0, 500)}` : "";
+      throw new InferenceClientProviderOutputError(redactText(`Replicate prediction ${String(prediction?.id)} ${status}${why}`, secret));
+    }
+    if ((status !== "starting" && status !== "processing") || typeof get !== "string" || !/^https?:\/\//i.test(get)) return prediction;
+    if (polls >= MAX_POLLS) throw new InferenceError(`Replicate's prediction ${String(prediction?.id)} did not end in ${MAX_POLLS} s (last status ${status})`);
+    await io.sleep(1000);
+    prediction = (await io.json(io.route(new URL(get).pathname))) as typeof prediction;
+  }
 }
 
 /** The file a prediction's `output` names: a URL, or a list of them (the first taken). */

@@ -11,6 +11,8 @@ interface ReplicateModel {
   readonly field: string;
   readonly check: (value: unknown) => boolean;
   readonly output: Output;
+  /** Still running when `Prefer: wait` gives up: "processing", then ended at the second poll of `urls.get` (`"failed"`: failed there). */
+  readonly slow?: "succeeded" | "failed";
 }
 
 const text = (v: unknown): boolean => typeof v === "string" && v !== "";
@@ -30,6 +32,8 @@ const IMAGE: ReplicateModel = { field: "prompt", check: text, output: (_i, origi
 const MODELS: Readonly<Record<string, ReplicateModel>> = {
   "hfkit-replicate/speech": { field: "text", check: text, output: (_i, origin, id) => `${origin}/files/${id}.wav` },
   "hfkit-replicate/video": { field: "prompt", check: text, output: (_i, origin, id) => `${origin}/files/${id}.mp4` },
+  "hfkit-replicate/slow-video": { field: "prompt", check: text, output: (_i, origin, id) => `${origin}/files/${id}.mp4`, slow: "succeeded" },
+  "hfkit-replicate/failing-video": { field: "prompt", check: text, output: () => null, slow: "failed" },
   "hfkit-replicate/edit": { field: "image", check: file, output: (_i, origin, id) => [`${origin}/files/${id}.png`] },
   // openai/whisper's output: the transcription, its segments, a text file of it.
   "hfkit-replicate/whisper": {
@@ -62,18 +66,35 @@ function replicate(body: Record<string, unknown>, origin: string, request: Reque
     const description = `${spec.field} is required`;
     return jsonResponse(422, { detail: `- input: ${description}\n`, status: 422, title: "Input validation failed", invalid_fields: [{ type: "required", field: `input.${spec.field}`, description }] });
   }
-  const id = `mock-${(model || String(body.version)).replace(/[^a-z0-9]/gi, "-")}`;
-  const done = /\bwait\b/.test(request.headers.get("prefer") ?? "");
+  const id = `mock-${(model || String(body.version)).replace(/[^a-z0-9]/gi, "-")}${spec.slow ? `-${++started}` : ""}`;
+  const done = /\bwait\b/.test(request.headers.get("prefer") ?? "") && !spec.slow;
+  if (spec.slow) running.set(id, { polls: 0, output: spec.output(input, origin, id), end: spec.slow });
   return jsonResponse(done ? 200 : 201, {
     id,
     model,
     version: body.version ?? "hfkit-version",
     input,
-    status: done ? "succeeded" : "starting",
+    status: done ? "succeeded" : spec.slow ? "processing" : "starting",
     output: done ? spec.output(input, origin, id) : null,
     error: null,
-    urls: { get: `${origin}/replicate/v1/predictions/${id}`, cancel: `${origin}/replicate/v1/predictions/${id}/cancel` },
+    urls: { get: `https://api.replicate.com/v1/predictions/${id}`, cancel: `https://api.replicate.com/v1/predictions/${id}/cancel` },
   });
+}
+
+/** The slow models' predictions, by id: how often each was polled, and how it ends. */
+const running = new Map<string, { polls: number; output: unknown; end: "succeeded" | "failed" }>();
+let started = 0;
+
+/** `GET /replicate/v1/predictions/{id}`: a slow prediction, "processing" at its first poll, ended at the second; 404 for another id. */
+function replicatePrediction(request: Request, path: string): Response | undefined {
+  const id = request.method === "GET" ? /^\/replicate\/v1\/predictions\/([^/]+)$/.exec(path)?.[1] : undefined;
+  if (id === undefined) return undefined;
+  const p = running.get(id);
+  if (!p) return jsonResponse(404, { detail: "Not found.", status: 404, title: "Not found" });
+  p.polls++;
+  const status = p.polls < 2 ? "processing" : p.end;
+  const ended = status !== "processing";
+  return jsonResponse(200, { id, status, output: status === "succeeded" ? p.output : null, error: status === "failed" ? "CUDA out of memory" : null, urls: { get: `https://api.replicate.com/v1/predictions/${id}` }, ...(ended ? { completed_at: "2026-01-01T00:00:00Z" } : {}) });
 }
 
 /** `GET /replicate/delivery/{text}.txt`: a text file an output names. */
@@ -92,10 +113,12 @@ export const REPLICATE: MockProvider = {
       model: (path, body) => /models\/([^/]+\/[^/]+)\//.exec(path)?.[1] ?? String(body.version),
     },
   ],
-  gets: [replicateDelivery],
+  gets: [replicateDelivery, replicatePrediction],
   mappings: {
     "hfkit/text-to-speech-replicate": live("hfkit-replicate/speech", "text-to-speech"),
     "hfkit/text-to-video-replicate": live("hfkit-replicate/video", "text-to-video"),
+    "hfkit/text-to-video-replicate-slow": live("hfkit-replicate/slow-video", "text-to-video"),
+    "hfkit/text-to-video-replicate-failing": live("hfkit-replicate/failing-video", "text-to-video"),
     "hfkit/text-to-video-replicate-versioned": live("hfkit-replicate/video:9f747673", "text-to-video"),
     "hfkit/image-to-image-replicate": live("hfkit-replicate/edit", "image-to-image"),
     "hfkit/automatic-speech-recognition-replicate": live("hfkit-replicate/whisper", "automatic-speech-recognition"),
