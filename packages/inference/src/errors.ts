@@ -17,7 +17,7 @@ export class InferenceError extends Error {
   /** The class's name, which `instanceof` checks across copies of the package. */
   static readonly kind: string = "InferenceError";
   /** The class's name, e.g. `"RateLimitError"` (its `kind`, so it survives minification). */
-  override name: string;
+  declare name: string;
 
   /** `message` says what failed; `cause` is the underlying error, if any. */
   constructor(message: string, options?: { cause?: unknown }) {
