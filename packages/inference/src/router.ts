@@ -76,7 +76,7 @@ export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | 
     url = undefined;
   }
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new InputError(`\`${field}\` must be an absolute http:// or https:// URL such as "https://host/path" (got ${shown})`, field);
+    throw new InputError(`\`${field}\` must be an absolute http:// or https:// URL (got ${shown})`, field);
   }
   if (url.username || url.password) {
     throw new InputError(`\`${field}\` must not carry \`user:password@\`: pass the token as \`accessToken\` (got ${shown})`, field);

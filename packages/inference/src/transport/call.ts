@@ -169,11 +169,11 @@ export class Call {
 
   /** Milliseconds until the nearest limit (deadline or first-chunk), Infinity when none. */
   remaining(): number {
-    const t = now();
-    let left = Infinity;
-    if (this.limits.timeout !== undefined && this.limits.timeout !== Infinity) left = this.startedAt + this.limits.timeout - t;
-    if (!this.firstDataSeen) left = Math.min(left, this.startedAt + this.limits.firstChunkTimeout - t);
-    return left;
+    const { timeout, firstChunkTimeout } = this.limits;
+    const elapsed = now() - this.startedAt;
+    // An Infinity limit less the time elapsed is still Infinity: no limit.
+    const left = timeout === undefined ? Infinity : timeout - elapsed;
+    return this.firstDataSeen ? left : Math.min(left, firstChunkTimeout - elapsed);
   }
 
   /** Waits `ms`, or rejects with the failure as soon as the call fails. */

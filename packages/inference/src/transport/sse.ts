@@ -3,7 +3,7 @@ import { IncompleteStreamError, type InferenceError, InferenceError as BaseError
 import { toHttpError } from "../errorTable";
 import type { Call } from "./call";
 import { isBlank, MAX_ANSWER_BYTES, type Origin, parseMaybeJson } from "./request";
-import type { Source, StreamRules } from "./source";
+import { noop, type Source, type StreamRules } from "./source";
 
 /** How the body speaks: not known until its first non-blank byte; an event stream; or one bare JSON value. */
 const enum Mode { Unknown, Events, Json } // prettier-ignore
@@ -246,5 +246,3 @@ export class EventStream<T> implements Source<T> {
     this.release();
   }
 }
-
-const noop = (): void => {};
