@@ -21,27 +21,16 @@ export interface ErrorSource extends Omit<HttpErrorInit, "cause"> {
   secret?: string;
 }
 
-const BY_ERROR_TYPE: Record<string, HttpErrorClass> = {
-  validation: ValidationError,
-  template_error: ValidationError,
-  tool_error: ValidationError,
-  missing_template_variable: ValidationError,
-  overloaded: RateLimitError,
-  generation: ServerError,
-  incomplete_generation: ServerError,
-  incomplete_generation_stream: ServerError,
-};
-
-/** TGI's HTTP status for each `error_type` (router `lib.rs`), used for in-stream errors. */
-const STATUS_OF_TYPE: Record<string, number> = {
-  validation: 422,
-  template_error: 422,
-  tool_error: 422,
-  missing_template_variable: 422,
-  overloaded: 429,
-  generation: 424,
-  incomplete_generation: 500,
-  incomplete_generation_stream: 500,
+/** TGI's `error_type`s: the class of each, and its HTTP status (router `lib.rs`, used for in-stream errors). */
+const BY_ERROR_TYPE: Record<string, readonly [HttpErrorClass, number]> = {
+  validation: [ValidationError, 422],
+  template_error: [ValidationError, 422],
+  tool_error: [ValidationError, 422],
+  missing_template_variable: [ValidationError, 422],
+  overloaded: [RateLimitError, 429],
+  generation: [ServerError, 424],
+  incomplete_generation: [ServerError, 500],
+  incomplete_generation_stream: [ServerError, 500],
 };
 
 const BY_STATUS: Record<number, HttpErrorClass> = {
@@ -96,7 +85,7 @@ function detailMessage(detail: unknown): string {
 }
 
 function classify(f: ErrorFields, status: number, inStream: boolean): HttpErrorClass {
-  const byType = f.errorType === undefined ? undefined : BY_ERROR_TYPE[f.errorType];
+  const byType = f.errorType === undefined ? undefined : BY_ERROR_TYPE[f.errorType]?.[0];
   if (byType) return byType;
   if (/model is overloaded/i.test(f.message)) return RateLimitError;
   if (/currently loading/i.test(f.message)) return ModelLoadingError;
@@ -116,7 +105,7 @@ export function toHttpError(src: ErrorSource): HttpError {
   const { inStream, secret, ...init } = src;
   const body = redactValue(src.body, secret);
   const f = readErrorFields(body);
-  const status = inStream ? (f.status ?? (f.errorType ? STATUS_OF_TYPE[f.errorType] : undefined) ?? 500) : src.status;
+  const status = inStream ? (f.status ?? (f.errorType ? BY_ERROR_TYPE[f.errorType]?.[1] : undefined) ?? 500) : src.status;
   const Cls = classify(f, status, inStream === true);
   let message = f.message || `The server answered HTTP ${status}`;
   if (status === 403 && /too large/i.test(message)) message += TOO_LARGE_HINT;

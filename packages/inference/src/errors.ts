@@ -17,7 +17,7 @@ export class InferenceError extends Error {
   /** The class's name, which `instanceof` checks across copies of the package. */
   static readonly kind: string = "InferenceError";
   /** The class's name, e.g. `"RateLimitError"` (its `kind`, so it survives minification). */
-  override name: string;
+  declare name: string;
 
   /** `message` says what failed; `cause` is the underlying error, if any. */
   constructor(message: string, options?: { cause?: unknown }) {
@@ -48,7 +48,7 @@ export class InferenceError extends Error {
 export class InputError extends InferenceError {
   static override readonly kind: string = "InputError";
   /** The argument at fault, e.g. `top_p` or `messages[1].role`. */
-  readonly field: string | undefined;
+  declare readonly field: string | undefined;
   /** `message` says what is wrong; `field` names the argument. */
   constructor(message: string, field?: string) {
     super(message);
@@ -90,21 +90,21 @@ export interface HttpErrorInit {
 export class HttpError extends InferenceError {
   static override readonly kind: string = "HttpError";
   /** The HTTP status code; for an error inside a 200 stream, the status that error stands for (e.g. 422). */
-  readonly status: number;
+  declare readonly status: number;
   /** The error body: parsed JSON (e.g. `{"error": "...", "error_type": "validation"}`), else the text. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** The server's `x-request-id`, to quote when reporting a problem. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** The URL that answered, without any `user:password@`. */
-  readonly url: string;
+  declare readonly url: string;
   /** `@huggingface/inference` shape: the request, token redacted. */
-  readonly httpRequest: HttpRequestInfo;
+  declare readonly httpRequest: HttpRequestInfo;
   /** `@huggingface/inference` shape. */
-  readonly httpResponse: HttpResponseInfo;
+  declare readonly httpResponse: HttpResponseInfo;
   /** How long the server asked to wait before a retry (`retry-after` / `retry-after-ms`), in ms; undefined when it did not say. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   /** The inference provider that answered through the HF router (`x-inference-provider`), when it said. */
-  readonly provider: string | undefined;
+  declare readonly provider: string | undefined;
 
   /** `message` says what the server answered; `init` holds the exchange. */
   constructor(message: string, init: HttpErrorInit) {
@@ -155,7 +155,7 @@ export class ServerError extends HttpError {
 export class ModelLoadingError extends HttpError {
   static override readonly kind: string = "ModelLoadingError";
   /** Seconds, as the server sent it. */
-  readonly estimatedTime: number | undefined;
+  declare readonly estimatedTime: number | undefined;
   /** As {@link HttpError}'s constructor, plus the server's `estimatedTime` in seconds. */
   constructor(message: string, init: HttpErrorInit & { estimatedTime?: number }) {
     super(message, init);
@@ -175,7 +175,7 @@ export const KEPT_TEXT_CHARS = 64 * 1024;
 export class MalformedEventError extends InferenceError {
   static override readonly kind: string = "MalformedEventError";
   /** The raw text of the event or answer that could not be parsed: its first 64 KiB at most. */
-  readonly data: string;
+  declare readonly data: string;
   /**
    * `message` says what was expected; `data` is the raw text (kept up to 64 KiB); `cause` the parse
    * error; `secret`, the access token, is redacted from both texts (a server may echo it).
@@ -199,9 +199,9 @@ export type TimeoutKind = "deadline" | "first-chunk" | "idle" | "stall";
 export class TimeoutError extends InferenceError {
   static override readonly kind: string = "TimeoutError";
   /** Which limit fired: `"deadline"` (`timeout`), `"first-chunk"` (`firstChunkTimeout`), `"idle"` (`idleTimeout`) or `"stall"` (`stallTimeout`). */
-  readonly kind: TimeoutKind;
+  declare readonly kind: TimeoutKind;
   /** The limit that fired, in milliseconds. */
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
   /** The limit that fired and its value in milliseconds; the message names both. */
   constructor(kind: TimeoutKind, timeoutMs: number) {
     super(TIMEOUT_MESSAGES[kind](timeoutMs));
@@ -221,7 +221,7 @@ const TIMEOUT_MESSAGES: Record<TimeoutKind, (ms: number) => string> = {
 export class ConnectionError extends InferenceError {
   static override readonly kind: string = "ConnectionError";
   /** The URL that was tried, without credentials; undefined when the failure is not tied to one request. */
-  readonly url: string | undefined;
+  declare readonly url: string | undefined;
   /** `message` names the host and the failure; `url` the request's URL (redacted); `cause` the fetch's error (redacted). */
   constructor(message: string, options?: { cause?: unknown; url?: string }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

@@ -28,7 +28,7 @@ export const INFERENCE_PROVIDERS = [
 ] as const;
 
 /** A provider, or `"auto"`: the router picks (your preference order at huggingface.co/settings/inference-providers). */
-export const PROVIDERS_OR_POLICIES = [...INFERENCE_PROVIDERS, "auto"] as const;
+export const PROVIDERS_OR_POLICIES = /* @__PURE__ */ (() => [...INFERENCE_PROVIDERS, "auto"] as const)();
 
 /** One of {@link INFERENCE_PROVIDERS}. */
 export type InferenceProvider = (typeof INFERENCE_PROVIDERS)[number];

@@ -42,17 +42,9 @@ function requireModel(model: string | undefined, where: string): string {
   return model;
 }
 
-/** Characters that would end or re-route a URL path. */
-const UNSAFE_IN_SEGMENT = /[?#\\]/;
-
-/** True when `text` holds a control character (C0 or DEL). */
-export function hasControl(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 32 || c === 127) return true;
-  }
-  return false;
-}
+/** Characters that would end or re-route a URL path, and controls (C0 and DEL). */
+// eslint-disable-next-line no-control-regex -- the controls are what it finds
+const UNSAFE_IN_SEGMENT = /[?#\\\x00-\x1f\x7f]/;
 
 /**
  * A model id as URL path segments: `org/name` keeps its one slash, each segment percent-encoded
@@ -61,7 +53,7 @@ export function hasControl(text: string): boolean {
  */
 export function modelPath(model: string): string {
   const segments = model.split("/");
-  const bad = segments.length > 2 || segments.some((x) => x === "" || x === "." || x === ".." || UNSAFE_IN_SEGMENT.test(x) || hasControl(x));
+  const bad = segments.length > 2 || segments.some((x) => x === "" || x === "." || x === ".." || UNSAFE_IN_SEGMENT.test(x));
   if (bad) {
     throw new InputError(
       `\`model\` must be a model id "name" or "org/name" without \`..\`, \`?\`, \`#\`, \`\\\`, control characters or empty parts (got ${JSON.stringify(model).slice(0, 120)})`,
@@ -84,7 +76,7 @@ export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | 
     url = undefined;
   }
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new InputError(`\`${field}\` must be an absolute http:// or https:// URL such as "https://host/path" (got ${shown})`, field);
+    throw new InputError(`\`${field}\` must be an absolute http:// or https:// URL (got ${shown})`, field);
   }
   if (url.username || url.password) {
     throw new InputError(`\`${field}\` must not carry \`user:password@\`: pass the token as \`accessToken\` (got ${shown})`, field);

@@ -7,6 +7,7 @@
 import { HttpError } from "../errors";
 import type { CallContext } from "../tasks/prepare";
 import { type Outgoing, sendOnce, serialize } from "../transport/request";
+import { noop } from "../transport/source";
 import type { Backend } from "../types";
 import type { ServerBackend } from "./backend";
 import { BACKENDS } from "./index";
@@ -51,8 +52,6 @@ export function serve(ctx: CallContext, backends: Backends = BACKENDS): Promise<
   });
   return detection;
 }
-
-const noop = (): void => {};
 
 async function detect(ctx: CallContext, backends: Backends): Promise<unknown> {
   try {

@@ -5,8 +5,12 @@ const TTL_MS = 60 * 60 * 1000;
 export class BoundedMemory<V> {
   private readonly facts = new Map<string, { value: V; expires: number }>();
 
+  private declare readonly capacity: number;
+
   /** `capacity`: how many keys are kept; past it, the least recently used goes first. */
-  constructor(private readonly capacity = MAX_ENTRIES) {}
+  constructor(capacity = MAX_ENTRIES) {
+    this.capacity = capacity;
+  }
 
   get(key: string): V | undefined {
     const fact = this.facts.get(key);

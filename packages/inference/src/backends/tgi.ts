@@ -46,7 +46,7 @@ export const tgi: ServerBackend = {
   name: "tgi",
   check(ctx) {
     const { n, presence_penalty: penalty } = ctx.args as ChatCompletionArgs;
-    if (n != null && n > 1) throw new InputError(`\`n\` must be 1 for a TGI-served model, which returns one choice (got ${n})`, "n");
+    if (n != null && n > 1) throw new InputError(`\`n\` must be 1 for a TGI-served model (got ${n})`, "n");
     if (typeof penalty === "number" && penalty <= -2) {
       throw new InputError(`\`presence_penalty\` must be > -2 and <= 2 for a TGI-served model (got ${penalty})`, "presence_penalty");
     }

@@ -31,10 +31,8 @@ function checkPipelineSupport(args: ChatCompletionInput, lenient: boolean, logge
   if (used.length === 0) return;
   const what = used.map((f) => `\`${f}\``).join(", ");
   if (!lenient) {
-    throw new InputError(
-      `${model} is served by the transformers pipeline, which cannot honour ${what}; remove ${used.length > 1 ? "them" : "it"}, or pass \`lenient: true\` to drop ${used.length > 1 ? "them" : "it"}`,
-      used[0],
-    );
+    const them = used.length > 1 ? "them" : "it";
+    throw new InputError(`${model} is served by the transformers pipeline, which cannot honour ${what}; remove ${them}, or pass \`lenient: true\` to drop ${them}`, used[0]);
   }
   warnOnce(logger, `lenient:${model}:${what}`, `${model} is served by the transformers pipeline: ${what} dropped (lenient: true).`);
 }

@@ -25,7 +25,11 @@ export class StreamIterator<T> implements AsyncGenerator<T, undefined, unknown> 
   private calls = 0;
   private readFor = 0;
 
-  constructor(private readonly opener: Opener<T>) {}
+  private declare readonly opener: Opener<T>;
+
+  constructor(opener: Opener<T>) {
+    this.opener = opener;
+  }
 
   [Symbol.asyncIterator](): this {
     return this;

@@ -45,7 +45,10 @@ export class Call {
   /** A loading wait happened: later requests ask the server to hold them until the model is loaded. */
   waitForModel = false;
   readonly startedAt = now();
-  private readonly limits: CallLimits;
+  /** The access token, for redaction of what the servers and fetch say. */
+  declare readonly secret: string | undefined;
+  // Assigned first thing in the constructor: declared only, so that no bundle carries an empty field.
+  private declare readonly limits: CallLimits;
   private deadlineTimer: Timer | undefined;
   private firstChunkTimer: Timer | undefined;
   private watchTimer: Timer | undefined;
@@ -61,11 +64,8 @@ export class Call {
   private readonly cancelHooks = new Set<(reason: unknown) => void>();
   private readonly onCallerAbort = (): void => this.fail(callerAbort(this.limits.signal));
 
-  constructor(
-    limits: CallLimits,
-    /** The access token, for redaction of what the servers and fetch say. */
-    readonly secret?: string,
-  ) {
+  constructor(limits: CallLimits, secret?: string) {
+    this.secret = secret;
     this.limits = limits;
     const { timeout, firstChunkTimeout, signal } = limits;
     if (signal?.aborted) {
@@ -169,11 +169,11 @@ export class Call {
 
   /** Milliseconds until the nearest limit (deadline or first-chunk), Infinity when none. */
   remaining(): number {
-    const t = now();
-    let left = Infinity;
-    if (this.limits.timeout !== undefined && this.limits.timeout !== Infinity) left = this.startedAt + this.limits.timeout - t;
-    if (!this.firstDataSeen) left = Math.min(left, this.startedAt + this.limits.firstChunkTimeout - t);
-    return left;
+    const { timeout, firstChunkTimeout } = this.limits;
+    const elapsed = now() - this.startedAt;
+    // An Infinity limit less the time elapsed is still Infinity: no limit.
+    const left = timeout === undefined ? Infinity : timeout - elapsed;
+    return this.firstDataSeen ? left : Math.min(left, firstChunkTimeout - elapsed);
   }
 
   /** Waits `ms`, or rejects with the failure as soon as the call fails. */

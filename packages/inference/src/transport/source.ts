@@ -1,5 +1,7 @@
 import type { InferenceError } from "../errors";
 
+export const noop = (): void => {};
+
 /** What a kind of stream (chat chunks, generate events) says about its own events. */
 export interface StreamRules<T> {
   /** The value to yield for one parsed event, or undefined to yield nothing (a keep-alive such as `{}`: no data). */

@@ -3,7 +3,7 @@ import { IncompleteStreamError, type InferenceError, InferenceError as BaseError
 import { toHttpError } from "../errorTable";
 import type { Call } from "./call";
 import { isBlank, MAX_ANSWER_BYTES, type Origin, parseMaybeJson } from "./request";
-import type { Source, StreamRules } from "./source";
+import { noop, type Source, type StreamRules } from "./source";
 
 /** How the body speaks: not known until its first non-blank byte; an event stream; or one bare JSON value. */
 const enum Mode { Unknown, Events, Json } // prettier-ignore
@@ -38,22 +38,24 @@ export class EventStream<T> implements Source<T> {
   /** The body has ended: an event cut there is an incomplete stream, not a malformed one. */
   private bodyEnded = false;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private declare readonly call: Call; // these: assigned in the constructor, so declared only (no empty field in a bundle)
+  private declare readonly rules: StreamRules<T>;
+  private declare readonly origin: Origin;
+  private declare readonly release: () => void;
+  private declare readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
-  private readonly parser: EventSourceParser;
-  private readonly offCancel: () => void;
+  private declare readonly parser: EventSourceParser;
+  private declare readonly offCancel: () => void;
   /** The read's callbacks, made once per `then` (the iterator passes the same one each time), not per read. */
   private pullThen: (() => unknown) | undefined;
   private afterRead: (r: ReadableStreamReadResult<Uint8Array>) => unknown = noop;
   private afterReadError: (e: unknown) => unknown = noop;
 
-  constructor(
-    body: ReadableStream<Uint8Array>,
-    private readonly call: Call,
-    private readonly rules: StreamRules<T>,
-    private readonly origin: Origin,
-    private readonly release: () => void = noop,
-  ) {
+  constructor(body: ReadableStream<Uint8Array>, call: Call, rules: StreamRules<T>, origin: Origin, release: () => void = noop) {
+    this.call = call;
+    this.rules = rules;
+    this.origin = origin;
+    this.release = release;
     if (typeof (body as { getReader?: unknown }).getReader !== "function") {
       throw new BaseError("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
     }
@@ -244,5 +246,3 @@ export class EventStream<T> implements Source<T> {
     this.release();
   }
 }
-
-const noop = (): void => {};
