@@ -64,18 +64,21 @@ describe("textGeneration on the completions providers", () => {
   const parameters = { max_new_tokens: 5, temperature: 0.5 };
   const args = (provider: string) => ({ accessToken: TOKEN, model: "hfkit/text-generation", provider: provider as "together", inputs: "Once upon a time", parameters });
   const MAPPED = { prompt: "Once upon a time", temperature: 0.5, max_tokens: 5 };
-  const RAW = { prompt: "Once upon a time", inputs: "Once upon a time", parameters };
+  const NESTED = { prompt: "Once upon a time", inputs: "Once upon a time", parameters };
   it.each([
-    ["featherless-ai", "/featherless-ai/v1/completions", MAPPED, "hfkit-featherless/llama"],
-    ["ovhcloud", "/ovhcloud/v1/completions", MAPPED, "hfkit-ovhcloud/llama"],
-    ["deepinfra", "/deepinfra/v1/openai/completions", MAPPED, "hfkit-deepinfra/llama"],
-    ["scaleway", "/scaleway/v1/completions", RAW, "hfkit-scaleway/llama"],
-    ["together", "/together/v1/completions", RAW, "hfkit-together/llama"],
-  ] as const)("%s: the same answer and the same request as 4.13", async (provider, path, body, providerId) => {
+    ["featherless-ai", "/featherless-ai/v1/completions", "hfkit-featherless/llama"],
+    ["ovhcloud", "/ovhcloud/v1/completions", "hfkit-ovhcloud/llama"],
+    ["deepinfra", "/deepinfra/v1/openai/completions", "hfkit-deepinfra/llama"],
+    ["scaleway", "/scaleway/v1/completions", "hfkit-scaleway/llama"],
+    ["together", "/together/v1/completions", "hfkit-together/llama"],
+  ] as const)("%s: the same answer as 4.13, the parameters at the top of the body as the API reads them", async (provider, path, providerId) => {
     const run = await both(`/${provider}/`, () => ours.textGeneration(args(provider), options()), () => hf.textGeneration(args(provider), { fetch: toHub }));
     expect(run.mine).toEqual(run.theirs);
-    expect(run.mineSent).toEqual(run.theirsSent);
-    expect(run.mineSent).toEqual([{ method: "POST", path, body: { ...body, model: providerId }, type: "application/json", authorization: "Bearer hf_test" }]);
+    expect(run.mineSent).toEqual([{ method: "POST", path, body: { ...MAPPED, model: providerId }, type: "application/json", authorization: "Bearer hf_test" }]);
+    // 4.13.30 nests them for Together and Scaleway, where their completions APIs do not read them (a recorded
+    // real Together exchange, replayed in test/recorded, has them at the top); for the others it sends the same.
+    const nested = provider === "together" || provider === "scaleway";
+    expect(run.theirsSent[0]?.body).toEqual(nested ? { ...NESTED, model: providerId } : run.mineSent[0]?.body);
     const details = provider === "together" ? { details: { finish_reason: "length", seed: 42 } } : {};
     expect(run.mine).toEqual({ generated_text: continued("Once upon a time"), ...details });
   });
@@ -106,7 +109,7 @@ describe("textGeneration on the completions providers", () => {
     const auto = { ...args("auto"), provider: "auto" as const };
     const run = await both("/together/", () => ours.textGeneration(auto, options()), () => hf.textGeneration(auto, { fetch: toHub }));
     expect(run.mine).toEqual(run.theirs);
-    expect(run.mineSent).toEqual(run.theirsSent);
+    expect(run.mineSent.map((r) => r.path)).toEqual(run.theirsSent.map((r) => r.path));
     expect(run.mineSent.map((r) => r.path)).toEqual(["/together/v1/completions"]);
   });
 

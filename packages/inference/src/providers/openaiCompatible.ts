@@ -38,16 +38,16 @@ function maxTokens(parameters: TextGenerationInputGenerateParameters | undefined
 }
 
 /**
- * Text generation on a completions route. `raw`: `inputs` and `parameters` sent as they are beside the
- * prompt (4.13's Together and Scaleway); else `parameters` spread in with `max_tokens`. The answer's first
- * choice is `generated_text`; `details` adds its `finish_reason` and `seed` (4.13's Together).
+ * Text generation on a completions route: `parameters` spread in, `max_new_tokens` sent as `max_tokens`
+ * (4.13 nests them as `parameters` for Together and Scaleway, whose APIs do not read them there: a real
+ * recorded Together exchange has them at the top). The answer's first choice is `generated_text`;
+ * `details` adds its `finish_reason` and `seed` (4.13's Together).
  */
-export function completionsTask(label: string, path: string, style: { raw?: boolean; details?: boolean } = {}): ProviderTask {
+export function completionsTask(label: string, path: string, style: { details?: boolean } = {}): ProviderTask {
   return {
     path: () => path,
     body(args) {
-      const rest = generationRest(args);
-      const body = style.raw ? { ...rest, inputs: args.inputs, parameters: args.parameters } : { ...rest, ...maxTokens(args.parameters as TextGenerationInputGenerateParameters) };
+      const body = { ...generationRest(args), ...maxTokens(args.parameters as TextGenerationInputGenerateParameters) };
       return (model) => ({ ...body, prompt: args.inputs, model });
     },
     answer(value, _options, secret) {

@@ -47,8 +47,8 @@ export const NOT_COVERED = {
     "Hub API model look-up (GET /api/models/{id}): the recorder's client resolving a provider or a model's framework. " +
     "The SDK makes no Hub API call (routes come from its options: router.ts), so nothing of it would ask for this answer",
   completions:
-    "OpenAI text completion (a provider's /v1/completions): the SDK has no completions task, and textGeneration with " +
-    "that provider is refused with an InputError before any request (router.ts generationRoute)",
+    "OpenAI text completion (a provider's /v1/completions, called with the provider's own key): replayed through " +
+    "textGeneration on that provider in not-covered.test.ts (the Hub mapping answered there; the tapes do not keep it)",
   imageToText:
     "image-to-text answer: the request body was an image (the tapes keep text bodies only); replayed through " +
     "imageToText with an image of our own in not-covered.test.ts",

@@ -36,21 +36,39 @@ describe("OpenAI text completions (/v1/completions)", { timeout: 20_000 }, () =>
     }
   });
 
-  it("have no task in the SDK: textGeneration with that provider is refused before any request", async () => {
+  it("replay through textGeneration on that provider, with its own key: the recorded route and prompt posted, the recorded text answered", async () => {
     const names = Object.keys(sdk).map((n) => n.toLowerCase());
     expect(names.filter((n) => n.includes("completion") && !n.startsWith("chatcompletion"))).toStrictEqual([]);
     for (const ex of COMPLETIONS) {
       const req = requestJson(ex) ?? {};
       const provider = new URL(ex.url).hostname.split(".").at(-2) as string; // api.together.xyz -> together
-      const args = { model: req.model as string, inputs: req.prompt as string, provider, accessToken: TOKEN };
-      const spy = spyFetch();
-      const error = await sdk.textGeneration(args, { fetch: spy.fetch }).then(() => undefined, (e: unknown) => e);
-      expect(error, title(ex)).toBeInstanceOf(sdk.InputError);
-      expect((error as sdk.InputError).field).toBe("provider");
-      expectNoToken(error);
-      const streamed = await drain(sdk.textGenerationStream(args, { fetch: spy.fetch }));
+      const model = req.model as string;
+      const sent: Array<{ url: string; body: Record<string, unknown> | undefined; auth: string | null }> = [];
+      const fetch: sdk.FetchLike = async (url, init) => {
+        sent.push({ url, body: init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined, auth: new Headers(init?.headers).get("authorization") });
+        if (url.includes("/api/models/")) {
+          return new Response(JSON.stringify({ id: model, inferenceProviderMapping: { [provider]: { providerId: model, task: "text-generation", status: "live" } } }), { headers: { "content-type": "application/json" } });
+        }
+        return new Response(ex.body, { status: ex.status, headers: { "content-type": "application/json" } });
+      };
+      const key = "recorded-provider-key";
+      const args = { model, inputs: req.prompt as string, provider, accessToken: key, parameters: { temperature: req.temperature as number, max_tokens: req.max_tokens as number } };
+      const out = await sdk.textGeneration(args as sdk.TextGenerationArgs, { fetch });
+      const recorded = JSON.parse(ex.body) as { choices: { text: string }[] };
+      expect(out.generated_text, title(ex)).toBe(recorded.choices[0]?.text);
+      // The Hub is asked once per model (then remembered), without the provider's key; the completion goes to the recorded URL.
+      const lookup = `https://huggingface.co/api/models/${model}?expand[]=inferenceProviderMapping`;
+      expect(sent.map((s) => s.url).filter((u) => u !== lookup), title(ex)).toStrictEqual([ex.url]);
+      for (const s of sent.filter((s) => s.url === lookup)) expect(s.auth, title(ex)).toBeNull();
+      const posted = sent.find((s) => s.url === ex.url);
+      expect(posted?.auth, title(ex)).toBe(`Bearer ${key}`);
+      expect(posted?.body, title(ex)).toMatchObject({ model, prompt: req.prompt, max_tokens: req.max_tokens, temperature: req.temperature });
+      // Streaming text generation on a third-party provider is refused before any request.
+      const before = sent.length;
+      const streamed = await drain(sdk.textGenerationStream(args as sdk.TextGenerationArgs, { fetch }));
       expect(streamed.error, title(ex)).toBeInstanceOf(sdk.InputError);
-      expect(spy.urls).toStrictEqual([]);
+      expectNoToken(streamed.error);
+      expect(sent.length).toBe(before);
     }
   });
 });
