@@ -26,5 +26,5 @@ export default defineConfig([
   // For bundlers, browsers, edge runtimes and `require`: one file, every import static, so that tree-shaking keeps only what the app calls.
   { ...common, format: ["esm", "cjs"], dts: true, splitting: false },
   // For Node, Deno and Bun (the "node" condition): the tasks and the Responses API in chunks loaded on first use.
-  { ...common, format: ["esm"], outDir: "dist/node", splitting: true, esbuildPlugins: [lazyTasks] },
+  { ...common, format: ["esm"], outDir: "dist/node-split", splitting: true, esbuildPlugins: [lazyTasks] },
 ]);

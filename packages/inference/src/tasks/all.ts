@@ -1,4 +1,4 @@
-/** Every task that is not chat nor text generation, in one module: the chunk `lazy.ts` loads on the first call of one. */
+/** Every task that is not chat nor text generation, and the Responses API, in one module: the chunk `lazy.ts` loads on the first call of one. */
 export { audioClassification } from "./audioClassification";
 export { audioToAudio } from "./audioToAudio";
 export { automaticSpeechRecognition } from "./automaticSpeechRecognition";
@@ -32,3 +32,5 @@ export { visualQuestionAnswering } from "./visualQuestionAnswering";
 export { zeroShotClassification } from "./zeroShotClassification";
 export { zeroShotImageClassification } from "./zeroShotImageClassification";
 export { textGenerationOnProvider } from "./textGenerationOnProvider";
+export { responses } from "./responses";
+export { responsesStream } from "./responsesStream";

@@ -5,4 +5,3 @@
  * loads the same functions on their first call, so that importing the package for chat compiles none of them.
  */
 export * from "./all";
-export * from "./responsesAll";

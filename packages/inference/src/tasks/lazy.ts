@@ -7,13 +7,13 @@
 import { once } from "./once";
 
 type All = typeof import("./all");
-type Responses = typeof import("./responsesAll");
+type Responses = All;
 
 const load = /* @__PURE__ */ once(() => import("./all"));
-const loadResponses = /* @__PURE__ */ once(() => import("./responsesAll"));
+const loadResponses = load;
 
 /** The task `name`, loaded on its first call. */
-function later<K extends Exclude<keyof All, "streamingRequest">>(name: K): All[K] {
+function later<K extends Exclude<keyof All, "streamingRequest" | "responsesStream">>(name: K): All[K] {
   return (async (...args: unknown[]) => ((await load())[name] as (...a: unknown[]) => unknown)(...args)) as All[K];
 }
 
