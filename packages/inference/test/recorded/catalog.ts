@@ -44,8 +44,9 @@ const isOk = (status: number): boolean => status >= 200 && status < 300;
 /** Why the exchanges the SDK has no call for are not replayed (each reason is checked in not-covered.test.ts). */
 export const NOT_COVERED = {
   hubApi:
-    "Hub API model look-up (GET /api/models/{id}): the recorder's client resolving a provider or a model's framework. " +
-    "The SDK makes no Hub API call (routes come from its options: router.ts), so nothing of it would ask for this answer",
+    "Hub API model look-up (GET /api/models/{id}): the recorder's client resolving a provider before a chat call. " +
+    "The SDK's chat never looks a model up (the router resolves it); its tasks on a provider do, and the recorded " +
+    "answers are read by them in not-covered.test.ts",
   completions:
     "OpenAI text completion (a provider's /v1/completions, called with the provider's own key): replayed through " +
     "textGeneration on that provider in not-covered.test.ts (the Hub mapping answered there; the tapes do not keep it)",

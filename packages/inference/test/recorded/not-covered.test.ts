@@ -87,6 +87,39 @@ describe("Hub API model look-ups", { timeout: 20_000 }, () => {
     }
   });
 
+  it("are read by a task on a provider: each recorded mapping's providers and tasks, in 4.13's words, one look-up per model", async () => {
+    const mappings = LOOKUPS.filter((ex) => ex.url.includes("inferenceProviderMapping") && ex.status === 200);
+    expect(mappings.length).toBeGreaterThan(0);
+    for (const ex of mappings) {
+      const recorded = JSON.parse(ex.body) as { id: string; inferenceProviderMapping: Record<string, { task: string; status: string }> };
+      const model = recorded.id;
+      const asked: string[] = [];
+      const fetch: sdk.FetchLike = async (url) => {
+        asked.push(url);
+        if (!url.includes("/api/models/")) throw new Error(`no request but the look-up was expected, got one to ${url}`);
+        return new Response(ex.body, { status: 200, headers: { "content-type": "application/json" } });
+      };
+      const hubUrl = `https://hub-${mappings.indexOf(ex)}.example`; // one memory entry per exchange
+      const providers = Object.keys(recorded.inferenceProviderMapping);
+      expect(providers.length, title(ex)).toBeGreaterThan(0);
+      // "auto": no live text-to-image mapping, and the message lists what the Hub maps, read in the Hub's order.
+      const auto = await sdk.textToImage({ model, provider: "auto", inputs: "a cat", accessToken: TOKEN }, { fetch, hubUrl }).catch((e: unknown) => e);
+      expect(auto, title(ex)).toBeInstanceOf(sdk.InputError);
+      const listed = providers.map((p) => `${p} (${recorded.inferenceProviderMapping[p]!.task}, ${recorded.inferenceProviderMapping[p]!.status})`).join(", ");
+      expect((auto as Error).message, title(ex)).toContain(`No Inference Provider available for model ${model}. (provider "auto", task text-to-image: the Hub maps it to ${listed};`);
+      expectNoToken(auto);
+      // A provider that has a text-to-image format here, mapped for another task: 4.13's words.
+      for (const provider of providers.filter((p) => ["together", "fal-ai", "replicate", "nscale", "wavespeed", "zai-org", "deepinfra"].includes(p))) {
+        const entry = recorded.inferenceProviderMapping[provider]!;
+        const error = await sdk.textToImage({ model, provider: provider as "together", inputs: "a cat", accessToken: TOKEN }, { fetch, hubUrl }).catch((e: unknown) => e);
+        expect((error as Error).message, `${title(ex)} ${provider}`).toBe(`Model ${model} is not supported for task text-to-image and provider ${provider}. Supported task: ${entry.task}.`);
+      }
+      const unmapped = await sdk.textToImage({ model, provider: "wavespeed", inputs: "a cat", accessToken: TOKEN }, { fetch, hubUrl }).catch((e: unknown) => e);
+      if (!providers.includes("wavespeed")) expect((unmapped as Error).message, title(ex)).toMatch(new RegExp(`^We have not been able to find inference provider information for model ${model.replace(/[.]/g, "\\.")}\\.`));
+      expect(asked, title(ex)).toStrictEqual([`${hubUrl}/api/models/${model}?expand[]=inferenceProviderMapping`]);
+    }
+  });
+
   it("are never made by the SDK: a provider is named in the request, not looked up", async () => {
     const lookup = LOOKUPS.find((ex) => ex.url.includes("expand=inferenceProviderMapping")) as Exchange;
     const cassette = lookup.id.slice(0, lookup.id.indexOf("#") + 1);
