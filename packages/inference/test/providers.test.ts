@@ -130,12 +130,36 @@ describe("textToImage on fal-ai (its queue)", () => {
   });
 
   it("a failed status poll is not retried by submitting the task again: one submit, the poll's typed error", async () => {
+    let polled = 0;
     const failing = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
-      String(url).endsWith("/status?_subdomain=queue") ? Promise.resolve(new Response("busy", { status: 503 })) : toHub(url, init);
+      String(url).endsWith("/status?_subdomain=queue") ? (polled++, Promise.resolve(new Response("busy", { status: 503 }))) : toHub(url, init);
     const error = await ours.textToImage(args, { hubUrl: hub.url, fetch: failing, maxRetries: 2 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ours.HttpError);
     expect(error).toMatchObject({ status: 503 });
     expect(hub.requests.filter((r) => r.method === "POST" && r.path.startsWith("/fal-ai/"))).toHaveLength(1);
+    expect(polled).toBe(3); // the poll itself tried again twice (maxRetries 2), then its error
+  });
+
+  it("a poll's transient 503 is tried again on its own: the image answered, the task submitted once", async () => {
+    let failures = 1;
+    let polled = 0;
+    const flaky = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      if (String(url).endsWith("/status?_subdomain=queue") && (polled++, failures-- > 0)) return Promise.resolve(new Response("busy", { status: 503 }));
+      return toHub(url, init);
+    };
+    const image = await ours.textToImage(args, { hubUrl: hub.url, fetch: flaky });
+    expect(image).toBeInstanceOf(Blob);
+    expect(polled).toBe(2);
+    expect(hub.requests.filter((r) => r.method === "POST" && r.path.startsWith("/fal-ai/"))).toHaveLength(1);
+  });
+
+  it("maxRetries: 0 tries nothing again, a poll included", async () => {
+    let polled = 0;
+    const failing = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+      String(url).endsWith("/status?_subdomain=queue") ? (polled++, Promise.resolve(new Response("busy", { status: 503 }))) : toHub(url, init);
+    const error = await ours.textToImage(args, { hubUrl: hub.url, fetch: failing, maxRetries: 0 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503 });
+    expect(polled).toBe(1);
   });
 
   it("a failed status poll is the provider's typed error", async () => {

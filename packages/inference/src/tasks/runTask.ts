@@ -3,7 +3,7 @@
  * same timeouts, retries (loading-aware) and typed errors as chat, and shape the answer. A task is a
  * {@link TaskSpec}; its file is a few lines.
  */
-import { MalformedEventError } from "../errors";
+import { ConnectionError, HttpError, MalformedEventError, RateLimitError, ServerError } from "../errors";
 import { routeOf } from "../providers/direct";
 import type { ProviderIo } from "../providers/helper";
 import { resolveProvider, type Target, planProvider } from "../providers/resolve";
@@ -44,14 +44,15 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
     const onHfInference = (model: string) => hfTarget(spec, { ...args, model, provider: "hf-inference" }, options);
     const target = direct ?? (await resolveProvider(plan!, { call: ctx.call, options: options as Options & Loose, args: args as A & Loose, logger: ctx.logger, onHfInference }));
     const conn = target.headers ? { ...ctx.conn, headers: withHeaders(ctx.conn.headers, target.headers) } : ctx.conn;
+    const again = ctx.policy.enabled ? Math.min(GET_RETRIES, ctx.policy.maxRetries) : 0;
     const io: ProviderIo = {
-      file: (url) => getOnce(ctx.call, conn, url, false) as Promise<Blob>,
-      json: (url) => getOnce(ctx.call, conn, url, true),
+      file: (url) => idempotent(ctx.call, again, () => getOnce(ctx.call, conn, url, false)) as Promise<Blob>,
+      json: (url) => idempotent(ctx.call, again, () => getOnce(ctx.call, conn, url, true)),
       sleep: (ms) => ctx.call.sleep(ms),
       route: (path) => routeOf(target.provider ?? "hf-inference", path, ctx.call.secret),
     };
     // Retries resend the request only: what its answer needs next (a queue's polls, the file it names) is
-    // asked once, so that a failed poll never submits a queued task (and bills it) a second time.
+    // tried again on its own (`idempotent`), so that a failed poll never submits a queued task (and bills it) twice.
     const sent = await withRetries(ctx, async () => ({ value: await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)) }));
     return (await target.answer(sent.value, ctx.call.secret, io)) as O;
   } finally {
@@ -94,6 +95,25 @@ export async function readAnswer(call: Call, { res, origin, release }: Reply): P
     }
   } finally {
     release();
+  }
+}
+
+/** A poll or a file GET is tried again at most this often (and never more than the call's `maxRetries`). */
+const GET_RETRIES = 2;
+
+/**
+ * `get` again after a 5xx, a 429 or a lost connection (a GET is idempotent), `again` times at most: 0.5 s,
+ * then 1 s later, or after the server's `retry-after` when it asks for at most 10 s; within the call's deadline.
+ */
+async function idempotent(call: Call, again: number, get: () => Promise<unknown>): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await get();
+    } catch (error) {
+      if (attempt >= again || !(error instanceof ServerError || error instanceof RateLimitError || error instanceof ConnectionError)) throw error;
+      const asked = error instanceof HttpError ? error.retryAfterMs : undefined;
+      await call.sleep(asked !== undefined && asked <= 10_000 ? asked : 500 * 2 ** attempt);
+    }
   }
 }
 
