@@ -4,15 +4,13 @@
  */
 import { InferenceError, InputError } from "../errors";
 import { InferenceClientProviderOutputError } from "../hfErrors";
-import { malformed } from "../tasks/taskAnswers";
+import { isRecord, malformed } from "../tasks/taskAnswers";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
 import type { ProviderIo, ProviderTask } from "./helper";
 import { restOf } from "./helper";
 import { chatTextTask } from "./openaiCompatible";
 
 type Loose = Record<string, unknown>;
-const isRecord = (v: unknown): v is Loose => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** `POST /v3/openai/chat/completions`: the prompt as one user message; the reply's content is `generated_text`. */
 export const novitaTextGeneration = /* @__PURE__ */ chatTextTask("Novita text generation", "v3/openai/chat/completions");
 

@@ -6,15 +6,13 @@
 import { InputError } from "../errors";
 import { validateGenerateInput } from "../params";
 import { asOutput } from "../tasks/imageOutput";
-import { blobAnswer, isNumber, malformed } from "../tasks/taskAnswers";
+import { blobAnswer, isNumber, isRecord, malformed } from "../tasks/taskAnswers";
 import { checkParameters, needBinary, needString, needStrings } from "../tasks/taskInputs";
 import type { OutputType, TextGenerationInput, TextGenerationInputGenerateParameters } from "../types";
 import type { ProviderTask } from "./helper";
 import { audioFileName, formBody, restOf } from "./helper";
 
 type Loose = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Loose => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The first choice of a completion, if the answer has one. */
 const firstChoice = (value: unknown): Loose | undefined => {

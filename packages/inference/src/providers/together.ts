@@ -7,15 +7,13 @@ import { InputError } from "../errors";
 import { InferenceClientProviderOutputError } from "../hfErrors";
 import { redactText } from "../redact";
 import { asOutput } from "../tasks/imageOutput";
-import { malformed } from "../tasks/taskAnswers";
+import { isRecord, malformed } from "../tasks/taskAnswers";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
 import type { OutputType } from "../types";
 import type { ProviderIo, ProviderTask } from "./helper";
 import { audioFileName, formBody, restOf } from "./helper";
 
 type Loose = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Loose => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** `num_inference_steps` as Together names it, `steps`. */
 function withSteps(parameters: Loose): Loose {

@@ -4,14 +4,10 @@
  */
 import { InputError } from "../errors";
 import { InferenceClientProviderOutputError } from "../hfErrors";
-import { malformed } from "../tasks/taskAnswers";
+import { isRecord, malformed } from "../tasks/taskAnswers";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
 import type { ProviderTask } from "./helper";
 import { imageAt, restOf } from "./helper";
-
-type Loose = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Loose => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Every Z.ai request names its channel and language, as 4.13 sends them. */
 const HEADERS = { "x-source-channel": "hugging_face", "accept-language": "en-US,en" } as const;

@@ -11,7 +11,8 @@ export type Check = (value: unknown) => boolean;
 /** What shapes an answer: the JSON value or the Blob, and the token to redact from what an error quotes. */
 export type Answer<O> = (value: unknown, secret: string | undefined) => O | Promise<O>;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A JSON object (not null, not an array). */
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const isString: Check = (v) => typeof v === "string";
 export const isNumber: Check = (v) => typeof v === "number" && Number.isFinite(v);

@@ -5,13 +5,12 @@
 import { InputError } from "../errors";
 import { checkInteger } from "../params";
 import type { BaseArgs, TaskParameters } from "../types";
+import { isRecord } from "./taskAnswers";
 
 /** What a task sends: a JSON body, or a binary one (audio, an image) with its media type. */
 export type TaskBody = { json: Record<string, unknown> } | { bytes: Blob | ArrayBuffer; contentType: string };
 
 type Loose = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Loose => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The call's own fields (token, model, route) are never sent: the rest is the body, as `@huggingface/inference` sends it. */
 export function jsonBody(args: BaseArgs, extra?: Loose): TaskBody {
