@@ -1,3 +1,5 @@
+import { MalformedEventError } from "./errors";
+import { grow } from "./transport/body";
 import type {
   ChatCompletionOutput,
   ChatCompletionOutputComplete,
@@ -28,8 +30,8 @@ export async function collectStream(stream: AsyncIterable<ChatCompletionStreamOu
         choice = { index: c.index, message: { role: c.delta?.role || "assistant", content: "" }, finish_reason: "" };
         byIndex.set(c.index, choice);
       }
-      if (c.delta?.content) choice.message.content += c.delta.content;
-      if (c.delta?.reasoning) choice.message.reasoning = (choice.message.reasoning ?? "") + c.delta.reasoning;
+      if (c.delta?.content) choice.message.content = grow(choice.message.content ?? "", c.delta.content);
+      if (c.delta?.reasoning) choice.message.reasoning = grow(choice.message.reasoning ?? "", c.delta.reasoning);
       if (c.delta?.tool_calls) mergeToolCalls(choice, c.delta.tool_calls);
       if (c.finish_reason) choice.finish_reason = c.finish_reason;
     }
@@ -38,6 +40,8 @@ export async function collectStream(stream: AsyncIterable<ChatCompletionStreamOu
   return out;
 }
 
+const MAX_TOOL_CALLS = 1024;
+
 function mergeToolCalls(
   choice: ChatCompletionOutputComplete,
   deltas: NonNullable<ChatCompletionStreamOutput["choices"][number]["delta"]["tool_calls"]>,
@@ -45,10 +49,12 @@ function mergeToolCalls(
   const calls = (choice.message.tool_calls ??= []);
   for (const d of deltas) {
     const at = d.index ?? 0;
+    // A server's index becomes an array length: `index: 1e9` must not make a billion holes.
+    if (!(Number.isInteger(at) && at >= 0 && at < MAX_TOOL_CALLS)) throw new MalformedEventError(`A tool call's index must be an integer from 0 to ${MAX_TOOL_CALLS - 1}`, String(at).slice(0, 40));
     const call: ChatCompletionOutputToolCall = (calls[at] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
     if (d.id) call.id = d.id;
     if (d.type) call.type = d.type;
-    if (d.function?.name) call.function.name += d.function.name;
-    if (d.function?.arguments) call.function.arguments += d.function.arguments;
+    if (d.function?.name) call.function.name = grow(call.function.name, d.function.name);
+    if (d.function?.arguments) call.function.arguments = grow(call.function.arguments, d.function.arguments);
   }
 }

@@ -107,6 +107,22 @@ export function validateGenerateInput(args: TextGenerationInput): void {
   checkStop(p, at);
 }
 
+/** Sampling settings in either vocabulary (OpenAI's chat, TGI's `generate`). */
+interface Sampling {
+  do_sample?: boolean | null;
+  temperature?: number | null;
+  top_p?: number | null;
+  typical_p?: number | null;
+}
+
+/**
+ * The one rule of greedy decoding, on every route: `temperature: 0`, `top_p: 0` (or `typical_p: 0`) and
+ * `do_sample: false` all mean "the likeliest token", which each server is sent in its own words.
+ */
+export function isGreedy(p: Sampling): boolean {
+  return p.do_sample === false || p.temperature === 0 || p.top_p === 0 || p.typical_p === 0;
+}
+
 /**
  * OpenAI-style ranges mapped for `generate` (TGI and the pipeline alike): `temperature: 0` and
  * `top_p: 0` are greedy (`do_sample: false`), `top_p: 1` / `typical_p: 1` are the default.
@@ -114,7 +130,7 @@ export function validateGenerateInput(args: TextGenerationInput): void {
 export function generateParameters(p: TextGenerationInputGenerateParameters | undefined): TextGenerationInputGenerateParameters | undefined {
   if (!p) return p;
   const out = { ...p };
-  if (out.temperature === 0 || out.top_p === 0 || out.typical_p === 0) {
+  if (isGreedy(out)) {
     out.do_sample = false;
     delete out.temperature;
     if (out.top_p === 0) delete out.top_p;

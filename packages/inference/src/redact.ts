@@ -27,11 +27,34 @@ export function redactText(text: string, secret?: string): string {
 /** A JSON value (an error body) with every string redacted; depth-bounded, as such bodies come from a server. */
 export function redactValue(value: unknown, secret?: string, depth = 0): unknown {
   if (typeof value === "string") return redactText(value, secret);
-  if (typeof value !== "object" || value === null || depth > 32) return value;
+  if (typeof value !== "object" || value === null || depth > 32 || !isPlain(value)) return value;
   if (Array.isArray(value)) return value.map((v) => redactValue(v, secret, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[redactText(k, secret)] = redactValue(v, secret, depth + 1);
   return out;
+}
+
+/** An array or an object made by a literal or `JSON.parse`: what a body is made of (a Blob or a Date is left as it is). */
+function isPlain(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return Array.isArray(value) || proto === Object.prototype || proto === null;
+}
+
+/**
+ * The only way a server's words become an error's words: `value` (a status, an id, a reason; an object as
+ * JSON) as text of at most `max` characters, with the token, any HF token and any `Bearer …` redacted.
+ */
+export function serverText(value: unknown, secret?: string, max = 200): string {
+  const text = typeof value === "string" ? value : (safeJson(value) ?? String(value));
+  return redactText(text.length > max ? text.slice(0, max) : text, secret);
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Fields of a Node or undici error worth keeping in a redacted copy. */
@@ -52,4 +75,18 @@ export function redactError(error: unknown, secret?: string, depth = 0): unknown
     if (v !== undefined) (copy as unknown as Record<string, unknown>)[field] = typeof v === "string" ? redactText(v, secret) : v;
   }
   return copy;
+}
+
+/**
+ * `error` made safe to show, in place, where a call hands it to its caller: its message, stack and own
+ * fields redacted, its `cause` chain replaced by redacted copies (`util.inspect` prints them all).
+ */
+export function sealError<E>(error: E, secret?: string): E {
+  if (!(error instanceof Error)) return error;
+  const fields = error as unknown as Record<string, unknown>;
+  for (const key of Object.keys(error)) if (key !== "cause") fields[key] = redactValue(fields[key], secret);
+  error.message = redactText(error.message, secret);
+  if (error.stack) error.stack = redactText(error.stack, secret);
+  if (error.cause !== undefined) error.cause = redactError(error.cause, secret);
+  return error;
 }

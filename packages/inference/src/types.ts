@@ -87,6 +87,12 @@ export interface Options {
   fetchOptions?: Record<string, unknown>;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /**
+   * Let a provider's answer name a file, result or poll URL on a loopback, private, link-local or cloud-metadata
+   * address (`127.0.0.1`, `10.x`, `169.254.169.254`, `[::1]`, `localhost`). Default `false`: such a URL is refused
+   * with an `InferenceClientProviderOutputError`, unless the call's own target is such a host (a local endpoint).
+   */
+  allowPrivateNetwork?: boolean;
   /** Aborts the call: the request, any retry wait and the body; the call fails with an AbortError. */
   signal?: AbortSignal;
   /**

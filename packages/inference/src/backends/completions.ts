@@ -4,10 +4,12 @@
  * `generate` would be: `generated_text` is the continuation (the prompt before it with
  * `return_full_text`), a stream yields one event per chunk and the whole text in the last one.
  */
+import { isGreedy } from "../params";
 import { MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { CallContext } from "../tasks/prepare";
 import { arraySource, type StreamRules } from "../transport/source";
+import { grow } from "../transport/body";
 import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../transport/request";
 import { EventStream } from "../transport/sse";
 import type { TextGenerationArgs, TextGenerationInputGenerateParameters, TextGenerationOutput, TextGenerationStreamOutput } from "../types";
@@ -20,7 +22,7 @@ function completionsBody(ctx: CallContext): Record<string, unknown> {
   const body: Record<string, unknown> = { model: ctx.route.bodyModel, prompt: args.inputs };
   if (p.max_new_tokens != null) body.max_tokens = p.max_new_tokens;
   // Greedy in TGI's words (do_sample false, or temperature / top_p 0) is temperature 0 in OpenAI's.
-  if (p.do_sample === false || p.temperature === 0 || p.top_p === 0) body.temperature = 0;
+  if (isGreedy(p)) body.temperature = 0;
   else {
     if (p.temperature != null) body.temperature = p.temperature;
     if (p.top_p != null) body.top_p = p.top_p;
@@ -64,7 +66,7 @@ function completionsRules(ctx: CallContext, origin: Origin): StreamRules<TextGen
       const piece = textOf(choice);
       const finished = choice?.finish_reason != null;
       if (piece === "" && !finished) return undefined; // a keep-alive, a usage-only chunk
-      text += piece;
+      text = grow(text, piece);
       complete ||= finished;
       return event(++count, piece, finished ? fullText(ctx, text) : null);
     },

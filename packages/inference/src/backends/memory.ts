@@ -1,6 +1,24 @@
 const MAX_ENTRIES = 500;
 const TTL_MS = 60 * 60 * 1000;
 
+/**
+ * `key` for one credential: what a call learns with one token (a mapping, a 401) is never another token's answer.
+ * The token is kept as a 64-bit hash, not as itself.
+ */
+export function perCredential(key: string, secret: string | undefined): string {
+  if (!secret) return key;
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < secret.length; i++) {
+    const c = secret.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `${key}|${(h2 >>> 0).toString(36)}${(h1 >>> 0).toString(36)}`;
+}
+
 /** What was learnt of endpoints: one bounded LRU with an expiry, shared by every client. */
 export class BoundedMemory<V> {
   private readonly facts = new Map<string, { value: V; expires: number }>();

@@ -3,6 +3,7 @@
  * answer, never streamed (a stream yields it as chunks), `generate`-style parameters, and its 400
  * for parameters a model does not take, got around by sending without them.
  */
+import { isGreedy } from "../params";
 import { type HttpError, InputError, MalformedEventError } from "../errors";
 import { readErrorFields } from "../errorTable";
 import { arraySource } from "../transport/source";
@@ -44,7 +45,7 @@ function checkPipelineSupport(args: ChatCompletionInput, lenient: boolean, logge
 function pipelineBody(args: ChatCompletionInput, dropped: ReadonlySet<string>): Record<string, unknown> {
   const p: Record<string, unknown> = {};
   if (args.max_tokens != null) p.max_new_tokens = args.max_tokens;
-  if (args.temperature === 0 || args.top_p === 0) p.do_sample = false;
+  if (isGreedy(args)) p.do_sample = false;
   else {
     if (args.temperature != null) p.temperature = args.temperature;
     if (args.top_p != null && args.top_p !== 1) p.top_p = args.top_p;

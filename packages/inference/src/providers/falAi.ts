@@ -8,6 +8,7 @@ import { InferenceError, InputError } from "../errors";
 import { InferenceClientProviderOutputError } from "../hfErrors";
 import { modelPath } from "../router";
 import { malformed } from "../tasks/taskAnswers";
+import { serverText } from "../redact";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
 import type { BaseArgs, Options } from "../types";
 import type { BodyMaker, ProviderIo, ProviderTask } from "./helper";
@@ -108,7 +109,7 @@ async function queued(task: string, value: unknown, io: ProviderIo, secret: stri
   }
   if (path === undefined) throw malformed(`Fal.ai ${task}`, "an http(s) response_url", value, secret);
   for (let status = get(value, "status"), polls = 0; status !== "COMPLETED"; polls++) {
-    if (polls >= MAX_POLLS) throw new InferenceError(`fal-ai's queue did not complete request ${String(id)} in ${MAX_POLLS / 2} s (last status ${String(status)})`);
+    if (polls >= MAX_POLLS) throw new InferenceError(`fal-ai's queue did not complete request ${serverText(id, secret)} in ${MAX_POLLS / 2} s (last status ${serverText(status, secret)})`);
     await io.sleep(500);
     const answer = await io.json(io.route(`${path}/status${QUEUE}`));
     status = get(answer, "status");
@@ -122,6 +123,7 @@ type Reader = (result: unknown, options: Options & Loose, secret: string | undef
 /** A pair served through fal's queue: posted with `?_subdomain=queue`, its result read by `read`. */
 const inQueue = (task: string, body: ProviderTask["body"], read: Reader): ProviderTask => ({
   path: (id) => `${id}${QUEUE}`,
+  submits: true,
   body,
   answer: async (value, options, secret, io) => read(await queued(task, value, io, secret), options, secret, io),
 });

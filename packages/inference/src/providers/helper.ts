@@ -13,6 +13,8 @@ export interface ProviderTask {
   readonly path: (providerId: string) => string;
   /** Checks the arguments (an InputError before any request), then makes the body for the provider's model id (and the model's whole mapping entry, its adapter). */
   readonly body: (args: BaseArgs & Loose, options: Options & Loose) => BodyMaker;
+  /** The request creates a job that is queued, polled and billed: it is never sent twice once its bytes may have gone out. */
+  readonly submits?: boolean;
   /** Headers the provider needs besides the call's. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Shapes the parsed answer (JSON, or a Blob) as the task answers it; `io` fetches what the answer points to. */

@@ -1,15 +1,15 @@
 /**
  * The Hub's inference provider mapping of a model (`GET {hubUrl}/api/models/{id}?expand[]=inferenceProviderMapping`,
- * as `@huggingface/inference` 4.13 looks it up): fetched once per (hub, model), kept in one bounded memory
+ * as `@huggingface/inference` 4.13 looks it up): fetched once per (hub, model, token), kept in one bounded memory
  * with an expiry shared by every client; concurrent first calls wait for one lookup.
  */
-import { BoundedMemory } from "../backends/memory";
+import { BoundedMemory, perCredential } from "../backends/memory";
 import { toHttpError } from "../errorTable";
 import { InferenceClientHubApiError } from "../hfErrors";
 import { modelPath } from "../router";
 import { parseMaybeJson, readText } from "../transport/body";
 import { Call } from "../transport/call";
-import { requestIdOf } from "../transport/request";
+import { fetchUnder, requestIdOf } from "../transport/request";
 import type { FetchLike } from "../types";
 
 export const HF_HUB_URL = "https://huggingface.co";
@@ -50,7 +50,8 @@ export interface Lookup {
 
 /** The mapping of `model`, in the Hub's order: remembered, else one lookup shared by the calls that wait for it. */
 export function providerMappings(model: string, lookup: Lookup): Promise<readonly ProviderMapping[]> {
-  const key = `${lookup.hubUrl}|${model}`;
+  // Per token: a private model's mapping, or a 401, is never handed to a caller with another token.
+  const key = perCredential(`${lookup.hubUrl}|${model}`, hubToken(lookup.token));
   const known = mappingMemory.get(key);
   if (known) return Promise.resolve(known);
   let running = mappingMemory.lookups.get(key);
@@ -66,6 +67,9 @@ export function providerMappings(model: string, lookup: Lookup): Promise<readonl
   });
 }
 
+/** The token the Hub is sent: as 4.13, a Hugging Face token only, never a provider's key. */
+const hubToken = (token: string | undefined): string | undefined => (token?.startsWith("hf_") ? token : undefined);
+
 const urlOf = (model: string, hubUrl: string): string => `${hubUrl.replace(/\/+$/, "")}/api/models/${modelPath(model)}?expand[]=inferenceProviderMapping`;
 
 /** How long one lookup may take, whoever waits for it. */
@@ -74,14 +78,13 @@ const LOOKUP_TIMEOUT_MS = 30_000;
 /** One lookup, under its own clock (a waiting call that gives up does not end it for the others). */
 async function fetchMappings(model: string, lookup: Lookup): Promise<readonly ProviderMapping[]> {
   const url = urlOf(model, lookup.hubUrl);
-  const doFetch = lookup.fetch ?? globalThis.fetch;
   const secret = lookup.token;
   const own = new Call({ timeout: LOOKUP_TIMEOUT_MS, firstChunkTimeout: Infinity, idleTimeout: LOOKUP_TIMEOUT_MS, stallTimeout: Infinity }, secret);
   try {
-    // As 4.13: only a Hugging Face token goes to the Hub, never a provider's key.
-    const headers: Record<string, string> = secret?.startsWith("hf_") ? { Authorization: `Bearer ${secret}` } : {};
-    const res = await own.until(doFetch(url, { method: "GET", headers, signal: own.attempt().signal }));
-    return await readMappings(model, url, res, own);
+    const token = hubToken(secret);
+    const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+    const { res, release } = await fetchUnder(own, lookup, url, { method: "GET", headers });
+    return await readMappings(model, url, res, own).finally(release);
   } finally {
     own.finish();
   }

@@ -2,6 +2,7 @@
  * Novita (`https://router.huggingface.co/novita/...`): text-generation (on its chat route), text-to-video and
  * image-text-to-video (its async task APIs: submitted, polled, the video fetched), as 4.13's `Novita*Task`s.
  */
+import { serverText } from "../redact";
 import { InferenceError, InputError } from "../errors";
 import { InferenceClientProviderOutputError } from "../hfErrors";
 import { isRecord, malformed } from "../tasks/taskAnswers";
@@ -34,6 +35,7 @@ async function poll(io: ProviderIo, url: string, o: { everyMs: number; max: numb
 /** `POST /v3/async/{providerId}`: `{...args, ...parameters (num_inference_steps as steps), prompt}`; `task-result` polled every 500 ms; `videos[0].video_url` fetched. */
 export const novitaTextToVideo: ProviderTask = {
   path: (id) => `v3/async/${id}`,
+  submits: true,
   body(args) {
     const prompt = needString(args.inputs, "inputs");
     const { num_inference_steps: steps, ...parameters } = checkParameters(args.parameters) ?? {};
@@ -101,6 +103,7 @@ const miniMaxPath = (id: string): string => {
  */
 export const novitaImageTextToVideo: ProviderTask = {
   path: miniMaxPath,
+  submits: true,
   body(args) {
     const p = checkParameters(args.parameters) ?? {};
     const { prompt } = p;
@@ -127,7 +130,7 @@ export const novitaImageTextToVideo: ProviderTask = {
       if (typeof task?.status !== "string") throw malformed("Novita image-text-to-video", "{task: {status: string}}", result, secret);
       if (task.status === "failed" || task.status === "cancelled") {
         const why = isRecord(task.error) && typeof task.error.message === "string" ? task.error.message : "";
-        throw new InferenceClientProviderOutputError(why || `Novita task ${task.status}`);
+        throw new InferenceClientProviderOutputError(serverText(why || `Novita task ${task.status}`, secret, 500));
       }
       if (task.status !== "succeeded") return undefined;
       const video = isRecord(task.content) ? task.content.url : undefined;

@@ -4,7 +4,7 @@
  * `{data: [{embedding}]}`), speech, images, and the multipart upload of a transcription.
  */
 import { InputError } from "../errors";
-import { validateGenerateInput } from "../params";
+import { isGreedy, validateGenerateInput } from "../params";
 import { asOutput } from "../tasks/imageOutput";
 import { blobAnswer, isNumber, isRecord, malformed } from "../tasks/taskAnswers";
 import { checkParameters, needBinary, needString, needStrings } from "../tasks/taskInputs";
@@ -60,7 +60,7 @@ export function completionsTask(label: string, path: string, style: { details?: 
 function chatParameters(p: TextGenerationInputGenerateParameters = {}): Loose {
   const out: Loose = {};
   if (p.max_new_tokens !== undefined) out.max_tokens = p.max_new_tokens;
-  if (p.do_sample === false || p.temperature === 0 || p.top_p === 0) out.temperature = 0;
+  if (isGreedy(p)) out.temperature = 0;
   else for (const k of ["temperature", "top_p"] as const) if (p[k] !== undefined) out[k] = p[k];
   for (const k of ["stop", "seed", "frequency_penalty"] as const) if (p[k] !== undefined) out[k] = p[k];
   return out;

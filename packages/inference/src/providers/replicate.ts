@@ -5,7 +5,7 @@
  */
 import { InferenceError } from "../errors";
 import { InferenceClientProviderOutputError } from "../hfErrors";
-import { redactText } from "../redact";
+import { serverText } from "../redact";
 import { malformed } from "../tasks/taskAnswers";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
 import type { BaseArgs } from "../types";
@@ -36,6 +36,7 @@ function predictions(fields: (args: BaseArgs & Loose) => (input: Loose) => Loose
   return {
     path: (id) => (id.includes(":") ? "v1/predictions" : `v1/models/${id}/predictions`),
     headers: { Prefer: "wait" },
+    submits: true,
     body(args) {
       const parameters = checkParameters(args.parameters);
       const finish = fields(args);
@@ -66,11 +67,11 @@ async function settled(value: unknown, secret: string | undefined, io: ProviderI
   for (let polls = 0; ; polls++) {
     const status = prediction?.status;
     if (status === "failed" || status === "canceled") {
-      const why = typeof prediction?.error === "string" && prediction.error ? `: ${prediction.error.slice(0, 500)}` : "";
-      throw new InferenceClientProviderOutputError(redactText(`Replicate prediction ${String(prediction?.id)} ${status}${why}`, secret));
+      const why = typeof prediction?.error === "string" && prediction.error ? `: ${serverText(prediction.error, secret, 500)}` : "";
+      throw new InferenceClientProviderOutputError(`Replicate prediction ${serverText(prediction?.id, secret)} ${status}${why}`);
     }
     if ((status !== "starting" && status !== "processing") || typeof get !== "string" || !/^https?:\/\//i.test(get)) return prediction;
-    if (polls >= MAX_POLLS) throw new InferenceError(`Replicate's prediction ${String(prediction?.id)} did not end in ${MAX_POLLS} s (last status ${status})`);
+    if (polls >= MAX_POLLS) throw new InferenceError(`Replicate's prediction ${serverText(prediction?.id, secret)} did not end in ${MAX_POLLS} s (last status ${status})`);
     await io.sleep(1000);
     prediction = (await io.json(io.route(new URL(get).pathname))) as typeof prediction;
   }

@@ -23,6 +23,8 @@ export interface Target {
   /** The third-party provider the request goes to (its own API for its own key, else through the router). */
   readonly provider?: string;
   readonly answer: (value: unknown, secret: string | undefined, io: ProviderIo) => unknown;
+  /** The request creates a billed job: sent once its bytes may have gone out (see {@link ProviderTask.submits}). */
+  readonly submitOnce?: boolean;
 }
 
 /** A provider call checked before any request: the provider (or `"auto"`), and for a named one its format and body. */
@@ -76,6 +78,7 @@ export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise
     out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret), body: payloadOf(await make(entry.providerId, entry)) },
     headers: key || format.headers ? { ...format.headers, ...key } : undefined,
     provider: entry.provider,
+    submitOnce: format.submits,
     answer: (value, secret, io) => format.answer(value, r.options, secret, io),
   };
 }

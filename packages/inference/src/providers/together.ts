@@ -5,7 +5,7 @@
  */
 import { InputError } from "../errors";
 import { InferenceClientProviderOutputError } from "../hfErrors";
-import { redactText } from "../redact";
+import { serverText } from "../redact";
 import { asOutput } from "../tasks/imageOutput";
 import { isRecord, malformed } from "../tasks/taskAnswers";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
@@ -87,10 +87,10 @@ async function videoOf(value: unknown, secret: string | undefined, io: ProviderI
     job = next;
   }
   if (job.status === "failed") {
-    const message = isRecord(job.error) && typeof job.error.message === "string" ? job.error.message.slice(0, 500) : "Unknown error";
-    throw new InferenceClientProviderOutputError(redactText(`Together video generation failed: ${message}`, secret));
+    const message = isRecord(job.error) && typeof job.error.message === "string" ? serverText(job.error.message, secret, 500) : "Unknown error";
+    throw new InferenceClientProviderOutputError(`Together video generation failed: ${message}`);
   }
-  if (job.status !== "completed") throw new InferenceClientProviderOutputError(redactText(`Unexpected Together video job status: ${String(JSON.stringify(job.status)).slice(0, 100)}`, secret));
+  if (job.status !== "completed") throw new InferenceClientProviderOutputError(`Unexpected Together video job status: ${serverText(JSON.stringify(job.status) ?? "undefined", secret, 100)}`);
   const url = isRecord(job.outputs) ? job.outputs.video_url : undefined;
   if (typeof url !== "string" || !/^https?:\/\//i.test(url)) throw malformed("Together video", "a completed job's outputs.video_url (an http(s) URL)", job, secret);
   return io.file(url);
@@ -99,6 +99,7 @@ async function videoOf(value: unknown, secret: string | undefined, io: ProviderI
 /** `POST /v2/videos`: a job, polled at `GET /v2/videos/{id}` until completed; the video fetched, a Blob. */
 const togetherVideo = (make: (args: Parameters<ProviderTask["body"]>[0]) => (model: string) => Promise<Loose> | Loose): ProviderTask => ({
   path: () => "v2/videos",
+  submits: true,
   body: (args) => make(args),
   answer: (value, _options, secret, io) => videoOf(value, secret, io),
 });

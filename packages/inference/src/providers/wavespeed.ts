@@ -5,7 +5,7 @@
  */
 import { InferenceError } from "../errors";
 import { InferenceClientProviderOutputError } from "../hfErrors";
-import { redactText } from "../redact";
+import { serverText } from "../redact";
 import { malformed } from "../tasks/taskAnswers";
 import { base64, checkParameters, needBinary, needString } from "../tasks/taskInputs";
 import type { Options } from "../types";
@@ -31,6 +31,7 @@ type ImageInput = "none" | "required" | "optional";
 function submit(image: ImageInput, outputType: boolean): ProviderTask {
   return {
     path: (id) => `api/v3/${id}`,
+    submits: true,
     body(args) {
       const { images: givenImages, ...parameters } = checkParameters(args.parameters) ?? {};
       const rest = restOf(args);
@@ -70,13 +71,13 @@ async function result(value: unknown, options: Options & Loose, secret: string |
   }
   if (path === undefined) throw malformed("WaveSpeed AI", "{data: {urls: {get: url}}}", value, secret);
   for (let polls = 0, status: unknown = undefined; ; polls++) {
-    if (polls >= MAX_POLLS) throw new InferenceError(`WaveSpeed AI's task did not complete in ${MAX_POLLS / 2} s (last status ${String(status)})`);
+    if (polls >= MAX_POLLS) throw new InferenceError(`WaveSpeed AI's task did not complete in ${MAX_POLLS / 2} s (last status ${serverText(status, secret)})`);
     if (polls > 0) await io.sleep(500);
     const polled = await io.json(io.route(path));
     const task = (polled as { data?: unknown } | null)?.data as { status?: unknown; outputs?: unknown; error?: unknown } | null | undefined;
     if (typeof task !== "object" || task === null || typeof task.status !== "string") throw malformed("WaveSpeed AI", "{data: {status, outputs}}", polled, secret);
     status = task.status;
-    if (status === "failed") throw new InferenceClientProviderOutputError(redactText(typeof task.error === "string" && task.error ? task.error : "Task failed", secret));
+    if (status === "failed") throw new InferenceClientProviderOutputError(typeof task.error === "string" && task.error ? serverText(task.error, secret, 500) : "Task failed");
     if (status !== "completed") continue;
     const url = Array.isArray(task.outputs) ? (task.outputs as unknown[])[0] : undefined;
     if (typeof url !== "string" || !/^https?:\/\//i.test(url)) {

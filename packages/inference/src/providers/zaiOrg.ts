@@ -19,6 +19,7 @@ const OUTPUT_TYPES: readonly unknown[] = [undefined, "blob", "dataUrl", "json", 
 /** `POST /api/paas/v4/async/images/generations`: `{model, prompt, ...parameters}`; the task polled at `GET /api/paas/v4/async-result/{id}` until `SUCCESS`, its first image as `outputType` asks. */
 export const zaiOrgTextToImage: ProviderTask = {
   path: () => "api/paas/v4/async/images/generations",
+  submits: true,
   headers: HEADERS,
   body(args, options) {
     if (!OUTPUT_TYPES.includes(options.outputType)) throw new InputError(`\`outputType\` must be "blob", "dataUrl", "json" or "url" (got ${JSON.stringify(options.outputType)})`, "outputType");

@@ -15,6 +15,7 @@ import type {
   ResponsesUsage,
 } from "../types";
 import { newId } from "./ids";
+import { grow } from "../transport/body";
 
 type TextItem = ResponsesOutputMessage | ResponsesReasoningItem;
 /** An event before it is numbered. */
@@ -115,7 +116,7 @@ export class ResponseWriter {
       (item.content as (typeof part)[]).push(part);
     }
     const part = item.content![0]!;
-    part.text += delta;
+    part.text = grow(part.text, delta);
     const type = kind === "message" ? "response.output_text.delta" : "response.reasoning_text.delta";
     this.emit({ type, item_id: item.id, output_index: this.indexOf(item), content_index: 0, delta, ...(kind === "message" ? { logprobs: [] } : {}) });
   }
@@ -144,7 +145,7 @@ export class ResponseWriter {
       this.add(call);
     } else if (name && !call.name) call.name = name;
     if (!delta) return;
-    call.arguments += delta;
+    call.arguments = grow(call.arguments, delta);
     this.emit({ type: "response.function_call_arguments.delta", item_id: call.id, output_index: this.indexOf(call), delta });
   }
 

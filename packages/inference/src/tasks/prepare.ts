@@ -1,4 +1,5 @@
 import { InputError } from "../errors";
+import { redactText } from "../redact";
 import { validateChatInput, validateGenerateInput } from "../params";
 import { getLogger } from "../providers";
 import { type ChatRoute, chatRoute, generationRoute } from "../router";
@@ -104,7 +105,8 @@ export function sending(args: BaseArgs, options: Options, model: string): Sendin
     stallTimeout: duration(options, "stallTimeout", DEFAULT_STALL_TIMEOUT),
     signal: options.signal,
   };
-  const logger = options.logger ?? getLogger();
+  const token = args.accessToken ?? envToken();
+  const logger = redactingLogger(options.logger ?? getLogger(), token);
   const debug = debugLog(logger);
   const policy: RetryPolicy = {
     debug,
@@ -114,8 +116,13 @@ export function sending(args: BaseArgs, options: Options, model: string): Sendin
     onRetry: options.onRetry,
     model,
   };
-  const token = args.accessToken ?? envToken();
   return { call: new Call(limits, token), conn: connection(options, token, debug), policy, logger };
+}
+
+/** What the logger is given passes through redaction: a warning may quote a server's words. */
+function redactingLogger(logger: Logger, secret: string | undefined): Logger {
+  const debug = logger.debug ? (m: string) => logger.debug?.(m) : (m: string) => console.error(m);
+  return { warn: (m) => logger.warn(redactText(String(m), secret)), debug: (m) => debug(redactText(String(m), secret)) };
 }
 
 function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompletionArgs | TextGenerationArgs, options: Options, route: ChatRoute): CallContext {

@@ -3,7 +3,7 @@
  * same timeouts, retries (loading-aware) and typed errors as chat, and shape the answer. A task is a
  * {@link TaskSpec}; its file is a few lines.
  */
-import { ConnectionError, HttpError, MalformedEventError, RateLimitError, ServerError } from "../errors";
+import { ConnectionError, HttpError, type InferenceError, MalformedEventError, RateLimitError, ServerError } from "../errors";
 import { routeOf } from "../providers/direct";
 import type { ProviderIo } from "../providers/helper";
 import { resolveProvider, type Target, planProvider } from "../providers/resolve";
@@ -11,8 +11,10 @@ import { taskProvider, taskRoute } from "../router";
 import { readBlob } from "../transport/body";
 import type { Call } from "../transport/call";
 import { toHttpError } from "../errorTable";
-import { redactUrl } from "../redact";
-import { type Connection, mediaType, parseMaybeJson, type Payload, readText, type Reply, requestIdOf, sendOnce, serialize } from "../transport/request";
+import { redactUrl, sealError, serverText } from "../redact";
+import { isInternalUrl } from "../transport/address";
+import { InferenceClientProviderOutputError } from "../hfErrors";
+import { type Connection, fetchUnder, mediaType, parseMaybeJson, type Payload, readText, type Reply, requestIdOf, sendOnce, serialize } from "../transport/request";
 import { withRetries } from "../transport/retry";
 import type { BaseArgs, Options } from "../types";
 import { checkArgs, sending } from "./prepare";
@@ -44,23 +46,41 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
     const onHfInference = (model: string) => hfTarget(spec, { ...args, model, provider: "hf-inference" }, options);
     const target = direct ?? (await resolveProvider(plan!, { call: ctx.call, options: options as Options & Loose, args: args as A & Loose, logger: ctx.logger, onHfInference }));
     const conn = target.headers ? { ...ctx.conn, headers: withHeaders(ctx.conn.headers, target.headers) } : ctx.conn;
+    const inNetwork = outward(target.out.url, options.allowPrivateNetwork === true, ctx.call.secret);
     const again = ctx.policy.enabled ? Math.min(GET_RETRIES, ctx.policy.maxRetries) : 0;
     const io: ProviderIo = {
-      file: (url) => idempotent(ctx.call, again, () => getOnce(ctx.call, conn, url, false)) as Promise<Blob>,
-      json: (url) => idempotent(ctx.call, again, () => getOnce(ctx.call, conn, url, true)),
+      file: (url) => idempotent(ctx.call, again, () => getOnce(ctx.call, conn, inNetwork(url), false)) as Promise<Blob>,
+      json: (url) => idempotent(ctx.call, again, () => getOnce(ctx.call, conn, inNetwork(url), true)),
       sleep: (ms) => ctx.call.sleep(ms),
       route: (path) => routeOf(target.provider ?? "hf-inference", path, ctx.call.secret),
     };
     // Retries resend the request only: what its answer needs next (a queue's polls, the file it names) is
     // tried again on its own (`idempotent`), so that a failed poll never submits a queued task (and bills it) twice.
-    const sent = await withRetries(ctx, async () => ({ value: await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)) }));
+    const submitting = target.submitOnce ? { ...ctx, policy: { ...ctx.policy, retryable: unaccepted } } : ctx;
+    const sent = await withRetries(submitting, async () => ({ value: await readAnswer(ctx.call, await sendOnce(ctx.call, conn, target.out)) })).catch((error: unknown) => {
+      throw target.submitOnce ? maybeSubmitted(error) : error;
+    });
     return (await target.answer(sent.value, ctx.call.secret, io)) as O;
+  } catch (error) {
+    throw sealError(error, ctx.call.secret);
   } finally {
     ctx.call.finish();
   }
 }
 
 type Loose = Record<string, unknown>;
+
+/**
+ * The check of every URL a provider's answer names: one on a loopback, private, link-local or metadata address is
+ * refused (a typed error, nothing fetched), unless `allowed` or the call's own target is such a host.
+ */
+function outward(target: string, allowed: boolean, secret: string | undefined): (url: string) => string {
+  if (allowed || isInternalUrl(target)) return (url) => url;
+  return (url) => {
+    if (!isInternalUrl(url)) return url;
+    throw new InferenceClientProviderOutputError(`The provider's answer names a URL on a private or local address (${serverText(redactUrl(url), secret)}); it is not fetched. Set \`allowPrivateNetwork: true\` to allow it`);
+  };
+}
 
 /** `extra` over `headers`, a name of `extra` replacing the same name of `headers` in any case. */
 function withHeaders(headers: Record<string, string>, extra: Readonly<Record<string, string>>): Record<string, string> {
@@ -98,6 +118,31 @@ export async function readAnswer(call: Call, { res, origin, release }: Reply): P
   }
 }
 
+/** Failures of a connection never made (refused, no such host): nothing was sent. */
+const NEVER_SENT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT)$/;
+
+/** Whether `error` (or a cause of it) is a connection that was never made. */
+function neverSent(error: unknown): boolean {
+  for (let e = error, depth = 0; typeof e === "object" && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && NEVER_SENT.test(code)) return true;
+  }
+  return false;
+}
+
+/** What a billed submission may be sent again after: a connection never made, a 429, a 503 (nothing accepted). */
+function unaccepted(error: InferenceError): boolean {
+  if (error instanceof ConnectionError) return neverSent(error);
+  return error instanceof HttpError && (error.status === 429 || error.status === 503);
+}
+
+/** A billed submission whose connection failed after its bytes may have gone out: the error says the job may exist. */
+function maybeSubmitted(error: unknown): unknown {
+  if (!(error instanceof ConnectionError) || neverSent(error)) return error;
+  const message = `${error.message}. The request may have reached the provider: the job may exist (and be billed), so it was not sent again`;
+  return new ConnectionError(message, { cause: error.cause, url: error.url });
+}
+
 /** A poll or a file GET is tried again at most this often (and never more than the call's `maxRetries`). */
 const GET_RETRIES = 2;
 
@@ -123,15 +168,7 @@ async function idempotent(call: Call, again: number, get: () => Promise<unknown>
  */
 async function getOnce(call: Call, conn: Connection, url: string, json: boolean): Promise<unknown> {
   if (!/^https?:\/\//i.test(url)) throw new MalformedEventError(`The provider's answer names a URL that is not http(s): ${url.slice(0, 200)}`, url, undefined, call.secret);
-  call.check();
-  const attempt = call.attempt();
-  const release = (): void => attempt.abort();
-  let res: Response;
-  try {
-    res = await (conn.fetch ?? globalThis.fetch)(url, { ...conn.fetchOptions, method: "GET", headers: json ? conn.headers : {}, signal: attempt.signal });
-  } catch (error) {
-    throw call.translate(error, url);
-  }
+  const { res, release } = await fetchUnder(call, conn, url, { method: "GET", headers: json ? conn.headers : {} });
   if (!res.ok) {
     const body = parseMaybeJson(await readText(call, res, false).finally(release));
     throw toHttpError({ status: res.status, body, url, method: "GET", requestId: requestIdOf(res, call.secret), secret: call.secret });

@@ -1,6 +1,7 @@
 import { AbortError } from "../errors";
 import type { Call } from "../transport/call";
 import type { Source } from "../transport/source";
+import { sealError } from "../redact";
 
 /** A stream's start: throws synchronously on bad input (raised from the first `next()`). */
 export type Opener<T> = () => { call: Call; source: Promise<Source<T>> };
@@ -83,7 +84,7 @@ export class StreamIterator<T> implements AsyncGenerator<T, undefined, unknown> 
       const error = source.failure();
       this.end();
       this.answered(id, DONE);
-      if (error) throw error;
+      if (error) throw sealError(error, this.call?.secret);
       return DONE;
     }
     this.readFor = id;

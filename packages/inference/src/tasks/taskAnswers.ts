@@ -3,7 +3,7 @@
  * another shape is an `InferenceClientProviderOutputError` quoting its start (redacted), never passed on.
  */
 import { InferenceClientProviderOutputError } from "../hfErrors";
-import { redactText } from "../redact";
+import { serverText } from "../redact";
 
 /** A check of one value of an answer. */
 export type Check = (value: unknown) => boolean;
@@ -29,8 +29,8 @@ export const labelScore: Check = /* @__PURE__ */ fields({ label: isString, score
 export function malformed(task: string, expected: string, value: unknown, secret: string | undefined): InferenceClientProviderOutputError {
   let shown: string;
   if (typeof Blob !== "undefined" && value instanceof Blob) shown = `a ${value.type || "binary"} body of ${value.size} bytes`;
-  else shown = (JSON.stringify(value) ?? String(value)).slice(0, 200);
-  return new InferenceClientProviderOutputError(redactText(`Received malformed response from the ${task} API: expected ${expected}, got ${shown}`, secret));
+  else shown = serverText(value, secret);
+  return new InferenceClientProviderOutputError(`Received malformed response from the ${task} API: expected ${expected}, got ${shown}`);
 }
 
 /** An answer that must pass `check` (described by `expected`), then shaped by `pick`. */

@@ -8,11 +8,28 @@ import type { Call } from "./call";
 /** The largest 2xx JSON answer read (a long answer with logprobs is a few MB). */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
+/**
+ * `text + piece`, within the bound of one answer: an answer collected from a stream (its content, reasoning or
+ * a tool call's arguments) past 32 MB is a MalformedEventError, never V8's `Invalid string length`.
+ */
+export function grow(text: string, piece: string): string {
+  if (text.length + piece.length > MAX_ANSWER_BYTES) {
+    throw new MalformedEventError(`The answer collected from the stream is larger than ${MAX_ANSWER_BYTES / 1048576} MB; collecting stopped there`, text.slice(0, 200));
+  }
+  return text + piece;
+}
+
 /** The largest binary answer read (an image, speech, audio): past it the answer is refused, never buffered. */
 export const MAX_BINARY_BYTES = 268_435_456; // 256 MiB, as a literal: an unused product is kept by bundlers
 
 /** White space that may come before a JSON value or an event stream's first line, and a BOM. */
 export const isBlank = (code: number): boolean => code === 32 || code === 9 || code === 10 || code === 13 || code === 0xfeff;
+
+/** The index of the first character of `text` that is not blank, or -1. */
+export function firstNonBlank(text: string): number {
+  for (let i = 0; i < text.length; i++) if (!isBlank(text.charCodeAt(i))) return i;
+  return -1;
+}
 
 /**
  * Feeds each piece of the body to `take` until the body ends or `take` answers true (then the rest is
@@ -51,19 +68,18 @@ export async function readText(call: Call, res: Response, isAnswer = true): Prom
   let text = "";
   let bytes = 0;
   let cap = isAnswer ? MAX_ANSWER_BYTES : KEPT_TEXT_CHARS;
-  let started = false;
+  let started = !isAnswer;
   await pump(call, res, (value) => {
-    text += decoder.decode(value, { stream: true });
+    const piece = decoder.decode(value, { stream: true });
+    text += piece;
     bytes += value.byteLength;
-    if (isAnswer && !started) {
-      let i = 0;
-      while (i < text.length && isBlank(text.charCodeAt(i))) i++;
-      if (i < text.length) {
-        started = true;
-        call.data();
-        if (text[i] !== "{" && text[i] !== "[") cap = KEPT_TEXT_CHARS; // not JSON: its start says what it is
-      }
-    } else if (started) call.data();
+    // Only the new piece is scanned (linear in the body), and blanks are not data: they keep no stalled server alive.
+    const first = firstNonBlank(piece);
+    if (isAnswer && first >= 0) {
+      call.data();
+      if (!started && piece[first] !== "{" && piece[first] !== "[") cap = KEPT_TEXT_CHARS; // not JSON: its start says what it is
+      started = true;
+    }
     if (bytes < cap) return false;
     if (cap === MAX_ANSWER_BYTES) {
       throw new MalformedEventError(`The server's answer is larger than ${MAX_ANSWER_BYTES / 1048576} MB; reading stopped there`, text, undefined, call.secret);

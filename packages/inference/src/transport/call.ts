@@ -159,6 +159,14 @@ export class Call {
     this.watchTimer = startTimer(Math.min(idle, stall), check);
   }
 
+  /** A request is sent after the answer's first data (a poll): its wait for a head is watched as a body's silence is. */
+  awaitHead(): boolean {
+    if (!this.firstDataSeen) return false;
+    this.watchBody();
+    this.reading();
+    return true;
+  }
+
   /** The body is done with, or the answer complete: silence is no longer an error. */
   stopWatching(): void {
     clearTimeout(this.watchTimer);

@@ -122,29 +122,25 @@ export function requestIdOf(res: Response, secret?: string): string | undefined 
  * caller's business; after a loading wait the call asks the server to hold the request (`x-wait-for-model`).
  */
 export async function sendOnce(call: Call, conn: Connection, out: Outgoing): Promise<Reply> {
-  call.check();
   const own = out.body.contentType ? { ...conn.headers, "Content-Type": out.body.contentType } : conn.headers;
   const headers = call.waitForModel && !("x-wait-for-model" in own) ? { ...own, "x-wait-for-model": "true" } : own;
-  const doFetch = conn.fetch ?? globalThis.fetch;
-  if (typeof doFetch !== "function") throw new InferenceError("No fetch is available: pass one as the `fetch` option");
-  const attempt = call.attempt();
   const { debug } = conn;
   const sentAt = debug ? Date.now() : 0;
   const { bytes, json } = out.body;
   debug?.(`POST ${redactUrl(out.url)} (${bytes ? "binary" : `${json.length} bytes`})`);
   let res: Response;
+  let release: () => void;
   try {
-    res = await doFetch(out.url, { ...conn.fetchOptions, method: "POST", headers, body: bytes ?? json, signal: attempt.signal });
-  } catch (e) {
-    const error = call.translate(e, out.url);
-    debug?.(`failed after ${Date.now() - sentAt} ms: ${error.message}`);
+    ({ res, release } = await fetchUnder(call, conn, out.url, { method: "POST", headers, body: bytes ?? json }));
+  } catch (error) {
+    debug?.(`failed after ${Date.now() - sentAt} ms: ${(error as Error).message}`);
     throw error;
   }
   const secret = call.secret;
   const origin: Origin = { url: redactUrl(out.url), requestId: requestIdOf(res, secret), provider: res.headers.get("x-inference-provider") ?? undefined, secret };
   debug?.(`${res.status} ${mediaType(res) || "-"} in ${Date.now() - sentAt} ms${origin.requestId ? `, request id ${origin.requestId}` : ""}`);
   conn.onResponse?.({ status: res.status, headers: res.headers, url: origin.url, requestId: origin.requestId });
-  if (res.ok) return { res, origin, release: () => attempt.abort() };
+  if (res.ok) return { res, origin, release };
   const body = await readErrorBody(call, res);
   throw toHttpError({
     status: res.status,
@@ -157,6 +153,28 @@ export async function sendOnce(call: Call, conn: Connection, out: Outgoing): Pro
     provider: origin.provider,
     secret,
   });
+}
+
+/**
+ * The one way a call sends a request: aborted as soon as the call fails (deadline, first chunk, caller's
+ * signal); once the answer's first data is in (a poll, a file it names), the wait for the response's head
+ * is watched by `idleTimeout` and `stallTimeout` too, so that no request of a call waits unbounded.
+ */
+export async function fetchUnder(call: Call, conn: Pick<Connection, "fetch" | "fetchOptions">, url: string, init: RequestInit): Promise<{ res: Response; release: () => void }> {
+  call.check();
+  const doFetch = conn.fetch ?? globalThis.fetch;
+  if (typeof doFetch !== "function") throw new InferenceError("No fetch is available: pass one as the `fetch` option");
+  const attempt = call.attempt();
+  const watched = call.awaitHead();
+  try {
+    const res = await doFetch(url, { ...conn.fetchOptions, ...init, signal: attempt.signal });
+    return { res, release: () => attempt.abort() };
+  } catch (error) {
+    attempt.abort();
+    throw call.translate(error, url);
+  } finally {
+    if (watched) call.stopWatching();
+  }
 }
 
 /** Reads at most 64 KB of an error body under the call's limits, then cancels the rest. */

@@ -2,6 +2,7 @@ import { ConnectionError, HttpError, type InferenceError, ModelLoadingError, Rat
 import type { Logger, RetryEvent } from "../types";
 import { warnOnce } from "../warnOnce";
 import type { Call } from "./call";
+import { sealError } from "../redact";
 
 export interface RetryPolicy {
   /** `retry_on_error !== false`. */
@@ -15,6 +16,8 @@ export interface RetryPolicy {
   /** Named in the loading warning. */
   model: string;
   random?: () => number;
+  /** When given, only the errors it accepts are retried (a billed submission: only what says nothing was accepted). */
+  retryable?: (error: InferenceError) => boolean;
 }
 
 interface Plan {
@@ -41,7 +44,7 @@ export const MAX_RETRY_AFTER = 60_000;
  * server's wait (`retry-after`, `estimated_time`) is a minimum that jitter only adds to.
  */
 export function planRetry(error: InferenceError, retriesSoFar: number, policy: RetryPolicy, loadingWaitsSoFar = 0): Plan | undefined {
-  if (!policy.enabled) return undefined;
+  if (!policy.enabled || policy.retryable?.(error) === false) return undefined;
   const random = policy.random ?? Math.random;
   if (error instanceof ModelLoadingError) {
     if (loadingWaitsSoFar >= MAX_LOADING_WAITS) return undefined;
@@ -78,7 +81,7 @@ export async function withRetries<C extends { readonly call: Call; readonly poli
     } catch (e) {
       const error = call.translate(e);
       const plan = planRetry(error, retries, policy, loadingWaits);
-      if (!plan || call.failure || plan.delayMs > call.remaining()) throw error;
+      if (!plan || call.failure || plan.delayMs > call.remaining()) throw sealError(error, call.secret);
       if (plan.reason === "loading") {
         call.waitForModel = true;
         loadingWaits++;

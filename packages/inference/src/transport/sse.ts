@@ -2,7 +2,8 @@ import { createParser, type EventSourceMessage, type EventSourceParser } from "e
 import { IncompleteStreamError, type InferenceError, InferenceError as BaseError, MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { Call } from "./call";
-import { isBlank, MAX_ANSWER_BYTES, type Origin, parseMaybeJson } from "./request";
+import { firstNonBlank } from "./body";
+import { MAX_ANSWER_BYTES, type Origin, parseMaybeJson } from "./request";
 import { noop, type Source, type StreamRules } from "./source";
 
 /** How the body speaks: not known until its first non-blank byte; an event stream; or one bare JSON value. */
@@ -60,7 +61,7 @@ export class EventStream<T> implements Source<T> {
       throw new BaseError("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
     }
     this.reader = body.getReader();
-    this.parser = createParser({ onEvent: (e) => this.onEvent(e), onComment: () => (this.pendingBytes = 0) });
+    this.parser = createParser({ onEvent: (e) => this.onEvent(e) }); // comments count towards the event they precede: no event grows unbounded between its data lines
     this.offCancel = call.onCancel(() => this.cancelBody());
     call.watchBody();
   }
@@ -134,16 +135,15 @@ export class EventStream<T> implements Source<T> {
 
   /** Until the body's first non-blank byte, whether it is events or one bare JSON value; true when `text` was taken as JSON. */
   private sniff(text: string): boolean {
+    const i = firstNonBlank(text);
     if (this.mode === Mode.Unknown) {
-      let i = 0;
-      while (i < text.length && isBlank(text.charCodeAt(i))) i++;
-      if (i === text.length) return false;
+      if (i < 0) return false;
       const c = text[i];
       this.mode = c === "{" || c === "[" ? Mode.Json : Mode.Events;
       if (this.mode === Mode.Events) return false;
     }
     this.json += text;
-    this.call.data();
+    if (i >= 0) this.call.data(); // blanks are not data
     if (this.json.length > MAX_ANSWER_BYTES) this.tooLarge(this.json);
     return true;
   }
