@@ -8,7 +8,7 @@ import {
   type Options,
 } from "@hfkit/inference";
 import { openAIChunks, openAICompletion } from "./normalize";
-import { DONE_EVENT, errorResponse, sseEvent } from "./protocol";
+import { DONE_EVENT, errorResponse, sseEvent, toOpenAIError } from "./protocol";
 
 /** The parts of an OpenAI request the hfkit core needs. */
 export interface ChatRequest {
@@ -23,7 +23,8 @@ export interface ChatRequest {
 /**
  * Answers one OpenAI chat request through the hfkit core, in pure OpenAI protocol: `data: `-framed
  * events ending with `data: [DONE]` as soon as the answer is complete; an error before any token is a
- * real HTTP error response; an error after tokens errors the body stream. Answers and chunks carry
+ * real HTTP error response; an error after tokens is OpenAI's `data: {"error": {…}}` event after them,
+ * then the end of the body (no `[DONE]`), which OpenAI's clients throw as their `APIError`. Answers and chunks carry
  * OpenAI's `object`, an id, tool-call ids and `finish_reason: "tool_calls"` whatever the server sent.
  */
 export async function answerChat(req: ChatRequest, options: Options): Promise<Response> {
@@ -51,13 +52,13 @@ export async function answerChat(req: ChatRequest, options: Options): Promise<Re
 export interface Framing<T> {
   event(value: T): Uint8Array;
   end?: Uint8Array;
-  failed?(error: unknown): Uint8Array;
+  failed(error: unknown): Uint8Array;
 }
 
 /**
  * A stream whose first value is already read, as an event-stream body: read as the client pulls, the
- * upstream call closed when the client cancels. An error after the first value ends the body with the
- * framing's error event, or errors it (so that the client's iterator throws).
+ * upstream call closed when the client cancels. An error after the first value is the framing's error
+ * event and the body's clean end: the body is never errored, as that would drop the values still queued.
  */
 export function eventBody<T>(first: IteratorResult<T, undefined>, stream: AsyncGenerator<T, undefined, unknown>, framing: Framing<T>): ReadableStream<Uint8Array> {
   let pending: IteratorResult<T, undefined> | undefined = first;
@@ -71,7 +72,6 @@ export function eventBody<T>(first: IteratorResult<T, undefined>, stream: AsyncG
           controller.close();
         } else controller.enqueue(framing.event(r.value));
       } catch (error) {
-        if (!framing.failed) return controller.error(error);
         controller.enqueue(framing.failed(error));
         controller.close();
       }
@@ -82,10 +82,10 @@ export function eventBody<T>(first: IteratorResult<T, undefined>, stream: AsyncG
   });
 }
 
-/** Chat chunks as OpenAI frames them: `data: {json}`, then `data: [DONE]`. */
+/** Chat chunks as OpenAI frames them: `data: {json}`, then `data: [DONE]`; an error as `data: {"error": {…}}`. */
 function chatFraming(): Framing<ChatCompletionStreamOutput> {
   const openAI = openAIChunks();
-  return { event: (chunk) => sseEvent(openAI(chunk)), end: DONE_EVENT };
+  return { event: (chunk) => sseEvent(openAI(chunk)), end: DONE_EVENT, failed: (error) => sseEvent(toOpenAIError(error).body) };
 }
 
 export const EVENT_STREAM_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" };

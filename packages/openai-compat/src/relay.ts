@@ -20,7 +20,7 @@ export async function send(answer: Response, res: ServerResponse, streaming: boo
     await copy(reader, res);
     res.end();
   } catch (error) {
-    // An error after tokens: end the body without [DONE] so the client's iterator throws.
+    // Stream errors already arrive as an error event (see eventBody): only a broken read ends here, and a reset says so.
     res.destroy(error as Error);
   }
 }

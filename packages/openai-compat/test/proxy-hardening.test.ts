@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createProxy, startProxy } from "../src/index";
 import { messages, useHub, within } from "./helpers";
+import { type RawResponse, readResponse } from "./raw-http";
 
 const MB = 1024 * 1024;
 const ctx = useHub();
@@ -24,13 +25,6 @@ beforeAll(() => void process.on("unhandledRejection", onUnhandled));
 afterAll(() => void process.off("unhandledRejection", onUnhandled));
 afterEach(() => expect(unhandled.splice(0)).toEqual([]));
 
-/** A raw response: status, lower-cased headers, body text. */
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-}
-
 /** The head of a raw HTTP/1.1 request to the proxy under test (or to `to`). */
 function head(headers: Record<string, string | number>, path = "/v1/chat/completions", to = port): string {
   const lines = Object.entries({ host: `127.0.0.1:${to}`, "content-type": "application/json", ...headers }).map(([k, v]) => `${k}: ${v}`);
@@ -41,47 +35,6 @@ async function open(to = port): Promise<Socket> {
   const socket = connect(to, "127.0.0.1");
   await once(socket, "connect");
   return socket;
-}
-
-/** The body of a chunked message, once its last chunk arrived; else undefined. */
-function dechunk(raw: Buffer): Buffer | undefined {
-  const parts: Buffer[] = [];
-  for (let at = 0; ; ) {
-    const eol = raw.indexOf("\r\n", at);
-    if (eol < 0) return undefined;
-    const size = parseInt(raw.subarray(at, eol).toString("latin1"), 16);
-    if (size === 0) return Buffer.concat(parts);
-    if (raw.length < eol + 2 + size + 2) return undefined;
-    parts.push(raw.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
-  }
-}
-
-/** Parses the first response on `socket`: resolves once its head and whole body (by length, chunks, or the end) arrived. */
-function readResponse(socket: Socket): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    let buffer = Buffer.alloc(0);
-    const parse = (ended: boolean): void => {
-      const end = buffer.indexOf("\r\n\r\n");
-      if (end < 0) return ended ? reject(new Error(`no response head in ${JSON.stringify(buffer.toString())}`)) : undefined;
-      const [statusLine, ...lines] = buffer.subarray(0, end).toString("latin1").split("\r\n");
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-      const raw = buffer.subarray(end + 4);
-      const length = Number(headers["content-length"] ?? NaN);
-      const body = headers["transfer-encoding"] === "chunked" ? dechunk(raw) : raw.length >= length || ended ? raw.subarray(0, length || undefined) : undefined;
-      if (body === undefined) return ended ? reject(new Error("the response ended early")) : undefined;
-      socket.off("data", onData);
-      resolve({ status: Number(statusLine!.split(" ")[1]), headers, text: body.toString("utf8") });
-    };
-    const onData = (c: Buffer): void => {
-      buffer = Buffer.concat([buffer, c]);
-      parse(false);
-    };
-    socket.on("data", onData);
-    socket.once("end", () => parse(true));
-    socket.once("close", () => parse(true));
-    socket.on("error", () => {});
-  });
 }
 
 /** POSTs `body` to the proxy under test over a fresh socket. */
