@@ -8,14 +8,19 @@ import type { MockHubConfig, MockHubCore } from "./types.js";
 export interface StartOptions extends MockHubConfig {
   /** 0 (default) picks a free port. */
   port?: number;
-  /** Default "127.0.0.1". */
+  /**
+   * The address (or host name) to listen on; default "127.0.0.1". "0.0.0.0" or "::" listens on every
+   * interface: the hub has no authentication, so anyone on the network could use it.
+   */
   host?: string;
 }
 
 /** A mock hub listening on loopback HTTP; everything of {@link MockHubCore}, plus its address and `close()`. */
 export interface MockHub extends MockHubCore {
-  /** e.g. "http://127.0.0.1:54321", no trailing slash. */
+  /** e.g. "http://127.0.0.1:54321", no trailing slash; loopback when it listens on every interface. */
   readonly url: string;
+  /** The address it listens on: "127.0.0.1", "::1", or "0.0.0.0" / "::" for every interface. */
+  readonly host: string;
   /** The port it listens on. */
   readonly port: number;
   /** Closes the server and destroys every open socket, lingering streams included. */
@@ -31,6 +36,7 @@ const DROP_GRACE_MS = 20;
 /** Serves the core over loopback HTTP, writing each body chunk as soon as it comes. */
 export async function startMockHub(options: StartOptions = {}): Promise<MockHub> {
   const { port = 0, host = "127.0.0.1", ...config } = options;
+  checkHost(host);
   const hub = createMockHub(config);
   // Imported here so the package root stays loadable where node:http is not.
   const { createServer } = await import("node:http");
@@ -42,12 +48,27 @@ export async function startMockHub(options: StartOptions = {}): Promise<MockHub>
   });
   await listen(server, port, host);
   const address = server.address() as AddressInfo;
-  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+  const origin = `http://${clientHost(address.address)}:${address.port}`;
   return Object.assign(hub, {
     url: origin,
+    host: address.address,
     port: address.port,
     close: () => closeServer(hub, server, sockets),
   });
+}
+
+/** node listens on every interface for a host of `null`, "" or a number (taken as the backlog): refused before anything starts. */
+function checkHost(host: unknown): asserts host is string {
+  if (typeof host === "string" && host.trim() !== "") return;
+  const got = host === null ? "null" : typeof host === "string" ? JSON.stringify(host) : `a ${typeof host}`;
+  const message = `startMockHub: \`host\` must be an address or host name to listen on, e.g. "127.0.0.1" (the default), "::1", or "0.0.0.0" for every interface (got ${got})`;
+  throw typeof host === "string" ? new RangeError(message) : new TypeError(message);
+}
+
+/** Where a client connects: loopback for a wildcard address, an IPv6 address bracketed. */
+function clientHost(address: string): string {
+  const host = address === "0.0.0.0" ? "127.0.0.1" : address === "::" ? "::1" : address;
+  return host.includes(":") ? `[${host.replace("%", "%25")}]` : host;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
