@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { ListenOptions } from "node:net";
 
-/** The proxy's guards: loopback binding, its own Host only, a capped body, bounded nesting. */
+/** The proxy's guards: loopback binding, its own Host only, capped bodies (in and from upstream), bounded nesting. */
 
 /** Request bodies above this many bytes get 413, unless `maxBodyBytes` says otherwise. */
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -48,6 +48,31 @@ export function readBody(req: IncomingMessage, cap: number): Promise<string | un
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
+}
+
+/**
+ * An upstream answer's body as text; undefined as soon as it is known to pass `cap` bytes (the rest
+ * cancelled). Aborting `signal` cancels the read even when the fetch that made `res` ignored the signal.
+ */
+export async function readCapped(res: Response, cap: number, signal: AbortSignal): Promise<string | undefined> {
+  signal.throwIfAborted();
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const cancel = (): void => void reader.cancel().catch(() => {});
+  signal.addEventListener("abort", cancel);
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    for (let size = 0; ; ) {
+      const { done, value } = await reader.read();
+      signal.throwIfAborted();
+      if (done) return text + decoder.decode();
+      if ((size += value.byteLength) > cap) return void cancel();
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    signal.removeEventListener("abort", cancel);
+  }
 }
 
 const QUOTE = 0x22;

@@ -1,3 +1,4 @@
+import { readCapped } from "./guard";
 import { endpointRoot, HF_ROUTER_HOST, type TargetKind } from "./target";
 
 /** What the proxy's `GET /v1/models` needs: the target, its kind, the override, and how to fetch. */
@@ -10,6 +11,9 @@ export interface ModelsSource {
   fetchOptions?: Record<string, unknown>;
   headers?: Record<string, string>;
 }
+
+/** The largest model list read (the HF router's is well under 1 MB): past it the list is refused, never buffered. */
+export const MAX_MODELS_BYTES = 8 * 1024 * 1024;
 
 /** A status and the JSON body to answer with. */
 export interface ModelsAnswer {
@@ -35,25 +39,31 @@ export function modelsUrl(target: string, kind: TargetKind): string | undefined 
  * OpenAI's model list: the `models` override; else the target's own list, fetched with the caller's
  * token (an endpoint's model, the HF router's models) and passed on as `{"object": "list", "data"}`;
  * else (an hf-inference base, which has no list) an empty list. A failure is the target's status with
- * OpenAI's error body; no answer is 502 (504 once `signal` aborts).
+ * OpenAI's error body; no answer, or a list over {@link MAX_MODELS_BYTES}, is 502 (504 once `signal` aborts).
  */
 export async function listModels(source: ModelsSource, token: string | undefined, signal: AbortSignal): Promise<ModelsAnswer> {
   if (source.models) return list(source.models.map((id) => ({ id, object: "model", created: 0, owned_by: "huggingface" })));
   const url = modelsUrl(source.target, source.kind);
   if (url === undefined) return list([]);
-  const headers: Record<string, string> = { ...source.headers, accept: "application/json" };
-  if (token) headers.authorization = `Bearer ${token}`;
-  let text: string;
-  let status: number;
   try {
-    const res = await (source.fetch ?? globalThis.fetch)(url, { ...source.fetchOptions, method: "GET", headers, signal });
-    status = res.status;
-    text = await res.text();
+    return await fetchList(source, url, token, signal);
   } catch (error) {
     if (signal.aborted) return failure(504, "The target did not list its models in time");
     return failure(502, `The target could not be reached to list its models: ${String((error as Error)?.message ?? error)}`);
   }
-  if (status >= 400) return failure(status, `The target answered ${status} to GET /v1/models`);
+}
+
+/** The target's list at `url`, read to at most {@link MAX_MODELS_BYTES}; an error status is answered without its body. */
+async function fetchList(source: ModelsSource, url: string, token: string | undefined, signal: AbortSignal): Promise<ModelsAnswer> {
+  const headers: Record<string, string> = { ...source.headers, accept: "application/json" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await (source.fetch ?? globalThis.fetch)(url, { ...source.fetchOptions, method: "GET", headers, signal });
+  if (res.status >= 400) {
+    void res.body?.cancel().catch(() => {});
+    return failure(res.status, `The target answered ${res.status} to GET /v1/models`);
+  }
+  const text = await readCapped(res, MAX_MODELS_BYTES, signal);
+  if (text === undefined) return failure(502, `The target's model list is larger than ${MAX_MODELS_BYTES} bytes; reading stopped there`);
   const data = parseData(text);
   return data ? list(data) : failure(502, "The target's model list is not OpenAI's `{\"data\": [...]}`");
 }

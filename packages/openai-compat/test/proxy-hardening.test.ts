@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createProxy, startProxy } from "../src/index";
 import { messages, useHub, within } from "./helpers";
-import { type RawResponse, readResponse } from "./raw-http";
+import { drainedOrClosed, type RawResponse, readResponse } from "./raw-http";
 
 const MB = 1024 * 1024;
 const ctx = useHub();
@@ -48,17 +48,6 @@ async function post(body: string, headers: Record<string, string | number> = {},
     socket.destroy();
   }
 }
-
-const drainedOrClosed = (stream: NodeJS.EventEmitter): Promise<void> =>
-  new Promise((resolve) => {
-    const done = (): void => {
-      stream.off("drain", done);
-      stream.off("close", done);
-      resolve();
-    };
-    stream.on("drain", done);
-    stream.on("close", done);
-  });
 
 /**
  * Writes `chunk` (framed by `frame`) to `socket` as fast as it takes it, until a response byte arrives,

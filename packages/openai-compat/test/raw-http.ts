@@ -49,6 +49,18 @@ export function readResponse(socket: Socket): Promise<RawResponse> {
   });
 }
 
+/** Resolves once `stream` can take more, or is closed. */
+export const drainedOrClosed = (stream: NodeJS.EventEmitter): Promise<void> =>
+  new Promise((resolve) => {
+    const done = (): void => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
+
 /** One chunk of a chunked body. */
 export const chunk = (text: string): string => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
 export const LAST_CHUNK = "0\r\n\r\n";
