@@ -45,9 +45,9 @@ export class FaultRegistry {
     });
     this.rules.push(rule);
     if (fault.type === "loading") {
-      // Loading ends after its duration even when nobody consumes the 503s.
+      // A duration ends loading even when nobody consumes the 503s; Infinity leaves that to `times` or `remove()`.
       const ms = fault.durationMs ?? (fault.estimatedTime ?? DEFAULT_ESTIMATED_TIME_S) * 1000;
-      this.timers.after(ms, () => rule.remove());
+      if (ms !== Infinity) this.timers.after(ms, () => rule.remove());
     }
     return rule;
   }

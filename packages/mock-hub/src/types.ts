@@ -92,7 +92,7 @@ export type ProxyFault = Counted &
         type: "loading";
         /** The `estimated_time` sent, in seconds. Default 20. */
         estimatedTime?: number;
-        /** How long loading lasts, in ms, if `times` does not end it first. Default `estimatedTime` seconds. */
+        /** How long loading lasts, in ms, if `times` does not end it first; Infinity: until `times` or `remove()`. Default `estimatedTime` seconds. */
         durationMs?: number;
       }
     | {

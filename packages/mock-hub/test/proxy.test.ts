@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { startMockHub } from "../src/index.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createMockHub, type MockHubCore, startMockHub } from "../src/index.js";
 import { QUESTION, chatUrl, postJson, useHub, waitFor } from "./helpers.js";
 
 const hub = useHub();
@@ -15,24 +15,63 @@ describe("model loading", () => {
     expect(rule).toMatchObject({ hits: 1, remaining: 0, active: false });
     expect((await chat()).status).toBe(200);
   });
+});
+
+describe("model loading, on the hub's own clock (the core with fake timers)", () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+  const post = (core: MockHubCore, headers: Record<string, string> = {}) =>
+    core.handle(
+      new Request(`http://hub.test/models/${MODEL}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ messages: QUESTION }),
+      }),
+    );
+  /** A response promise and whether it has settled yet. */
+  const watched = (response: Promise<Response>) => {
+    const state = { settled: false, response };
+    void response.then(() => (state.settled = true));
+    return state;
+  };
 
   it("x-wait-for-model: true holds the request until loading ends, then answers it", async () => {
-    hub().inject({ type: "loading", estimatedTime: 1, durationMs: 250 }, { model: MODEL });
-    const started = Date.now();
-    const held = chat({ "x-wait-for-model": "true" });
-    const meanwhile = await chat();
-    expect(meanwhile.status).toBe(503);
-    const answered = await held;
+    const core = createMockHub();
+    core.inject({ type: "loading", estimatedTime: 1, durationMs: 250 }, { model: MODEL });
+    const held = watched(post(core, { "x-wait-for-model": "true" }));
+    expect((await post(core)).status).toBe(503);
+    await vi.advanceTimersByTimeAsync(249);
+    expect(held.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const answered = await held.response;
     expect(answered.status).toBe(200);
     expect((await answered.json()).choices[0].message.content).toBe("The capital of France is Paris.");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
   });
 
   it("loading ends by itself after estimated_time when no duration is given", async () => {
-    hub().inject({ type: "loading", estimatedTime: 0.1 });
-    expect((await chat()).status).toBe(503);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect((await chat()).status).toBe(200);
+    const core = createMockHub();
+    core.inject({ type: "loading", estimatedTime: 0.1 });
+    expect((await post(core)).status).toBe(503);
+    await vi.advanceTimersByTimeAsync(99);
+    expect((await post(core)).status).toBe(503);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await post(core)).status).toBe(200);
+  });
+
+  it("durationMs: Infinity → loading outlasts any clock; only its `times` 503s or remove() end it", async () => {
+    const core = createMockHub();
+    core.inject({ type: "loading", estimatedTime: 0.1, durationMs: Infinity }, { model: MODEL, times: 2 });
+    await vi.advanceTimersByTimeAsync(86_400_000);
+    expect((await post(core)).status).toBe(503);
+    expect((await post(core)).status).toBe(503);
+    expect((await post(core)).status).toBe(200);
+
+    const rule = core.inject({ type: "loading", durationMs: Infinity }, { model: MODEL });
+    const held = watched(post(core, { "x-wait-for-model": "true" }));
+    await vi.advanceTimersByTimeAsync(86_400_000);
+    expect(held.settled).toBe(false);
+    rule.remove();
+    expect((await held.response).status).toBe(200);
   });
 });
 
