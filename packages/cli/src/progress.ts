@@ -1,7 +1,13 @@
-import type { RetryEvent } from "@hfkit/inference";
+import type { Logger, RetryEvent } from "@hfkit/inference";
 import { paint } from "./color";
+import { printable } from "./safeText";
 
 const FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
+
+/** The client's warnings, one line each on stderr, escaped: they may quote a server. Loading is the progress line's. */
+export function warnings(stderr: NodeJS.WritableStream): Logger {
+  return { warn: (m) => void (/is loading/.test(m) || stderr.write(`${printable(m)}\n`)) };
+}
 
 /**
  * What the user sees while nothing has arrived yet: on a terminal, one spinner line with the model's
@@ -25,10 +31,12 @@ export class Progress {
 
   onRetry(event: RetryEvent): void {
     const secs = (event.delayMs / 1000).toFixed(1);
-    const text =
+    // A model id is printed as given: a control character in it must not move the spinner's cursor.
+    const text = printable(
       event.reason === "loading"
         ? `Model ${this.model} is loading${event.estimatedTime !== undefined ? ` (about ${Math.round(event.estimatedTime)} s)` : ""}`
-        : `Retrying in ${secs} s (${event.reason}${event.status ? `, HTTP ${event.status}` : ""})`;
+        : `Retrying in ${secs} s (${event.reason}${event.status ? `, HTTP ${event.status}` : ""})`,
+    );
     if (!this.stderr.isTTY) return void this.stderr.write(`${this.dim(`${text}...`)}\n`);
     this.line = text;
     this.timer ??= setInterval(() => this.draw(), 100);

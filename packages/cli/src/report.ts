@@ -1,6 +1,7 @@
 import { AbortError, AuthenticationError, InferenceError, InputError } from "@hfkit/inference";
 import { colorOn, paint } from "./color";
 import { EXIT, type Io, UsageError } from "./io";
+import { printable } from "./safeText";
 
 const TOKENS_URL = "https://huggingface.co/settings/tokens";
 
@@ -21,9 +22,10 @@ export function report(error: unknown, io: Pick<Io, "stderr" | "env">, verbose: 
   if (cause instanceof AbortError) return EXIT.interrupted;
   const { line, code } = describe(cause, io.env);
   const p = paint(colorOn(io.stderr, io.env));
-  io.stderr.write(`${p.bold(p.red("hfkit:"))} ${line}${hint ? `; ${hint}` : ""}\n`);
+  // An error's message and stack may quote a server's body: shown escaped, painted after.
+  io.stderr.write(`${p.bold(p.red("hfkit:"))} ${printable(`${line}${hint ? `; ${hint}` : ""}`)}\n`);
   const stack = (cause as Error | undefined)?.stack;
-  if (verbose && stack) io.stderr.write(`${p.dim(stack)}\n`);
+  if (verbose && stack) io.stderr.write(`${p.dim(printable(stack))}\n`);
   return code;
 }
 

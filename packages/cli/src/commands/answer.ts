@@ -9,6 +9,7 @@ import {
 import type { Io } from "../io";
 import { Progress } from "../progress";
 import { Explained } from "../report";
+import { printable } from "../safeText";
 
 /** What every answer of one `hfkit chat` shares. */
 export interface Session {
@@ -51,7 +52,7 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
       const out = await s.client.chatCompletion(args, options);
       progress.clear();
       text = out.choices[0]?.message?.content ?? "";
-      io.stdout.write(s.json ? `${JSON.stringify(out)}\n` : `${text}\n`);
+      io.stdout.write(printable(s.json ? `${JSON.stringify(out)}\n` : `${text}\n`));
       return text;
     }
     for await (const chunk of s.client.chatCompletionStream(args, options)) {
@@ -59,7 +60,7 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
       if (s.json || content) {
         progress.clear();
         loading = false;
-        io.stdout.write(s.json ? `${JSON.stringify(chunk)}\n` : content);
+        io.stdout.write(printable(s.json ? `${JSON.stringify(chunk)}\n` : content));
       }
       text += content;
     }

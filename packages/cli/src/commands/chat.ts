@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { numberFlag, withNegatives } from "../args";
 import { colorOn } from "../color";
 import { EXIT, type Io, readAll, UsageError } from "../io";
+import { warnings } from "../progress";
 import { answer, type Session } from "./answer";
 import { converse } from "./interactive";
 
@@ -86,8 +87,7 @@ export async function chat(argv: string[], io: Io): Promise<number> {
       endpointUrl: values.endpoint,
       provider: values.provider,
       timeout,
-      // Loading is shown by the progress line; other warnings go to stderr.
-      logger: { warn: (m) => void (/is loading/.test(m) || io.stderr.write(`${m}\n`)) },
+      logger: warnings(io.stderr),
     }),
   };
   const messages: ChatCompletionInputMessage[] = values.system ? [{ role: "system", content: values.system }] : [];
