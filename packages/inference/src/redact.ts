@@ -87,6 +87,15 @@ export function sealError<E>(error: E, secret?: string): E {
   for (const key of Object.keys(error)) if (key !== "cause") fields[key] = redactValue(fields[key], secret);
   error.message = redactText(error.message, secret);
   if (error.stack) error.stack = redactText(error.stack, secret);
-  if (error.cause !== undefined) error.cause = redactError(error.cause, secret);
+  // A cause that shows nothing secret stays itself (the caller's own abort reason keeps its identity).
+  if (error.cause !== undefined && !isClean(error.cause, secret)) error.cause = redactError(error.cause, secret);
   return error;
+}
+
+/** True when nothing that `inspect` prints of `cause` and its chain would change under redaction. */
+function isClean(cause: unknown, secret: string | undefined, depth = 0): boolean {
+  if (typeof cause === "string") return redactText(cause, secret) === cause;
+  if (!(cause instanceof Error) || depth > 8) return true;
+  const texts = [cause.message, cause.stack ?? "", ...KEPT_FIELDS.map((f) => (cause as unknown as Record<string, unknown>)[f])];
+  return texts.every((t) => typeof t !== "string" || redactText(t, secret) === t) && isClean(cause.cause, secret, depth + 1);
 }

@@ -32,7 +32,8 @@ afterEach(() => void vi.unstubAllGlobals());
 
 const realFetch = globalThis.fetch;
 const toHub = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> => realFetch(String(url).replace(/^https:\/\/(router\.)?huggingface\.co/, hub.url), init);
-const options = (extra: Record<string, unknown> = {}) => ({ hubUrl: hub.url, fetch: toHub, logger: { warn() {} }, ...extra });
+// The mock hub serves the media it names on loopback, while each call's target is the router: let it through.
+const options = (extra: Record<string, unknown> = {}) => ({ hubUrl: hub.url, allowPrivateNetwork: true, fetch: toHub, logger: { warn() {} }, ...extra });
 /** What the hub saw besides the mapping lookups: method, path, body and the provider-relevant headers. */
 const sent = () =>
   hub.requests

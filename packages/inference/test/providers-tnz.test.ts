@@ -49,7 +49,8 @@ beforeEach(() => {
 });
 afterEach(() => void vi.unstubAllGlobals());
 
-const options = (extra: Record<string, unknown> = {}) => ({ hubUrl: hub.url, fetch: toHub, logger: { warn() {} }, ...extra });
+// The mock hub serves the media it names on loopback, while each call's target is the router: let it through.
+const options = (extra: Record<string, unknown> = {}) => ({ hubUrl: hub.url, allowPrivateNetwork: true, fetch: toHub, logger: { warn() {} }, ...extra });
 const TOKEN = "hf_test";
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 const png = () => new Blob([PNG], { type: "image/png" });

@@ -28,7 +28,8 @@ const realFetch = globalThis.fetch;
 /** Sends the router's and the Hub's URLs to the mock hub. */
 const toHub = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
   realFetch(String(url).replace(/^https:\/\/(router\.)?huggingface\.co/, hub.url), init);
-const options = () => ({ hubUrl: hub.url, fetch: toHub, logger: { warn() {} } });
+// The mock hub serves the media it names on loopback, while each call's target is the router: let it through.
+const options = () => ({ hubUrl: hub.url, allowPrivateNetwork: true, fetch: toHub, logger: { warn() {} } });
 const lookups = (model: string) => hub.requests.filter((r) => r.path.startsWith(`/api/models/${model}?`));
 const sentTo = (prefix: string) => hub.requests.filter((r) => r.path.startsWith(prefix));
 
@@ -133,7 +134,7 @@ describe("textToImage on fal-ai (its queue)", () => {
     let polled = 0;
     const failing = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
       String(url).endsWith("/status?_subdomain=queue") ? (polled++, Promise.resolve(new Response("busy", { status: 503 }))) : toHub(url, init);
-    const error = await ours.textToImage(args, { hubUrl: hub.url, fetch: failing, maxRetries: 2 }).catch((e: unknown) => e);
+    const error = await ours.textToImage(args, { hubUrl: hub.url, allowPrivateNetwork: true, fetch: failing, maxRetries: 2 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ours.HttpError);
     expect(error).toMatchObject({ status: 503 });
     expect(hub.requests.filter((r) => r.method === "POST" && r.path.startsWith("/fal-ai/"))).toHaveLength(1);
@@ -147,7 +148,7 @@ describe("textToImage on fal-ai (its queue)", () => {
       if (String(url).endsWith("/status?_subdomain=queue") && (polled++, failures-- > 0)) return Promise.resolve(new Response("busy", { status: 503 }));
       return toHub(url, init);
     };
-    const image = await ours.textToImage(args, { hubUrl: hub.url, fetch: flaky });
+    const image = await ours.textToImage(args, { hubUrl: hub.url, allowPrivateNetwork: true, fetch: flaky });
     expect(image).toBeInstanceOf(Blob);
     expect(polled).toBe(2);
     expect(hub.requests.filter((r) => r.method === "POST" && r.path.startsWith("/fal-ai/"))).toHaveLength(1);
@@ -157,7 +158,7 @@ describe("textToImage on fal-ai (its queue)", () => {
     let polled = 0;
     const failing = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
       String(url).endsWith("/status?_subdomain=queue") ? (polled++, Promise.resolve(new Response("busy", { status: 503 }))) : toHub(url, init);
-    const error = await ours.textToImage(args, { hubUrl: hub.url, fetch: failing, maxRetries: 0 }).catch((e: unknown) => e);
+    const error = await ours.textToImage(args, { hubUrl: hub.url, allowPrivateNetwork: true, fetch: failing, maxRetries: 0 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 503 });
     expect(polled).toBe(1);
   });
@@ -165,7 +166,7 @@ describe("textToImage on fal-ai (its queue)", () => {
   it("a failed status poll is the provider's typed error", async () => {
     const failing = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
       String(url).endsWith("/status?_subdomain=queue") ? Promise.resolve(new Response(JSON.stringify({ error: "queue gone" }), { status: 500, headers: { "content-type": "application/json" } })) : toHub(url, init);
-    const error = await ours.textToImage(args, { hubUrl: hub.url, fetch: failing, maxRetries: 0 }).catch((e: unknown) => e);
+    const error = await ours.textToImage(args, { hubUrl: hub.url, allowPrivateNetwork: true, fetch: failing, maxRetries: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ours.ServerError);
     expect(error).toMatchObject({ status: 500, body: { error: "queue gone" } });
   });

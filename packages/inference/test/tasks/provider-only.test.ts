@@ -29,7 +29,8 @@ beforeEach(() => {
 });
 
 const toHub = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> => fetch(String(url).replace(/^https:\/\/(router\.)?huggingface\.co/, hub.url), init);
-const client = (options: Record<string, unknown> = {}) => new InferenceClient("hf_test", { hubUrl: hub.url, fetch: toHub, logger: { warn() {} }, ...options });
+// The mock hub serves the media it names on loopback, while each call's target is the router: let it through.
+const client = (options: Record<string, unknown> = {}) => new InferenceClient("hf_test", { hubUrl: hub.url, allowPrivateNetwork: true, fetch: toHub, logger: { warn() {} }, ...options });
 const run = (c: (typeof CASES)[number], args: Record<string, unknown>, options?: Record<string, unknown>) =>
   (client(options)[c.name] as (a: unknown) => Promise<unknown>)({ provider: "fal-ai", model: c.model, ...args });
 const submits = (app: string) => hub.requests.filter((r) => r.method === "POST" && r.path.split("?")[0] === `/fal-ai/${app}`);
@@ -57,11 +58,19 @@ describe.each(CASES)("$name on fal-ai", (c) => {
     expect(submits(`hfkit-fal/missing-${c.task}`)).toHaveLength(1);
   });
 
-  it("a 5xx is retried up to maxRetries, then a ServerError", async () => {
+  it("a 502 on the queue's submission is not sent again (the job may have been accepted): a ServerError", async () => {
     hub.inject({ type: "serverError", status: 502 }, { model: c.app, times: 5 });
     const error = await run(c, c.args, { maxRetries: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
     expect((error as ServerError).status).toBe(502);
+    expect(submits(c.app)).toHaveLength(1);
+  });
+
+  it("a 503 (nothing accepted) is retried up to maxRetries, then a ServerError", async () => {
+    hub.inject({ type: "serverError", status: 503 }, { model: c.app, times: 5 });
+    const error = await run(c, c.args, { maxRetries: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ServerError).status).toBe(503);
     expect(submits(c.app)).toHaveLength(2);
   });
 
