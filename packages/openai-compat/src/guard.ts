@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import type { ListenOptions } from "node:net";
+import type { AddressInfo, ListenOptions } from "node:net";
+import { InputError } from "@hfkit/inference";
 
 /** The proxy's guards: loopback binding, its own Host only, capped bodies (in and from upstream), bounded nesting. */
 
@@ -11,25 +12,65 @@ export const LOOPBACK = "127.0.0.1";
 
 const unnamed = (value: unknown): boolean => value === undefined || value === null || value === "";
 
-/** `listen`'s arguments with 127.0.0.1 as the host when they name none; a pipe path or a handle is left as is. */
+/**
+ * `listen`'s arguments with 127.0.0.1 as the host when they name none; a pipe path or a handle is left
+ * as is. A host that is named must be a non-blank string: anything else is an InputError, before any bind.
+ */
 export function loopbackArgs(args: unknown[]): unknown[] {
   const [first, ...rest] = args;
   if (typeof first === "function") return [0, LOOPBACK, ...args];
   if (typeof first === "object" && first !== null) {
     const o = first as ListenOptions;
-    return "port" in o && unnamed(o.path) && unnamed(o.host) ? [{ ...o, host: LOOPBACK }, ...rest] : args;
+    if (!("port" in o) || !unnamed(o.path)) return args;
+    if (o.host === undefined) return [{ ...o, host: LOOPBACK }, ...rest];
+    checkHost(o.host);
+    return args;
   }
   const isPort = unnamed(first) || typeof first === "number" || (typeof first === "string" && Number(first) >= 0);
-  if (!isPort || (typeof rest[0] === "string" && rest[0] !== "")) return args;
-  // listen(port, host?, backlog?, cb?): an empty host slot is dropped, a backlog or callback kept.
-  return [unnamed(first) ? 0 : first, LOOPBACK, ...(rest.length > 0 && unnamed(rest[0]) ? rest.slice(1) : rest)];
+  if (!isPort) return args;
+  const [host, ...after] = rest;
+  const port = unnamed(first) ? 0 : first;
+  // listen(port, host?, backlog?, cb?): a number or a function in the host's place is the backlog or the callback.
+  if (host === undefined) return [port, LOOPBACK, ...after];
+  if (typeof host === "number" || typeof host === "function") return [port, LOOPBACK, ...rest];
+  checkHost(host);
+  return args;
+}
+
+/** Refuses a host that names no address: "" (which Node takes as every interface), null, or not a string. */
+export function checkHost(host: unknown): void {
+  if (typeof host === "string" && host.trim() !== "") return;
+  const got = typeof host === "string" ? JSON.stringify(host) : host === null ? "null" : typeof host;
+  const allowed = "127.0.0.1 (the default), ::1, a host name, or 0.0.0.0, :: or a network address to be reachable from the network";
+  throw new InputError(`\`host\` must be a non-blank string naming the address to bind: ${allowed} (got ${got})`, "host");
+}
+
+const bracketed = (host: string): string => (host.includes(":") ? `[${host}]` : host);
+
+/** What a wildcard bind is reached at from this machine. */
+const WILDCARD: Record<string, string> = { "0.0.0.0": LOOPBACK, "::": "::1" };
+
+/** The URL clients use for a server listening at `address`: an IPv6 host bracketed, a wildcard bind as loopback. */
+export function clientUrl({ address, port }: AddressInfo): string {
+  const host = WILDCARD[address] ?? address;
+  return `http://${bracketed(host)}:${port}`;
 }
 
 /** Whether the request's `Host` is this server's own address (no DNS rebinding). */
 export function sameHost(req: IncomingMessage): boolean {
   const local = req.socket.localPort;
   const host = (req.headers.host ?? "").toLowerCase();
-  return [`127.0.0.1:${local}`, `localhost:${local}`, `[::1]:${local}`, `${req.socket.localAddress}:${local}`].includes(host);
+  const own = `${bracketed(req.socket.localAddress ?? "")}:${local}`;
+  return [`127.0.0.1:${local}`, `localhost:${local}`, `[::1]:${local}`, own, asUrlWrites(own)].includes(host);
+}
+
+/** An authority as URL parsers write it, as clients then send it (`[::ffff:127.0.0.1]` as `[::ffff:7f00:1]`). */
+function asUrlWrites(authority: string): string {
+  try {
+    return new URL(`http://${authority}`).host;
+  } catch {
+    return authority;
+  }
 }
 
 /** The body as text; undefined as soon as it is known to pass `cap` bytes (declared so, or read so), reading no further. */

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 import { InferenceError, InputError, type Options, type RetryEvent } from "@hfkit/inference";
 import { answerChat } from "./answer";
 import { answerResponses } from "./responses";
-import { DEFAULT_MAX_BODY_BYTES, loopbackArgs, MAX_JSON_DEPTH, nestsDeeperThan, readBody, sameHost } from "./guard";
+import { clientUrl, DEFAULT_MAX_BODY_BYTES, loopbackArgs, MAX_JSON_DEPTH, nestsDeeperThan, readBody, sameHost } from "./guard";
 import { listModels } from "./models";
 import { sseEvent, toOpenAIError } from "./protocol";
 import { send } from "./relay";
@@ -34,10 +34,15 @@ export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | 
   models?: string[];
 }
 
-/** The proxy's `http.Server`; every form of `listen` that names no host or pipe binds 127.0.0.1. */
+/**
+ * The proxy's `http.Server`; every form of `listen` that names no host or pipe binds 127.0.0.1, and a
+ * named host that is `""`, `null` or not a string throws an InputError (field `host`) before any bind.
+ */
 export interface ProxyServer extends Server {
   /** Closes the server, ends every answer in flight and frees every socket. */
   shutdown(): Promise<void>;
+  /** Where clients reach it once it listens on a port, e.g. `http://127.0.0.1:54321`: IPv6 bracketed, a wildcard bind as loopback; else undefined. */
+  url(): string | undefined;
 }
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
@@ -71,6 +76,10 @@ export function createProxy(options: ProxyOptions): ProxyServer {
   });
   const listen = server.listen.bind(server) as (...args: unknown[]) => Server;
   server.listen = ((...args: unknown[]) => listen(...loopbackArgs(args))) as unknown as ProxyServer["listen"];
+  server.url = () => {
+    const address = server.address();
+    return typeof address === "object" && address !== null ? clientUrl(address) : undefined;
+  };
   server.shutdown = () =>
     new Promise<void>((resolve) => {
       for (const c of inFlight) c.abort();
@@ -104,9 +113,13 @@ function refuseOwnToken(options: ProxyOptions): void {
 }
 
 
-/** Starts a proxy on `host` (default 127.0.0.1) and `port` (default: a free one). */
+/**
+ * Starts a proxy on `host` (default 127.0.0.1; `""`, `null` or a non-string is an InputError before
+ * any bind) and `port` (default: a free one). Any other host than loopback makes the proxy reachable
+ * from the network: see the README.
+ */
 export async function startProxy(options: ProxyOptions & { port?: number; host?: string }): Promise<{
-  /** Where it listens, e.g. `http://127.0.0.1:54321`; clients use `{url}/v1`. */
+  /** Where clients reach it, e.g. `http://127.0.0.1:54321` (`http://[::1]:…` for ::1, loopback for a wildcard bind); clients use `{url}/v1`. */
   url: string;
   /** The underlying server. */
   server: ProxyServer;
@@ -114,17 +127,17 @@ export async function startProxy(options: ProxyOptions & { port?: number; host?:
   close(): Promise<void>;
 }> {
   const server = createProxy(options);
+  const { port = 0, host } = options;
   // A port in use (EADDRINUSE) rejects here instead of crashing the process as an unhandled 'error'.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+    // The object form: a non-string host is then refused, never taken for a backlog.
+    server.listen({ port, ...(host === undefined ? {} : { host }) }, () => {
       server.off("error", reject);
       resolve();
     });
   });
-  const { port, address } = server.address() as AddressInfo;
-  const host = address.includes(":") ? `[${address}]` : address;
-  return { url: `http://${host}:${port}`, server, close: () => server.shutdown() };
+  return { url: server.url()!, server, close: () => server.shutdown() };
 }
 
 
