@@ -85,7 +85,11 @@ export function eventBody<T>(first: IteratorResult<T, undefined>, stream: AsyncG
 /** Chat chunks as OpenAI frames them: `data: {json}`, then `data: [DONE]`; an error as `data: {"error": {…}}`. */
 function chatFraming(): Framing<ChatCompletionStreamOutput> {
   const openAI = openAIChunks();
-  return { event: (chunk) => sseEvent(openAI(chunk)), end: DONE_EVENT, failed: (error) => sseEvent(toOpenAIError(error).body) };
+  return {
+    event: (chunk) => sseEvent(openAI(chunk)),
+    end: DONE_EVENT,
+    failed: (error) => sseEvent(toOpenAIError(error).body),
+  };
 }
 
 export const EVENT_STREAM_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" };

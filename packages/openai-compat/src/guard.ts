@@ -38,10 +38,10 @@ export function loopbackArgs(args: unknown[]): unknown[] {
 }
 
 /** Refuses a host that names no address: "" (which Node takes as every interface), null, or not a string. */
-export function checkHost(host: unknown): void {
+function checkHost(host: unknown): void {
   if (typeof host === "string" && host.trim() !== "") return;
   const got = typeof host === "string" ? JSON.stringify(host) : host === null ? "null" : typeof host;
-  const allowed = "127.0.0.1 (the default), ::1, a host name, or 0.0.0.0, :: or a network address to be reachable from the network";
+  const allowed = "127.0.0.1 (the default), ::1, a host name, or 0.0.0.0, :: or a network address to be reachable";
   throw new InputError(`\`host\` must be a non-blank string naming the address to bind: ${allowed} (got ${got})`, "host");
 }
 

@@ -54,7 +54,12 @@ export async function listModels(source: ModelsSource, token: string | undefined
 }
 
 /** The target's list at `url`, read to at most {@link MAX_MODELS_BYTES}; an error status is answered without its body. */
-async function fetchList(source: ModelsSource, url: string, token: string | undefined, signal: AbortSignal): Promise<ModelsAnswer> {
+async function fetchList(
+  source: ModelsSource,
+  url: string,
+  token: string | undefined,
+  signal: AbortSignal,
+): Promise<ModelsAnswer> {
   const headers: Record<string, string> = { ...source.headers, accept: "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await (source.fetch ?? globalThis.fetch)(url, { ...source.fetchOptions, method: "GET", headers, signal });
@@ -63,7 +68,8 @@ async function fetchList(source: ModelsSource, url: string, token: string | unde
     return failure(res.status, `The target answered ${res.status} to GET /v1/models`);
   }
   const text = await readCapped(res, MAX_MODELS_BYTES, signal);
-  if (text === undefined) return failure(502, `The target's model list is larger than ${MAX_MODELS_BYTES} bytes; reading stopped there`);
+  const tooLarge = `The target's model list is larger than ${MAX_MODELS_BYTES} bytes; reading stopped there`;
+  if (text === undefined) return failure(502, tooLarge);
   const data = parseData(text);
   return data ? list(data) : failure(502, "The target's model list is not OpenAI's `{\"data\": [...]}`");
 }

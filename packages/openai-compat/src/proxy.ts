@@ -41,7 +41,10 @@ export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | 
 export interface ProxyServer extends Server {
   /** Closes the server, ends every answer in flight and frees every socket. */
   shutdown(): Promise<void>;
-  /** Where clients reach it once it listens on a port, e.g. `http://127.0.0.1:54321`: IPv6 bracketed, a wildcard bind as loopback; else undefined. */
+  /**
+   * Where clients reach it once it listens on a port, e.g. `http://127.0.0.1:54321`: IPv6 bracketed, a
+   * wildcard bind as loopback; undefined before, or on a pipe.
+   */
   url(): string | undefined;
 }
 
@@ -119,7 +122,7 @@ function refuseOwnToken(options: ProxyOptions): void {
  * from the network: see the README.
  */
 export async function startProxy(options: ProxyOptions & { port?: number; host?: string }): Promise<{
-  /** Where clients reach it, e.g. `http://127.0.0.1:54321` (`http://[::1]:…` for ::1, loopback for a wildcard bind); clients use `{url}/v1`. */
+  /** Where clients reach it, e.g. `http://127.0.0.1:54321` (see `ProxyServer.url`); clients use `{url}/v1`. */
   url: string;
   /** The underlying server. */
   server: ProxyServer;
