@@ -4,19 +4,26 @@ import { createProxy } from "@hfkit/openai-compat";
 import { parseArgs } from "node:util";
 import { numberFlag, withNegatives } from "../args";
 import { type Io, UsageError } from "../io";
+import { announce, hostFlag } from "../listen";
 import { FAULTS, KINDS, parseFaultSpec, parseModelSpec } from "./mockHubSpec";
 
 export const PROXY_HELP = `hfkit proxy --target URL [--port N] [--host H]
 
 An OpenAI-compatible proxy (POST /v1/chat/completions, GET /v1/models) in front of an hf-inference-style
-base URL. Binds 127.0.0.1 unless --host says otherwise. Prints its URL on stdout; runs until Ctrl-C.`;
+base URL. Prints its URL on stdout; runs until Ctrl-C.
 
-export const MOCK_HUB_HELP = `hfkit mock-hub [--port N] [--model NAME=KIND[:loading=S]]... [--fault TYPE[:KEY=N,...][@MODEL]]...
+  --host H   where to listen: 127.0.0.1 (default), ::1, or 0.0.0.0 / :: for every interface. Off
+             loopback anyone on the network can use it, and callers' tokens cross the network in clear
+             text: a warning says so.`;
 
-Starts the local emulator of the Hugging Face backends on 127.0.0.1 and prints its URL on stdout; runs
+export const MOCK_HUB_HELP = `hfkit mock-hub [--port N] [--host H] [--model NAME=KIND[:loading=S]]... [--fault TYPE[:KEY=N,...][@MODEL]]...
+
+Starts the local emulator of the Hugging Face backends and prints its URL on stdout; runs
 until Ctrl-C. Any model id is a TGI 3.2 model by default; the predefined ones (hfkit/tgi-2.0, hfkit/vllm,
 ...) are in the @hfkit/mock-hub README.
 
+  --host H                        where to listen: 127.0.0.1 (default), ::1, or 0.0.0.0 / :: for every
+                                  interface; it has no authentication: off loopback, a warning says so
   --model NAME=KIND[:loading=S]   adds the model NAME, served as KIND: ${KINDS};
                                   loading=S: it is loading (503, estimated_time S) for S seconds from the start
   --fault TYPE[:KEY=N,...][@MODEL]
@@ -28,23 +35,26 @@ until Ctrl-C. Any model id is a TGI 3.2 model by default; the predefined ones (h
   e.g. hfkit mock-hub --model acme/slow=tgi-3.2:loading=10 --fault stall:afterChunks=3@acme/stuck`;
 
 const PORT = { min: 0, max: 65535, integer: true };
+const PROXY_RISK = "anyone there can use it, and callers' tokens cross the network in clear text";
+const HUB_RISK = "the mock hub has no authentication";
 
 /** `hfkit proxy`: runs until Ctrl-C / SIGTERM, then shuts down cleanly. */
 export async function proxy(argv: string[], io: Io): Promise<void> {
   const options = { target: { type: "string" }, port: { type: "string" }, host: { type: "string" } } as const;
   const { values } = parseArgs({ args: withNegatives(argv, options), options });
   if (!values.target) throw new UsageError("--target URL is required");
+  const host = hostFlag(values.host);
   const server = createProxy({ target: values.target });
   // listen's error (a port in use) rejects here, so it is reported as one line.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(numberFlag("port", values.port, PORT) ?? 0, values.host ?? "127.0.0.1", () => {
+    server.listen(numberFlag("port", values.port, PORT) ?? 0, host, () => {
       server.off("error", reject);
       resolve();
     });
   });
   const { port, address } = server.address() as AddressInfo;
-  io.stdout.write(`http://${address.includes(":") ? `[${address}]` : address}:${port}\n`);
+  announce(io, address, port, PROXY_RISK);
   await io.untilStopped();
   await server.shutdown();
 }
@@ -53,19 +63,21 @@ export async function proxy(argv: string[], io: Io): Promise<void> {
 export async function mockHub(argv: string[], io: Io): Promise<void> {
   const options = {
     port: { type: "string" },
+    host: { type: "string" },
     model: { type: "string", multiple: true },
     fault: { type: "string", multiple: true },
   } as const;
   const { values } = parseArgs({ args: withNegatives(argv, options), options });
+  const host = hostFlag(values.host);
   const models: Record<string, ModelConfig> = {};
   for (const spec of values.model ?? []) {
     const { id, config } = parseModelSpec(spec);
     models[id] = config;
   }
   const faults = (values.fault ?? []).map(parseFaultSpec);
-  const hub = await startMockHub({ port: numberFlag("port", values.port, PORT), models });
+  const hub = await startMockHub({ port: numberFlag("port", values.port, PORT), host, models });
   for (const { fault, model } of faults) hub.inject(fault, { model });
-  io.stdout.write(`${hub.url}\n`);
+  announce(io, hub.host, hub.port, HUB_RISK);
   await io.untilStopped();
   await hub.close();
 }
