@@ -45,16 +45,8 @@ function isPlain(value: object): boolean {
  * JSON) as text of at most `max` characters, with the token, any HF token and any `Bearer …` redacted.
  */
 export function serverText(value: unknown, secret?: string, max = 200): string {
-  const text = typeof value === "string" ? value : (safeJson(value) ?? String(value));
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)); // a parsed JSON value: no cycle
   return redactText(text.length > max ? text.slice(0, max) : text, secret);
-}
-
-function safeJson(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Fields of a Node or undici error worth keeping in a redacted copy. */
@@ -87,15 +79,15 @@ export function sealError<E>(error: E, secret?: string): E {
   for (const key of Object.keys(error)) if (key !== "cause") fields[key] = redactValue(fields[key], secret);
   error.message = redactText(error.message, secret);
   if (error.stack) error.stack = redactText(error.stack, secret);
-  // A cause that shows nothing secret stays itself (the caller's own abort reason keeps its identity).
+  // A cause that shows nothing secret stays itself (the caller's abort reason, a parse error keep their identity).
   if (error.cause !== undefined && !isClean(error.cause, secret)) error.cause = redactError(error.cause, secret);
   return error;
 }
 
-/** True when nothing that `inspect` prints of `cause` and its chain would change under redaction. */
+/** True when nothing that `inspect` prints of `cause` and its chain changes under redaction. */
 function isClean(cause: unknown, secret: string | undefined, depth = 0): boolean {
-  if (typeof cause === "string") return redactText(cause, secret) === cause;
-  if (!(cause instanceof Error) || depth > 8) return true;
-  const texts = [cause.message, cause.stack ?? "", ...KEPT_FIELDS.map((f) => (cause as unknown as Record<string, unknown>)[f])];
+  if (!(cause instanceof Error) || depth > 8) return typeof cause !== "string" || redactText(cause, secret) === cause;
+  const fields = cause as unknown as Record<string, unknown>;
+  const texts = [cause.message, cause.stack, ...KEPT_FIELDS.map((f) => fields[f])];
   return texts.every((t) => typeof t !== "string" || redactText(t, secret) === t) && isClean(cause.cause, secret, depth + 1);
 }
