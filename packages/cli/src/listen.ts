@@ -8,9 +8,8 @@ export function hostFlag(value: string | undefined): string {
   if (value === undefined) return "127.0.0.1";
   const host = /^\[(.*)\]$/.exec(value)?.[1] ?? value;
   if (host.trim() === "") {
-    throw new UsageError(
-      `--host must be an address or host name to listen on: 127.0.0.1 (the default), ::1, or 0.0.0.0 / :: for every interface (got "${value}")`,
-    );
+    const allowed = "127.0.0.1 (the default), ::1, or 0.0.0.0 / :: for every interface";
+    throw new UsageError(`--host must be an address or host name to listen on: ${allowed} (got "${value}")`);
   }
   return host;
 }

@@ -5,16 +5,33 @@ import { Progress, warnings } from "../src/progress";
 import { printable } from "../src/safeText";
 import { hfkit } from "./run";
 
-// What a hostile server sends: OSC 52 (clipboard), CSI erase, 8-bit CSI and OSC, a window title, a bare \r,
+// A hostile server's chunks: OSC 52 (clipboard), CSI erase, 8-bit CSI and OSC, a window title, a bare \r,
 // and an ESC [ split across two chunks.
-const CONTENT = ["Hi\t\u001b]52;c;ZXZpbA==\u0007", "\u001b[2J", "\u009b31mred\n", "\u001b]0;title\u001b\\", "\u001b", "[2K", "x\ry\r\n", "\u009d0;t\u0007."];
+const CONTENT = [
+  "Hi\t\u001b]52;c;ZXZpbA==\u0007",
+  "\u001b[2J",
+  "\u009b31mred\n",
+  "\u001b]0;title\u001b\\",
+  "\u001b",
+  "[2K",
+  "x\ry\r\n",
+  "\u009d0;t\u0007.",
+];
 const REASONING = "think \u001b]52;c;ZXZpbA==\u0007 \u009b2J";
 const MODEL_ECHO = "evil\u001b[31m\u009b";
 const ERROR = "bad \u001b[31m thing \u009b2J\u0007\rover";
 
 /** The escaped text: what the CLI must print for CONTENT. */
-const SHOWN =
-  "Hi\t\\u001b]52;c;ZXZpbA==\\u0007\\u001b[2J\\u009b31mred\n\\u001b]0;title\\u001b\\\\u001b[2Kx\\u000dy\r\n\\u009d0;t\\u0007.";
+const SHOWN = [
+  "Hi\t\\u001b]52;c;ZXZpbA==\\u0007",
+  "\\u001b[2J",
+  "\\u009b31mred\n",
+  "\\u001b]0;title\\u001b\\",
+  "\\u001b",
+  "[2K",
+  "x\\u000dy\r\n",
+  "\\u009d0;t\\u0007.",
+].join("");
 
 /** Any control character but \n, \t and \r\n, or the bytes ESC / 8-bit CSI / OSC / BEL. */
 function controls(text: string): string[] {
@@ -40,7 +57,8 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   } else if (!stream) {
     const message = { role: "assistant", content: CONTENT.join(""), reasoning_content: REASONING };
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ id: "x", object: "chat.completion", created: 1, model: MODEL_ECHO, choices: [{ index: 0, message, finish_reason: "stop" }] }));
+    const choices = [{ index: 0, message, finish_reason: "stop" }];
+    res.end(JSON.stringify({ id: "x", object: "chat.completion", created: 1, model: MODEL_ECHO, choices }));
   } else {
     res.writeHead(200, { "content-type": "text/event-stream" });
     const deltas = [{ role: "assistant", reasoning_content: REASONING }, ...CONTENT.map((content) => ({ content }))];
@@ -49,8 +67,14 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
 }
 
-const event = (choice: object) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", created: 1, model: MODEL_ECHO, choices: [choice] })}\n\n`;
-const chat = (args: string[], options?: Parameters<typeof hfkit>[1]) => hfkit(["chat", "--base-url", base, ...args], options);
+function event(choice: object): string {
+  const chunk = { id: "x", object: "chat.completion.chunk", created: 1, model: MODEL_ECHO, choices: [choice] };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+function chat(args: string[], options?: Parameters<typeof hfkit>[1]) {
+  return hfkit(["chat", "--base-url", base, ...args], options);
+}
 
 it("streamed model text reaches the terminal escaped, split sequences too; \\n, \\t and \\r\\n stay", async () => {
   const run = await chat(["-m", "org/model", "hi"]);
@@ -67,7 +91,7 @@ it("the whole answer (--no-stream) and each turn of a conversation are escaped t
   expect(controls(turns.stdout)).toEqual([]);
 });
 
-it("--json: reasoning, content and the echoed model id carry no raw control character, and parse back to what was sent", async () => {
+it("--json: reasoning, content and the echoed model id hold no raw control character and parse back as sent", async () => {
   for (const flags of [[], ["--no-stream"]]) {
     const run = await chat(["-m", "org/model", "--json", ...flags, "hi"]);
     expect(run.code, flags.join()).toBe(0);
@@ -76,9 +100,9 @@ it("--json: reasoning, content and the echoed model id carry no raw control char
     expect(lines.every((line) => line.model === MODEL_ECHO)).toBe(true);
     const choices = lines.map((line) => line.choices[0]);
     const text = choices.map((c) => c.delta?.content ?? c.message?.content ?? "").join("");
-    const reasoning = choices.map((c) => c.delta?.reasoning ?? c.message?.reasoning ?? c.message?.reasoning_content ?? "").join("");
+    const reasoning = choices.map((c) => c.delta?.reasoning ?? c.message?.reasoning ?? c.message?.reasoning_content);
+    expect(reasoning.filter(Boolean).join("")).toBe(REASONING);
     expect(text).toBe(CONTENT.join(""));
-    expect(reasoning).toBe(REASONING);
   }
 });
 
@@ -111,7 +135,9 @@ it("warnings and the progress line are escaped; the spinner keeps its own \\r an
   const out = sink(false);
   warnings(out.stream).warn("Model m is in staging mode for provider \u001b]0;pwned\u0007.");
   new Progress(out.stream, "org/\u001b[2Jm").onRetry({ attempt: 2, delayMs: 100, status: 503, reason: "loading" });
-  expect(out.text()).toBe("Model m is in staging mode for provider \\u001b]0;pwned\\u0007.\nModel org/\\u001b[2Jm is loading...\n");
+  expect(out.text()).toBe(
+    "Model m is in staging mode for provider \\u001b]0;pwned\\u0007.\nModel org/\\u001b[2Jm is loading...\n",
+  );
   const tty = sink(true);
   const progress = new Progress(tty.stream, "org/\u009b2Jm");
   progress.onRetry({ attempt: 2, delayMs: 100, status: 503, reason: "loading" });
@@ -120,12 +146,12 @@ it("warnings and the progress line are escaped; the spinner keeps its own \\r an
 });
 
 it("hfkit snippet: what the Hub answered is escaped in the error line", async () => {
-  const hub = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "org/x", pipeline_tag: "\u001b]0;t\u0007\u009b2J" }));
-  });
+  const model = JSON.stringify({ id: "org/x", pipeline_tag: "\u001b]0;t\u0007\u009b2J" });
+  const hub = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(model));
   await new Promise<void>((resolve) => hub.listen(0, "127.0.0.1", resolve));
   try {
-    const run = await hfkit(["snippet", "org/x"], { env: { HF_ENDPOINT: `http://127.0.0.1:${(hub.address() as { port: number }).port}` } });
+    const endpoint = `http://127.0.0.1:${(hub.address() as { port: number }).port}`;
+    const run = await hfkit(["snippet", "org/x"], { env: { HF_ENDPOINT: endpoint } });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("(pipeline_tag: \\u001b]0;t\\u0007\\u009b2J)");
     expect(controls(run.stderr)).toEqual([]);

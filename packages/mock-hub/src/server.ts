@@ -57,11 +57,12 @@ export async function startMockHub(options: StartOptions = {}): Promise<MockHub>
   });
 }
 
-/** node listens on every interface for a host of `null`, "" or a number (taken as the backlog): refused before anything starts. */
+/** node listens on every interface for a host of `null`, "" or a number (the backlog): refused before it starts. */
 function checkHost(host: unknown): asserts host is string {
   if (typeof host === "string" && host.trim() !== "") return;
   const got = host === null ? "null" : typeof host === "string" ? JSON.stringify(host) : `a ${typeof host}`;
-  const message = `startMockHub: \`host\` must be an address or host name to listen on, e.g. "127.0.0.1" (the default), "::1", or "0.0.0.0" for every interface (got ${got})`;
+  const allowed = `e.g. "127.0.0.1" (the default), "::1", or "0.0.0.0" for every interface`;
+  const message = `startMockHub: \`host\` must be an address or host name to listen on, ${allowed} (got ${got})`;
   throw typeof host === "string" ? new RangeError(message) : new TypeError(message);
 }
 
