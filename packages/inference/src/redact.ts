@@ -53,19 +53,23 @@ export function serverText(value: unknown, secret?: string, max = 200): string {
 const KEPT_FIELDS = ["code", "errno", "syscall", "address", "port", "hostname"] as const;
 
 /**
- * A copy of an error and its `cause` chain in which every message, stack and kept field is redacted:
- * fetch errors quote the URL they failed on (with its userinfo or `?token=`), and `inspect` prints it all.
+ * An error and its `cause` chain with every message, stack and kept field redacted: fetch errors quote the URL
+ * they failed on (with its userinfo or `?token=`), and `inspect` prints it all. An error with nothing to redact
+ * is answered as itself (the caller's abort reason, a parse error keep their identity), else as a copy.
  */
 export function redactError(error: unknown, secret?: string, depth = 0): unknown {
   if (!(error instanceof Error) || depth > 8) return typeof error === "string" ? redactText(error, secret) : error;
   const cause = (error as { cause?: unknown }).cause;
-  const copy = new Error(redactText(error.message, secret), cause === undefined ? undefined : { cause: redactError(cause, secret, depth + 1) });
+  const safeCause = cause === undefined ? undefined : redactError(cause, secret, depth + 1);
+  const fields = error as unknown as Record<string, unknown>;
+  const kept = KEPT_FIELDS.map((f) => (typeof fields[f] === "string" ? redactText(fields[f] as string, secret) : fields[f]));
+  const message = redactText(error.message, secret);
+  const stack = error.stack && redactText(error.stack, secret);
+  if (safeCause === cause && message === error.message && stack === error.stack && kept.every((v, i) => v === fields[KEPT_FIELDS[i]!])) return error;
+  const copy = new Error(message, cause === undefined ? undefined : { cause: safeCause });
   copy.name = error.name;
-  if (error.stack) copy.stack = redactText(error.stack, secret);
-  for (const field of KEPT_FIELDS) {
-    const v = (error as unknown as Record<string, unknown>)[field];
-    if (v !== undefined) (copy as unknown as Record<string, unknown>)[field] = typeof v === "string" ? redactText(v, secret) : v;
-  }
+  copy.stack = stack;
+  KEPT_FIELDS.forEach((f, i) => kept[i] !== undefined && ((copy as unknown as Record<string, unknown>)[f] = kept[i]));
   return copy;
 }
 
@@ -79,15 +83,6 @@ export function sealError<E>(error: E, secret?: string): E {
   for (const key of Object.keys(error)) if (key !== "cause") fields[key] = redactValue(fields[key], secret);
   error.message = redactText(error.message, secret);
   if (error.stack) error.stack = redactText(error.stack, secret);
-  // A cause that shows nothing secret stays itself (the caller's abort reason, a parse error keep their identity).
-  if (error.cause !== undefined && !isClean(error.cause, secret)) error.cause = redactError(error.cause, secret);
+  if (error.cause !== undefined) error.cause = redactError(error.cause, secret);
   return error;
-}
-
-/** True when nothing that `inspect` prints of `cause` and its chain changes under redaction. */
-function isClean(cause: unknown, secret: string | undefined, depth = 0): boolean {
-  if (!(cause instanceof Error) || depth > 8) return typeof cause !== "string" || redactText(cause, secret) === cause;
-  const fields = cause as unknown as Record<string, unknown>;
-  const texts = [cause.message, cause.stack, ...KEPT_FIELDS.map((f) => fields[f])];
-  return texts.every((t) => typeof t !== "string" || redactText(t, secret) === t) && isClean(cause.cause, secret, depth + 1);
 }

@@ -121,8 +121,8 @@ export function sending(args: BaseArgs, options: Options, model: string): Sendin
 
 /** What the logger is given passes through redaction: a warning may quote a server's words. */
 function redactingLogger(logger: Logger, secret: string | undefined): Logger {
-  const debug = logger.debug ? (m: string) => logger.debug?.(m) : (m: string) => console.error(m);
-  return { warn: (m) => logger.warn(redactText(String(m), secret)), debug: (m) => debug(redactText(String(m), secret)) };
+  const debug = logger.debug?.bind(logger);
+  return { warn: (m) => logger.warn(redactText(m, secret)), debug: debug && ((m) => debug(redactText(m, secret))) };
 }
 
 function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompletionArgs | TextGenerationArgs, options: Options, route: ChatRoute): CallContext {

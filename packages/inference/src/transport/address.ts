@@ -5,7 +5,8 @@
  * (`0x7f.1` and `2130706433` as `127.0.0.1`, IPv6 compressed and bracketed, IPv4-mapped IPv6 in hex).
  */
 const TWO = "(\\.\\d{1,3}){2}";
-const HOST = new RegExp(
+/** Made on first use, so that a bundle that never checks a URL carries none of it. */
+const hostPattern = (): RegExp => new RegExp(
   `^(${[
     "(0|10|127)(\\.\\d{1,3}){3}", // this network, private, loopback
     `169\\.254${TWO}`, // link-local: cloud metadata
@@ -19,11 +20,12 @@ const HOST = new RegExp(
   ].join("|")})$`,
   "i",
 );
+let HOST: RegExp | undefined;
 
 /** True when `url` names a loopback, private, link-local or cloud-metadata host (a literal address, or `localhost`). */
 export function isInternalUrl(url: string): boolean {
   try {
-    return HOST.test(new URL(url).hostname);
+    return (HOST ??= hostPattern()).test(new URL(url).hostname);
   } catch {
     return false;
   }
