@@ -62,7 +62,10 @@ export function redactError(error: unknown, secret?: string, depth = 0): unknown
   const cause = (error as { cause?: unknown }).cause;
   const safeCause = cause === undefined ? undefined : redactError(cause, secret, depth + 1);
   const fields = error as unknown as Record<string, unknown>;
-  const kept = KEPT_FIELDS.map((f) => (typeof fields[f] === "string" ? redactText(fields[f] as string, secret) : fields[f]));
+  const kept = KEPT_FIELDS.map((f) => {
+    const v = fields[f];
+    return typeof v === "string" ? redactText(v, secret) : v;
+  });
   const message = redactText(error.message, secret);
   const stack = error.stack && redactText(error.stack, secret);
   if (safeCause === cause && message === error.message && stack === error.stack && kept.every((v, i) => v === fields[KEPT_FIELDS[i]!])) return error;

@@ -65,7 +65,7 @@ describe("class 3: every read is bounded, whatever its route", () => {
   it("collectStream bounds what it collects: 33 MB of content is a MalformedEventError, not V8's Invalid string length", async () => {
     const piece = "y".repeat(1048576);
     async function* endless(): AsyncGenerator<ChatCompletionStreamOutput> {
-      for (let i = 0; i < 40; i++) yield { id: "c", created: 1, model: "m", system_fingerprint: "", choices: [{ index: 0, delta: { role: "assistant", content: piece }, finish_reason: null }] } as ChatCompletionStreamOutput;
+      for (let i = 0; i < 40; i++) yield { id: "c", created: 1, model: "m", system_fingerprint: "", choices: [{ index: 0, delta: { role: "assistant", content: piece } }] } as ChatCompletionStreamOutput;
     }
     const error = await collectStream(endless()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MalformedEventError);
@@ -177,7 +177,7 @@ describe("class 10: the stream iterator answers overlapping next() calls", () =>
     sendRest();
     const results = await within(Promise.all([second, third]), 4_000, "the second and third next()");
     expect(results.map((r) => r.value?.choices[0]?.delta?.content)).toEqual(["b", "c"]);
-    await it.return?.();
+    await it.return?.(undefined);
   });
 });
 
