@@ -2,13 +2,15 @@
  * The edges, tried as an attacker would: raw `node:net` servers on loopback that send only keep-alives,
  * echo the token, vary header case, send bare JSON under an event-stream type, end without a blank
  * line, pour 50 MB of HTML into a 200, ask for absurd waits; and arguments and settings that must be
- * refused before any byte is sent. Each test fails without the fix it names.
+ * refused before any byte is sent. Each test fails without the fix it names. Waits and limits are read
+ * from the timeline of the SDK's timers (which fired, of how long), never from a clock.
  */
 import { inspect } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type ChatCompletionStreamOutput,
   ConnectionError,
+  type FetchLike,
   HttpError,
   InferenceClient,
   InputError,
@@ -18,8 +20,10 @@ import {
   RateLimitError,
   TimeoutError,
 } from "../../src/index";
+import { MAX_TIMER_MS } from "../../src/transport/call";
+import { USAGE_GRACE_MS } from "../../src/tasks/chatCompletionStream";
 import { chunked, type RawReply, type RawServer, startRawServer, whole } from "./raw-server";
-import { QUESTION, closedPort, consume, sleep, within } from "./support";
+import { QUESTION, Timeline, closedPort, consume, expectWaitsKept, recordTimers, sleep, turn, within } from "./support";
 
 const SECRET = "hf_SuperSecretToken1234567890abcd";
 const MODEL = "org/model";
@@ -29,10 +33,19 @@ beforeAll(async () => {
   raw = await startRawServer();
 });
 afterAll(() => raw.close());
+let timeline: Timeline;
+beforeEach(() => {
+  timeline = new Timeline();
+  recordTimers(timeline);
+});
 afterEach(() => {
+  vi.unstubAllGlobals();
   raw.requests.length = 0;
   raw.written.length = 0;
 });
+
+/** The SDK's timers that fired, by their ms, in order. */
+const fired = (): number[] => timeline.firedBySdk();
 
 const chunk = (content: string, finish: string | null = null, extra: Record<string, unknown> = {}): string =>
   `data: ${JSON.stringify({
@@ -81,26 +94,27 @@ function everythingAbout(error: unknown): string {
 describe("keep-alives do not hide a stalled server", () => {
   it("`:` comments after a token → TimeoutError kind stall at stallTimeout, the token kept", async () => {
     raw.handle((_req, reply) => beating(reply, [chunk("Hi")], ": keep-alive\n\n"));
-    const started = Date.now();
-    const run = await within(consume(client({ stallTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })), 5000, "stall");
+    const run = await within(consume(client({ stallTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })), undefined, "stall");
     expect(run.error).toBeInstanceOf(TimeoutError);
     expect(run.error).toMatchObject({ kind: "stall", timeoutMs: 400 });
     expect(run.tokens).toEqual(["Hi"]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(380);
+    // the watchdog's first check ran its full 400 ms: the stall was not called early
+    expect(fired()[0]).toBe(400);
   });
 
   it("`data: {}` keep-alive objects count as keep-alives, not data → stall", async () => {
     raw.handle((_req, reply) => beating(reply, [chunk("Hi")], "data: {}\n\n"));
-    const run = await within(consume(client({ stallTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })), 5000, "stall");
+    const run = await within(consume(client({ stallTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })), undefined, "stall");
     expect(run.error).toMatchObject({ kind: "stall" });
     expect(run.chunks).toHaveLength(1);
   });
 
   it("comments from the start do not meet firstChunkTimeout → TimeoutError kind first-chunk", async () => {
     raw.handle((_req, reply) => beating(reply, [], ": ping\n\n"));
-    const run = await within(consume(client({ firstChunkTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })), 5000, "first chunk");
+    const run = await within(consume(client({ firstChunkTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })), undefined, "first chunk");
     expect(run.error).toMatchObject({ kind: "first-chunk", timeoutMs: 400 });
     expect(run.tokens).toEqual([]);
+    expect(fired()).toEqual([400]);
   });
 
   it("the connection is closed once a limit fires (no socket left to the server)", async () => {
@@ -110,7 +124,7 @@ describe("keep-alives do not hide a stalled server", () => {
       return beating(reply, [chunk("Hi")], ": ka\n\n");
     });
     await consume(client({ stallTimeout: 300 }).chatCompletionStream({ model: MODEL, messages: QUESTION }));
-    await within(closed ?? Promise.reject(new Error("no request")), 2000, "server socket close");
+    await within(closed ?? Promise.reject(new Error("no request")), undefined, "server socket close");
   });
 });
 
@@ -233,9 +247,13 @@ describe("durations and server waits are held to what timers can hold", () => {
         body.chunk("data: [DONE]\n\n");
         body.end();
       });
-      const run = await within(consume(client(options).chatCompletionStream({ model: MODEL, messages: QUESTION })), 5000, "stream");
+      const run = await within(consume(client(options).chatCompletionStream({ model: MODEL, messages: QUESTION })), undefined, "stream");
       expect(run.error).toBeUndefined();
       expect(text(run.chunks)).toBe("Hello there");
+      // every limit was given to a timer as one it can hold (a longer one fires at once)
+      const set = timeline.entries.filter((e) => e.startsWith("sdk set ")).map((e) => Number(e.slice("sdk set ".length)));
+      expect(set.length).toBeGreaterThan(0);
+      for (const ms of set) expect(ms).toBeLessThanOrEqual(MAX_TIMER_MS);
       await sleep(20);
       expect(warnings.filter((w) => w.includes("TimeoutOverflow"))).toEqual([]);
     },
@@ -248,33 +266,51 @@ describe("durations and server waits are held to what timers can hold", () => {
     raw.handle((_req, reply) => whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":${estimate}}`));
     const waits: number[] = [];
     const controller = new AbortController();
-    const call = client({ signal: controller.signal, onRetry: (e) => void waits.push(e.delayMs) }).chatCompletion({ model: MODEL, messages: QUESTION });
+    let announced!: () => void;
+    const waiting = new Promise<void>((resolve) => (announced = resolve));
+    const onRetry = (e: { delayMs: number }): void => (waits.push(e.delayMs), announced());
+    const call = client({ signal: controller.signal, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION });
     const settled = call.catch((e: unknown) => e);
-    await sleep(1500);
+    await within(waiting, undefined, "the loading wait");
+    await turn();
     controller.abort();
-    expect((await within(settled, 2000, "abort")) as Error).toMatchObject({ name: "AbortError" });
+    expect((await within(settled, undefined, "abort")) as Error).toMatchObject({ name: "AbortError" });
     expect(raw.requests).toHaveLength(1);
     expect(waits).toHaveLength(1);
     expect(waits[0]).toBeGreaterThanOrEqual(60_000);
     expect(waits[0]).toBeLessThan(61_000);
+    // the wait is one timer of that length (a timer a runtime can hold), still pending when the call was aborted
+    expect(timeline.entries).toContain(`sdk set ${waits[0]}`);
+    expect(fired()).toEqual([]);
   });
 
   it("a 503 loading with estimated_time 1e9 and a deadline → ModelLoadingError at once (the wait passes the deadline)", async () => {
     raw.handle((_req, reply) => whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":1e9}`));
-    const started = Date.now();
-    const error = await within(client({ timeout: 2000 }).chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e), 5000, "loading");
+    const onRetry = vi.fn();
+    const call = client({ timeout: 2000, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION });
+    const error = await within(call.catch((e: unknown) => e), undefined, "loading");
     expect(error).toBeInstanceOf(ModelLoadingError);
     expect(raw.requests).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(1500);
+    // no wait announced, and the deadline never fired: it failed at once
+    expect(onRetry).not.toHaveBeenCalled();
+    expect(fired()).toEqual([]);
   });
 
   it("a 503 loading with estimated_time 0 → polls at most once a second, not a tight loop", async () => {
     raw.handle((_req, reply) => whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":0}`));
-    const error = await within(client({ timeout: 2500 }).chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e), 6000, "loading");
-    expect(error).toBeInstanceOf(HttpError);
-    expect(raw.requests.length).toBeGreaterThanOrEqual(2);
-    expect(raw.requests.length).toBeLessThanOrEqual(3);
-  });
+    const waits: number[] = [];
+    const controller = new AbortController();
+    const fetchMarked: FetchLike = (input, init) => (timeline.mark("fetch"), fetch(input, init));
+    // aborted a turn after the second wait began: the first was waited out in full
+    const onRetry = (e: { delayMs: number }): void => void (waits.push(e.delayMs) === 2 && turn().then(() => controller.abort()));
+    const call = client({ signal: controller.signal, fetch: fetchMarked, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION });
+    const error = await within(call.catch((e: unknown) => e), undefined, "loading");
+    expect(error).toMatchObject({ name: "AbortError" });
+    expect(raw.requests).toHaveLength(2);
+    expect(waits).toHaveLength(2);
+    for (const wait of waits) expect(wait).toBeGreaterThanOrEqual(1000);
+    expectWaitsKept(timeline, waits);
+  }, 30_000);
 
   it("a negative estimated_time is not a wait → ModelLoadingError without an estimate", async () => {
     raw.handle((_req, reply) => whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":-5}`));
@@ -299,10 +335,10 @@ describe("arguments and settings are refused before any request", () => {
   it.each(cases)("%s → InputError at once, zero requests", async (_name, args) => {
     const attempts: string[] = [];
     const c = client({ maxRetries: 3, fetch: (input, init) => (attempts.push(input), fetch(input, init)) });
-    const started = Date.now();
     const error = await c.chatCompletion({ model: MODEL, ...args } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
-    expect(Date.now() - started).toBeLessThan(200);
+    // refused before any wait or limit could run: no timer of the SDK fired
+    expect(fired()).toEqual([]);
     expect(attempts).toEqual([]);
   });
 
@@ -416,46 +452,57 @@ describe("include_usage does not wait for usage that never comes", () => {
       const body = chunked(reply, 200, SSE);
       body.chunk(chunk("Hi", "stop"));
     });
-    const started = Date.now();
     const run = await within(
       consume(client({ idleTimeout: 60_000 }).chatCompletionStream({ model: MODEL, messages: QUESTION, stream_options: { include_usage: true } })),
-      15_000,
+      undefined,
       "usage grace",
     );
-    const elapsed = Date.now() - started;
     expect(run.error).toBeUndefined();
     expect(run.tokens).toEqual(["Hi"]);
-    expect(elapsed).toBeGreaterThanOrEqual(1900);
-    expect(elapsed).toBeLessThan(10_000);
-  });
+    // ended by the usage grace: the only SDK timer that fired
+    expect(fired()).toEqual([USAGE_GRACE_MS]);
+  }, 30_000);
 });
 
 describe("retries are spread and bounded", () => {
-  it("40 clients refused together with a 429 come back spread over ≥ 300 ms (full jitter)", async () => {
-    const seen = new Map<string, number[]>();
+  it("40 clients refused together with a 429 come back after waits spread over ≥ 300 ms (full jitter)", async () => {
+    const seen = new Map<string, number>();
     raw.handle((req, reply) => {
       const id = String(JSON.parse(req.body).user);
-      const times = seen.get(id) ?? [];
-      times.push(Date.now());
-      seen.set(id, times);
-      if (times.length === 1) return whole(reply, 429, "application/json", JSON.stringify({ error: "Rate limit reached" }));
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      if (seen.get(id) === 1) return whole(reply, 429, "application/json", JSON.stringify({ error: "Rate limit reached" }));
       whole(reply, 200, "application/json", answer("ok"));
     });
+    const waits: number[] = [];
     await Promise.all(
-      Array.from({ length: 40 }, (_, i) => client({ maxRetries: 1 }).chatCompletion({ model: MODEL, messages: QUESTION, user: `c${i}` } as never)),
+      Array.from({ length: 40 }, (_, i) => {
+        const fetchMarked: FetchLike = (input, init) => (timeline.mark(`fetch c${i}`), fetch(input, init));
+        const onRetry = (e: { delayMs: number }): void => void (waits[i] = e.delayMs);
+        return client({ maxRetries: 1, fetch: fetchMarked, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION, user: `c${i}` } as never);
+      }),
     );
-    const retriedAt = [...seen.values()].map((t) => t[1] ?? 0);
-    expect(retriedAt).toHaveLength(40);
-    expect(Math.max(...retriedAt) - Math.min(...retriedAt)).toBeGreaterThanOrEqual(300);
+    expect([...seen.values()]).toEqual(Array(40).fill(2));
+    expect(waits.filter((w) => w >= 0)).toHaveLength(40);
+    expect(Math.max(...waits) - Math.min(...waits)).toBeGreaterThanOrEqual(300);
+    // each client came back only after its own wait's timer fired
+    const { entries } = timeline;
+    waits.forEach((wait, i) => {
+      const set = entries.indexOf(`sdk set ${wait}`);
+      expect(set).toBeGreaterThan(entries.indexOf(`fetch c${i}`));
+      expect(entries.indexOf(`sdk fired ${wait}`)).toBeGreaterThan(set);
+      expect(entries.lastIndexOf(`fetch c${i}`)).toBeGreaterThan(entries.indexOf(`sdk fired ${wait}`));
+    });
   });
 
   it("retry-after: 3600 → RateLimitError at once with retryAfterMs 3_600_000, one request", async () => {
     raw.handle((_req, reply) => whole(reply, 429, "application/json", JSON.stringify({ error: "Rate limit reached" }), [["Retry-After", "3600"]]));
-    const started = Date.now();
-    const error = await client({ maxRetries: 3 }).chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e);
+    const onRetry = vi.fn();
+    const error = await client({ maxRetries: 3, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(3_600_000);
     expect(raw.requests).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // no wait announced, none begun
+    expect(onRetry).not.toHaveBeenCalled();
+    expect(fired()).toEqual([]);
   });
 });

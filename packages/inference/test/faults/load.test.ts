@@ -1,7 +1,8 @@
 /**
  * Load: 200 concurrent chatCompletionStream calls on one client against the loopback mock hub, a mix
- * of normal, lingering and failing models. Every call settles in time with its kind's outcome, no
- * server stream stays open, no stream object outlives the run, and the heap returns near its level.
+ * of normal, lingering and failing models. Every call settles with its kind's outcome (however slow the
+ * machine: a hang is the only time failure), no server stream stays open, no stream object outlives the
+ * run, and the heap returns near its level.
  */
 import { startMockHub, type MockHub, type ModelConfig } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -74,7 +75,8 @@ const KINDS: Record<string, Kind> = {
 const modelOf = (kind: Kind, i: number): string => (kind.overloadedFirst ? `${kind.model}-${i}` : kind.model);
 
 const TOTAL = Object.values(KINDS).reduce((n, k) => n + k.count, 0);
-const PER_CALL_BOUND_MS = 10_000;
+/** A call not settled by then hangs: a bound for a failure message, not a speed. */
+const HANG_BOUND_MS = 60_000;
 const HEAP_MARGIN_BYTES = 10 * 1024 * 1024;
 
 describe("load: 200 concurrent streams on one client", () => {
@@ -104,28 +106,24 @@ describe("load: 200 concurrent streams on one client", () => {
   async function runAll(scale: number): Promise<Leftover[]> {
     const leftovers: Leftover[] = [];
     const runs: Array<Promise<{ kind: string; run: Run }>> = [];
-    const started = Date.now();
     for (const [name, kind] of Object.entries(KINDS)) {
       const count = Math.max(1, Math.round(kind.count * scale));
       for (let i = 0; i < count; i++) {
         // Each overloaded-once call has a model of its own, so one call's quick retry never takes another's fault.
         const model = modelOf(kind, i);
         if (kind.overloadedFirst) hub.inject({ type: "overloadedInStream" }, { model, times: 1 });
-        const startedAt = Date.now();
         const signal = new AbortController().signal;
         const stream = client.chatCompletionStream({ model, messages: QUESTION, ...kind.args }, { signal });
         leftovers.push({ what: `${name}: stream`, ref: new WeakRef(stream) }, { what: `${name}: signal`, ref: new WeakRef(signal) });
-        runs.push(within(consume(stream, startedAt), PER_CALL_BOUND_MS, `${name} #${i}`).then((run) => ({ kind: name, run })));
+        runs.push(within(consume(stream), HANG_BOUND_MS, `${name} #${i}`).then((run) => ({ kind: name, run })));
       }
     }
     const results = await Promise.all(runs);
-    const wallMs = Date.now() - started;
 
     const expectedTotal = Object.values(KINDS).reduce((n, k) => n + Math.max(1, Math.round(k.count * scale)), 0);
     expect(results).toHaveLength(expectedTotal);
     for (const { kind: name, run } of results) {
       const kind = KINDS[name]!;
-      expect(run.elapsedMs, name).toBeLessThanOrEqual(PER_CALL_BOUND_MS);
       if (kind.error) {
         expect(run.error, name).toBeInstanceOf(kind.error);
         if (kind.fields) expect(run.error, name).toMatchObject(kind.fields);
@@ -143,8 +141,7 @@ describe("load: 200 concurrent streams on one client", () => {
         expect(requestsTo(hub, modelOf(kind, i)), `requests for ${name}`).toHaveLength(expected);
       }
     }
-    expect(wallMs).toBeLessThanOrEqual(PER_CALL_BOUND_MS);
-    expect(await openStreamsAfter(hub, 2000)).toBe(0);
+    expect(await openStreamsAfter(hub)).toBe(0);
     hub.reset(); // the hub's request log is the test's memory, not the SDK's
     return leftovers;
   }
@@ -172,5 +169,5 @@ describe("load: 200 concurrent streams on one client", () => {
     for (const { what, ref } of leftovers) if (ref.deref() !== undefined) alive[what] = (alive[what] ?? 0) + 1;
     expect(alive, "streams or their calls' signals still reachable after the run").toEqual({});
     expect(heapAfter - heapBefore, `heap grew from ${heapBefore} to ${heapAfter} bytes`).toBeLessThanOrEqual(HEAP_MARGIN_BYTES);
-  }, 40_000);
+  }, 3 * HANG_BOUND_MS);
 });
