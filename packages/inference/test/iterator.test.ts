@@ -4,6 +4,19 @@ import { chunk, controlledBody, event, messages, recordingFetch, sse, within } f
 
 const endpointUrl = "http://tgi.test";
 
+/** One macrotask turn: every microtask queued so far has run (no I/O here, so nothing else is awaited). */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** `promise`, checked to have settled within a turn: at once, whatever the machine's speed. */
+async function atOnce<T>(promise: Promise<T>): Promise<T> {
+  let settled = false;
+  const done = (): void => void (settled = true);
+  promise.then(done, done);
+  await turn();
+  expect(settled, "settled within a turn").toBe(true);
+  return promise;
+}
+
 function open(options: Record<string, unknown> = {}) {
   const body = controlledBody();
   const rec = recordingFetch(() => sse(body.stream));
@@ -39,8 +52,8 @@ describe("leaving the loop cancels the body at once", () => {
     await stream.next();
     const pending = stream.next(); // the server is silent: this read waits
     const returned = stream.return(undefined);
-    expect(await within(returned, 200)).toEqual({ done: true, value: undefined });
-    expect(await within(pending, 200)).toEqual({ done: true, value: undefined });
+    expect(await atOnce(returned)).toEqual({ done: true, value: undefined });
+    expect(await atOnce(pending)).toEqual({ done: true, value: undefined });
     expect(body.cancelled).toBe(true);
     expect((await stream.next()).done).toBe(true);
   });
@@ -53,9 +66,10 @@ describe("leaving the loop cancels the body at once", () => {
     };
     const stream = chatCompletionStream({ messages }, { endpointUrl, fetch: never });
     const pending = stream.next();
-    await new Promise((r) => setTimeout(r, 10));
+    await turn();
+    expect(signal, "the request was sent").toBeDefined();
     await stream.return(undefined);
-    expect(await within(pending, 200)).toEqual({ done: true, value: undefined });
+    expect(await atOnce(pending)).toEqual({ done: true, value: undefined });
     expect(signal?.aborted).toBe(true);
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   chatCompletionStream,
   IncompleteStreamError,
@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from "../src/index";
 import type { ChatCompletionStreamOutput } from "../src/types";
-import { USAGE_GRACE_MS } from "../src/tasks/chatCompletionStream";
+import { COMPLETION_GRACE_MS, USAGE_GRACE_MS } from "../src/tasks/chatCompletionStream";
 import { chunk, collectContent, controlledBody, event, json, messages, recordingFetch, sse, within } from "./helpers";
 
 const endpointUrl = "http://tgi.test";
@@ -18,6 +18,16 @@ function streamFrom(body: ReadableStream<Uint8Array> | string | Response, args: 
   const { fetch, seen } = recordingFetch(() => (body instanceof Response ? body : sse(body)));
   const stream = chatCompletionStream({ messages, ...args }, { endpointUrl, fetch, maxRetries: 0, ...options });
   return { stream, seen };
+}
+
+/** A promise and whether it has settled yet (on a fake clock, "not yet" is exact). */
+function watch<T>(promise: Promise<T>) {
+  const state = { settled: false, promise };
+  promise.then(
+    () => (state.settled = true),
+    () => (state.settled = true),
+  );
+  return state;
 }
 
 async function drain(stream: AsyncIterable<ChatCompletionStreamOutput>) {
@@ -32,6 +42,9 @@ async function drain(stream: AsyncIterable<ChatCompletionStreamOutput>) {
 }
 
 describe("stream termination", () => {
+  // The graces are timers: these tests run them on a fake clock, so only the clock, not the machine, decides.
+  afterEach(() => void vi.useRealTimers());
+
   it("completes on [DONE], with any spacing", async () => {
     for (const done of ["data: [DONE]\n\n", "data:[DONE]\n\n", "data:  [DONE] \n\n"]) {
       const body = controlledBody();
@@ -48,15 +61,18 @@ describe("stream termination", () => {
     expect(await within(collectContent(streamFrom(text).stream))).toBe("The end");
   });
 
-  it("completes shortly after the finish_reason when the server keeps the socket open", async () => {
+  it("completes a short grace after the finish_reason when the server keeps the socket open", async () => {
+    vi.useFakeTimers();
     const body = controlledBody();
     body.push(event(chunk("A")) + event(chunk("B", "stop")));
-    const started = Date.now();
-    const { chunks, error } = await within(drain(streamFrom(body.stream).stream));
+    const drained = watch(drain(streamFrom(body.stream).stream));
+    await vi.advanceTimersByTimeAsync(COMPLETION_GRACE_MS - 1);
+    expect(drained.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const { chunks, error } = await drained.promise;
     expect(error).toBeUndefined();
     expect(chunks).toHaveLength(2);
     expect(body.cancelled).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it("yields what arrives during the grace (a usage chunk), then completes", async () => {
@@ -66,7 +82,7 @@ describe("stream termination", () => {
     const first = await stream.next();
     expect(first.value?.choices[0]?.finish_reason).toBe("stop");
     const usage = { ...chunk(""), choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
-    setTimeout(() => body.push(event(usage)), 50);
+    body.push(event(usage)); // in the same turn: the grace has begun and cannot have ended
     const second = await within(stream.next());
     expect(second.value?.usage?.total_tokens).toBe(2);
     expect((await within(stream.next())).done).toBe(true);
@@ -74,33 +90,41 @@ describe("stream termination", () => {
   });
 
   it("with include_usage, waits past the grace for the usage chunk, then completes at once", async () => {
+    vi.useFakeTimers();
     const body = controlledBody();
     body.push(event(chunk("A", "stop")));
     const { stream } = streamFrom(body.stream, { stream_options: { include_usage: true } });
     await stream.next();
     const usage = { ...chunk(""), choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
-    setTimeout(() => body.push(event(usage)), 600); // longer than the 300 ms grace
-    const second = await within(stream.next());
-    expect(second.value?.choices).toEqual([]);
-    expect(second.value?.usage?.total_tokens).toBe(2);
-    expect((await within(stream.next(), 100)).done).toBe(true);
+    const second = watch(stream.next());
+    await vi.advanceTimersByTimeAsync(2 * COMPLETION_GRACE_MS);
+    expect(second.settled).toBe(false);
+    body.push(event(usage));
+    expect((await second.promise).value?.choices).toEqual([]);
+    expect((await second.promise).value?.usage?.total_tokens).toBe(2);
+    // at once: with no time passing
+    const third = watch(stream.next());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(third.settled).toBe(true);
+    expect((await third.promise).done).toBe(true);
   });
 
   it("with include_usage and no usage chunk, completes without error after the usage grace, not idleTimeout", async () => {
+    vi.useFakeTimers();
     const body = controlledBody();
     body.push(event(chunk("A", "stop")));
-    const startedAt = Date.now();
-    const { chunks, error } = await within(
-      drain(streamFrom(body.stream, { stream_options: { include_usage: true } }, { idleTimeout: 60_000 }).stream),
-      10_000,
-    );
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(USAGE_GRACE_MS - 50);
+    const drained = watch(drain(streamFrom(body.stream, { stream_options: { include_usage: true } }, { idleTimeout: 60_000 }).stream));
+    await vi.advanceTimersByTimeAsync(USAGE_GRACE_MS - 1);
+    expect(drained.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const { chunks, error } = await drained.promise;
     expect(error).toBeUndefined();
     expect(chunks).toHaveLength(1);
     expect(body.cancelled).toBe(true);
   });
 
   it("waits for every one of n choices to finish", async () => {
+    vi.useFakeTimers();
     const body = controlledBody();
     const two = (i: number, finish: string | null) => ({
       ...chunk("x"),
@@ -111,11 +135,17 @@ describe("stream termination", () => {
     // n > 1 reaches a server only on OpenAI-protocol routes (the HF router).
     const stream = chatCompletionStream({ model: "m", messages, n: 2 }, { fetch });
     await stream.next();
-    setTimeout(() => body.push(event(two(1, null))), 500);
-    setTimeout(() => body.push(event(two(1, "length"))), 600);
-    expect((await within(stream.next())).value?.choices[0]?.index).toBe(1);
-    expect((await within(stream.next())).value?.choices[0]?.finish_reason).toBe("length");
-    expect((await within(stream.next())).done).toBe(true);
+    // choice 1 speaks only after a one-choice grace would have ended the stream
+    const second = watch(stream.next());
+    await vi.advanceTimersByTimeAsync(COMPLETION_GRACE_MS + 200);
+    expect(second.settled).toBe(false);
+    body.push(event(two(1, null)));
+    expect((await second.promise).value?.choices[0]?.index).toBe(1);
+    body.push(event(two(1, "length")));
+    expect((await stream.next()).value?.choices[0]?.finish_reason).toBe("length");
+    const end = watch(stream.next());
+    await vi.advanceTimersByTimeAsync(COMPLETION_GRACE_MS);
+    expect((await end.promise).done).toBe(true);
     expect(seen[0]!.body.n).toBe(2);
   });
 
