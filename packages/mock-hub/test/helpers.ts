@@ -104,7 +104,8 @@ export async function readUntil(
   return text;
 }
 
-export async function waitFor(condition: () => boolean, ms = 2000): Promise<void> {
+/** Polls until `condition()` holds; `ms` only turns a hang into a failure (a loaded machine is slow, not wrong). */
+export async function waitFor(condition: () => boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error("condition not met in time");
