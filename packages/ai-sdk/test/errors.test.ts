@@ -3,7 +3,11 @@ import { APICallError, InvalidArgumentError } from "@ai-sdk/provider";
 import { AbortError, RateLimitError, TimeoutError, ValidationError } from "@hfkit/inference";
 import { generateText, streamText } from "ai";
 import { describe, expect, it } from "vitest";
-import { onHub, QUESTION, settled, TEXT, useHub, within } from "./helpers";
+import { chatRequests, onHub, QUESTION, settled, TEXT, useHub, within } from "./helpers";
+
+const until = async (condition: () => boolean): Promise<void> => {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+};
 
 const ctx = useHub();
 
@@ -129,10 +133,13 @@ describe("errors", () => {
   });
 
   it("an abort before the answer rejects generateText with our AbortError, the signal's reason as cause", async () => {
-    ctx.hub.inject({ type: "headersDelay", delayMs: 2000 }, { model: "hfkit/tgi-3.2" });
+    ctx.hub.inject({ type: "headersDelay", delayMs: 60_000 }, { model: "hfkit/tgi-3.2" });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const error = await within(generateText({ model: onHub(ctx.hub)("hfkit/tgi-3.2"), prompt: QUESTION, abortSignal: controller.signal }).catch((e: unknown) => e));
+    const call = generateText({ model: onHub(ctx.hub)("hfkit/tgi-3.2"), prompt: QUESTION, abortSignal: controller.signal }).catch((e: unknown) => e);
+    // aborted once the hub holds the request (its headers a minute away), whenever that is
+    await within(until(() => chatRequests(ctx.hub).length === 1));
+    controller.abort();
+    const error = await within(call);
     expect(error).toBeInstanceOf(AbortError);
     expect((error as Error).name).toBe("AbortError"); // how the AI SDK knows an abort
     expect((error as Error).cause).toBe(controller.signal.reason);

@@ -59,7 +59,7 @@ export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(r
 
 /**
  * What happened, in order: `sdk set 300`, `sdk fired 300`, `hub set 5000`... for the timers the SDK
- * (src/) and the mock hub set, with the marks a test adds (`fetch`, `abort`, `settled`). A wait or a
+ * (its src/ or its build) and the mock hub set, with the marks a test adds (`fetch`, `abort`, `settled`). A wait or a
  * limit is checked by what fired before what, never by a clock.
  */
 export class Timeline {
@@ -112,18 +112,17 @@ export function expectWaitsKept(timeline: Timeline, delays: number[], mark = "fe
   });
 }
 
-const SOURCES: Array<[RegExp, string]> = [
-  [/[\\/]inference[\\/]src[\\/]/, "sdk"],
-  [/mock-hub/, "hub"],
-];
+/** Where the code whose timers a timeline records lives, by the name its entries carry. */
+const SOURCES: Record<string, RegExp> = { sdk: /[\\/]inference[\\/](src|dist)[\\/]/, hub: /mock-hub/ };
 
-/** Logs the timers the SDK and the hub set and fire into `timeline` (until `vi.unstubAllGlobals()`). */
-export function recordTimers(timeline: Timeline): void {
+/** Logs the timers the SDK and the hub (and `more` sources) set and fire into `timeline`, until `vi.unstubAllGlobals()`. */
+export function recordTimers(timeline: Timeline, more: Record<string, RegExp> = {}): void {
+  const sources = Object.entries({ ...SOURCES, ...more });
   const real = globalThis.setTimeout;
   const stub = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
     // The stack's third line is the direct caller of setTimeout.
     const caller = new Error().stack?.split("\n")[2] ?? "";
-    const source = SOURCES.find(([pattern]) => pattern.test(caller))?.[1];
+    const source = sources.find(([, pattern]) => pattern.test(caller))?.[0];
     if (!source) return real(fn, ms, ...args);
     timeline.mark(`${source} set ${ms}`);
     return real(() => {
