@@ -53,7 +53,7 @@ function runDemo(): Promise<Run> {
 }
 
 describe("pnpm demo", () => {
-  it("prints only its own lines (after pnpm's two-line banner), and starts at once when built", async () => {
+  it("prints only its own lines (after pnpm's two-line banner), and builds nothing when built", async () => {
     const { stdout, stderr, code, firstLineMs, totalMs } = await runDemo();
     expect(code, stderr).toBe(0);
     const banner = `\n> hfkit-workspace@ demo ${REPO_DIR}\n> node scripts/build-if-stale.mjs inference mock-hub && node packages/demo/demo.mjs\n\n`;
@@ -61,10 +61,9 @@ describe("pnpm demo", () => {
     const lines = stdout.slice(banner.length).replace(/\n$/, "").split("\n");
     expect(lines).toHaveLength(DEMO_LINES.length);
     lines.forEach((line, i) => expect(line).toMatch(DEMO_LINES[i]!));
-    // Built by `pnpm test` just before: nothing to build, so nothing on stderr and a start in well under 3 s.
+    // Built by `pnpm test` just before: nothing to build, so nothing on stderr (how long it takes is the machine's).
     // (Should a source change meanwhile, the one line that says so is all the build may print.)
-    if (stderr === "") expect(firstLineMs).toBeLessThan(3_000);
-    else expect(stderr).toMatch(/^building @hfkit\/[^\n]+… done in [\d.]+ s\n$/);
+    expect(stderr).toMatch(/^(building @hfkit\/[^\n]+… done in [\d.]+ s\n)?$/);
     console.log(`pnpm demo: first line after ${firstLineMs} ms, done after ${totalMs} ms`);
   });
 });

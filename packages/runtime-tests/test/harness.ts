@@ -47,8 +47,8 @@ export function startHub(): Promise<MockHub> {
 /** The three scenarios went as a user expects, and no response body was left open on the hub. */
 export async function expectAppWorked(result: AppResult, hub: MockHub): Promise<void> {
   expect(result.chat.text).toBe(DEFAULT_TEXT);
+  // Ended, not thrown: without the grace after the finish, the lingering socket would fail the call at its deadline.
   expect(result.linger.text).toBe(DEFAULT_TEXT); // TGI before 2.1 streams its EOS token's text: not part of the answer
-  expect(result.linger.ms).toBeLessThan(5_000);
   expect(result.inStreamError).toMatchObject({
     thrown: true,
     yielded: 0,
