@@ -28,8 +28,11 @@ type Json = Record<string, unknown>;
 const ANSWERS = entries("generate-answer");
 const cases = ANSWERS.map((ex) => [title(ex), ex] as const);
 
-/** How long a call may take once the last byte is out, when the server never ends the response. */
-const HANG_BOUND_MS = 3000;
+/**
+ * A call not settled by then waits on the default idleTimeout (60 s): it hangs. Everything right ends within
+ * a grace (2 s at most) or the short idleTimeout a test sets; how much sooner is the machine's speed, not checked.
+ */
+const HANG_BOUND_MS = 15_000;
 
 describe.concurrent("recorded generate answers through textGeneration", { timeout: 20_000 }, () => {
   it.each(cases)("%s", async (_, ex) => {
@@ -146,7 +149,6 @@ describe.concurrent("recorded generate answers, the server never ending the resp
     await withServer(async (server) => {
       server.reply({ ...recordedReply(ex), keepOpen: true });
       const route = generateRoute(ex, server.origin, "baseUrl");
-      const started = Date.now();
       const result = await within(
         textGeneration(
           { ...generateArgs(request, route, true), accessToken: TOKEN },
@@ -162,7 +164,6 @@ describe.concurrent("recorded generate answers, the server never ending the resp
         expect(result.error).toBeInstanceOf(TimeoutError);
         expect((result.error as TimeoutError).kind).toBe("idle");
       } else expect(result.answer).toStrictEqual(recordedOutput(ex));
-      expect(Date.now() - started).toBeLessThan(HANG_BOUND_MS);
       await within(server.requests[0]?.closed ?? Promise.reject(new Error("no request")), HANG_BOUND_MS, "socket close");
       expectGenerateRequest(server.requests[0], route.path, expectedGenerateBody(request, false, true));
     });

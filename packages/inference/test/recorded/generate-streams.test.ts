@@ -28,8 +28,11 @@ import { awkwardCuts, cut, expectCutsSeen, MULTI_BYTE, prng, randomCuts, sample,
 const STREAMS = entries("generate-stream");
 const IN_STREAM_ERRORS = entries("stream-error");
 
-/** How long a stream may take once its last byte is out, when the server never ends the response. */
-const HANG_BOUND_MS = 3000;
+/**
+ * A call not settled by then waits on the default idleTimeout (60 s): it hangs. Everything right ends within
+ * a grace (2 s at most) or the short idleTimeout a test sets; how much sooner is the machine's speed, not checked.
+ */
+const HANG_BOUND_MS = 15_000;
 
 describe("the recorded generate streams", () => {
   it("all end with a final event, with and without `index`, `data:` with and without a space", () => {
@@ -76,12 +79,10 @@ describe.concurrent("recorded generate streams, the server never ending the resp
       const route = generateRoute(ex, server.origin, "baseUrl");
       // The default limits: completion must come from the final event (or the error), not from a timer.
       const stream = textGenerationStream({ ...generateArgs(request, route, true), accessToken: TOKEN }, { ...route.options, logger: quietLogger() });
-      const started = Date.now();
       const got = await within(drain(stream), HANG_BOUND_MS, `${title(ex)} with the response never ended`);
 
       expect(got.chunks).toStrictEqual(expected.events);
       expectOutcome(got, expected.outcome, recordedRequestId(ex));
-      expect(Date.now() - started).toBeLessThan(HANG_BOUND_MS);
       // The client lets go of the connection: the body is cancelled, the socket closed.
       await within(server.requests[0]?.closed ?? Promise.reject(new Error("no request")), HANG_BOUND_MS, "socket close");
       expectGenerateRequest(server.requests[0], route.path, expectedGenerateBody(request, true, true));

@@ -19,8 +19,11 @@ import { recordedReply, withServer } from "./server";
 const STREAMS = [...entries("chat-stream"), ...entries("stream-error")];
 const FROM_GENERATE = new Set(entries("stream-error"));
 
-/** How long a stream may take once its last byte is out, when the server never closes it. */
-const HANG_BOUND_MS = 3000;
+/**
+ * A call not settled by then waits on the default idleTimeout (60 s): it hangs. Everything right ends within
+ * a grace (2 s at most) or the short idleTimeout a test sets; how much sooner is the machine's speed, not checked.
+ */
+const HANG_BOUND_MS = 15_000;
 
 describe.concurrent("recorded chat streams, replayed as recorded", { timeout: 20_000 }, () => {
   it.each(STREAMS.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
@@ -54,7 +57,6 @@ describe.concurrent("recorded chat streams, the server never closing the respons
         { ...plan.args, accessToken: TOKEN },
         { ...plan.route.options, idleTimeout, logger: quietLogger() },
       );
-      const started = Date.now();
       const got = await within(drain(stream), HANG_BOUND_MS, `${title(ex)} with the socket kept open`);
 
       expect(got.chunks).toStrictEqual(expected.chunks);
@@ -64,7 +66,6 @@ describe.concurrent("recorded chat streams, the server never closing the respons
       } else {
         expectOutcome(got, expected.outcome, recordedRequestId(ex));
       }
-      expect(Date.now() - started).toBeLessThan(HANG_BOUND_MS);
       // The client lets go of the connection: the body is cancelled, the socket closed.
       await within(server.requests[0]?.closed ?? Promise.reject(new Error("no request")), HANG_BOUND_MS, "socket close");
       expectRequest(server.requests[0], plan.route.path, plan.body);
