@@ -184,7 +184,8 @@ export class MalformedEventError extends InferenceError {
     super(redactText(message, secret), { cause });
     this.also(PROVIDER_OUTPUT);
     const text = String(data);
-    this.data = redactText(text.length > KEPT_TEXT_CHARS ? text.slice(0, KEPT_TEXT_CHARS) : text, secret);
+    // Redacted before it is cut: a token across the cut would leave its start behind.
+    this.data = redactText(text.length > KEPT_TEXT_CHARS ? text.slice(0, KEPT_TEXT_CHARS + 256) : text, secret).slice(0, KEPT_TEXT_CHARS);
   }
 }
 

@@ -46,7 +46,8 @@ function isPlain(value: object): boolean {
  */
 export function serverText(value: unknown, secret?: string, max = 200): string {
   const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)); // a parsed JSON value: no cycle
-  return redactText(text.length > max ? text.slice(0, max) : text, secret);
+  // Redacted before it is cut (with room for a token across the cut), then cut: no token's start is left behind.
+  return redactText(text.length > max ? text.slice(0, max + 256 + (secret?.length ?? 0)) : text, secret).slice(0, max);
 }
 
 /** Fields of a Node or undici error worth keeping in a redacted copy. */

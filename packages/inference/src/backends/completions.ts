@@ -4,6 +4,7 @@
  * `generate` would be: `generated_text` is the continuation (the prompt before it with
  * `return_full_text`), a stream yields one event per chunk and the whole text in the last one.
  */
+import { serverText } from "../redact";
 import { isGreedy } from "../params";
 import { MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
@@ -43,7 +44,7 @@ function firstChoice(body: unknown, text: string, origin: Origin): Choice | unde
     if (b.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
     if (Array.isArray(b.choices)) return (b.choices[0] ?? undefined) as Choice | undefined;
   }
-  throw new MalformedEventError(`Expected a completion, the server answered: ${text.slice(0, 200)}`, text, undefined, origin.secret);
+  throw new MalformedEventError(`Expected a completion, the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
 }
 
 const textOf = (choice: Choice | undefined): string => (typeof choice?.text === "string" ? choice.text : "");

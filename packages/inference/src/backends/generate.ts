@@ -4,6 +4,7 @@
  * shape but cannot stream (a stream yields its one answer as one final event). Apart from the chat
  * backends, so that an app that only chats does not carry it.
  */
+import { serverText } from "../redact";
 import { type HttpError, MalformedEventError } from "../errors";
 import { readErrorFields, toHttpError } from "../errorTable";
 import { generateParameters } from "../params";
@@ -30,7 +31,7 @@ export function toGenerationOutput(body: unknown, text: string, origin: Origin):
     if (typeof first.generated_text === "string") return first as TextGenerationOutput;
     if (first.error != null) throw toHttpError({ status: 200, body: first, inStream: true, ...origin });
   }
-  throw new MalformedEventError(`Expected [{generated_text}], the server answered: ${text.slice(0, 200)}`, text, undefined, origin.secret);
+  throw new MalformedEventError(`Expected [{generated_text}], the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
 }
 
 /** A whole answer as the one final event a stream would end with. */

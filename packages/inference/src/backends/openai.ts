@@ -3,6 +3,7 @@
  * Ollama's OpenAI route, TGI ≥ 3. Their differences are the dialect rules of `dialects.ts`, applied
  * to every chunk, not code paths of their own.
  */
+import { serverText } from "../redact";
 import { MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { CallContext } from "../tasks/prepare";
@@ -92,7 +93,7 @@ export function toChatOutput(body: unknown, text: string, origin: Origin): ChatC
     if (b.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
     if (Array.isArray(b.choices)) return normalizeOutput(body as ChatCompletionOutput);
   }
-  throw new MalformedEventError(`Expected a chat completion, the server answered: ${text.slice(0, 200)}`, text, undefined, origin.secret);
+  throw new MalformedEventError(`Expected a chat completion, the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
 }
 
 /** A whole answer as the two chunks a stream would give: role and content, then the finish. */

@@ -3,6 +3,7 @@
  * answer, never streamed (a stream yields it as chunks), `generate`-style parameters, and its 400
  * for parameters a model does not take, got around by sending without them.
  */
+import { serverText } from "../redact";
 import { isGreedy } from "../params";
 import { type HttpError, InputError, MalformedEventError } from "../errors";
 import { readErrorFields } from "../errorTable";
@@ -95,7 +96,7 @@ function pipelineOutput(
     if (last?.role === "assistant" && typeof last.content === "string") text = last.content;
   }
   if (text === undefined) {
-    throw new MalformedEventError(`Expected [{generated_text}] from the pipeline, got: ${raw.slice(0, 200)}`, raw, undefined, secret);
+    throw new MalformedEventError(`Expected [{generated_text}] from the pipeline, got: ${serverText(raw, secret)}`, raw, undefined, secret);
   }
   const { text: content } = applyStop(text, clientStop);
   return {

@@ -4,6 +4,7 @@
  * at `response.completed` or `response.incomplete`; `response.failed` and `error` events are typed
  * errors, even in a 200; `[DONE]` is never waited for.
  */
+import { serverText } from "../redact";
 import { MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import { HF_ROUTER_URL } from "../router";
@@ -63,7 +64,7 @@ function toResponse(body: unknown, text: string, origin: Origin): ResponsesOutpu
     return body as unknown as ResponsesOutput;
   }
   if (isObject(body) && body.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
-  throw new MalformedEventError(`Expected a response, the server answered: ${text.slice(0, 200)}`, text, undefined, origin.secret);
+  throw new MalformedEventError(`Expected a response, the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
 }
 
 /** A whole response as the events a stream of it would give (a server that answered JSON to a stream request). */

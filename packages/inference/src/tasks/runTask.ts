@@ -111,7 +111,7 @@ export async function readAnswer(call: Call, { res, origin, release }: Reply): P
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {
-      throw new MalformedEventError(`The server's JSON answer does not parse: ${text.slice(0, 200)}`, text, error, origin.secret);
+      throw new MalformedEventError(`The server's JSON answer does not parse: ${serverText(text, origin.secret)}`, text, error, origin.secret);
     }
   } finally {
     release();
@@ -167,7 +167,7 @@ async function idempotent(call: Call, again: number, get: () => Promise<unknown>
  * (the call's headers, the answer's JSON); else a file, as a Blob, without the call's headers (the token never leaves for it).
  */
 async function getOnce(call: Call, conn: Connection, url: string, json: boolean): Promise<unknown> {
-  if (!/^https?:\/\//i.test(url)) throw new MalformedEventError(`The provider's answer names a URL that is not http(s): ${url.slice(0, 200)}`, url, undefined, call.secret);
+  if (!/^https?:\/\//i.test(url)) throw new MalformedEventError(`The provider's answer names a URL that is not http(s): ${serverText(url, call.secret)}`, url, undefined, call.secret);
   const { res, release } = await fetchUnder(call, conn, url, { method: "GET", headers: json ? conn.headers : {} });
   if (!res.ok) {
     const body = parseMaybeJson(await readText(call, res, false).finally(release));

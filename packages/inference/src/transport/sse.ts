@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
+import { serverText } from "../redact";
 import { IncompleteStreamError, type InferenceError, InferenceError as BaseError, MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { Call } from "./call";
@@ -177,7 +178,7 @@ export class EventStream<T> implements Source<T> {
         for (const value of this.rules.whole(body, text)) this.queue[this.size++] = value;
         this.accepted = true;
       } catch (error) {
-        this.error = error instanceof BaseError ? error : new MalformedEventError(`Unexpected answer: ${text.slice(0, 200)}`, text, error, this.origin.secret);
+        this.error = error instanceof BaseError ? error : new MalformedEventError(`Unexpected answer: ${serverText(text, this.origin.secret)}`, text, error, this.origin.secret);
       }
     }
     this.complete();
@@ -198,11 +199,11 @@ export class EventStream<T> implements Source<T> {
     } catch (e) {
       this.error = this.bodyEnded
         ? new IncompleteStreamError("The stream ended inside an event")
-        : new MalformedEventError(`Malformed event in the stream: ${data.slice(0, 200)}`, data, e, this.origin.secret);
+        : new MalformedEventError(`Malformed event in the stream: ${serverText(data, this.origin.secret)}`, data, e, this.origin.secret);
       return;
     }
     if (typeof parsed !== "object" || parsed === null) {
-      this.error = new MalformedEventError(`Unexpected event in the stream: ${data.slice(0, 200)}`, data, undefined, this.origin.secret);
+      this.error = new MalformedEventError(`Unexpected event in the stream: ${serverText(data, this.origin.secret)}`, data, undefined, this.origin.secret);
       return;
     }
     if ((parsed as { error?: unknown }).error != null) return this.inStreamError(parsed);
