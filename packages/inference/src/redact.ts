@@ -8,7 +8,8 @@ const REDACTED = "[redacted]";
 /** Hugging Face tokens (`hf_` + 34 letters and digits), whoever's they are. */
 const HF_TOKEN = /\bhf_[A-Za-z0-9]{16,}/g;
 const BEARER = /\b(Bearer\s+)[^\s"',;]+/gi;
-const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i;
+/** `user:password@` of a URL, and of any URL inside it (a redirect target in its query). */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/gi;
 /** Query parameters that carry credentials by convention (`?token=`, `?api_key=`, `?sig=` …). */
 const SECRET_PARAM = /([?&](?:[\w.-]*(?:token|key|secret|password|passwd|sig|signature|auth|credential)[\w.-]*)=)[^&#]*/gi;
 
@@ -24,10 +25,14 @@ export function redactText(text: string, secret?: string): string {
   return out.replace(HF_TOKEN, REDACTED).replace(BEARER, `$1${REDACTED}`);
 }
 
-/** A JSON value (an error body) with every string redacted; depth-bounded, as such bodies come from a server. */
+/** What stands for a part of a server's value nested deeper than redaction goes (it is not shown unredacted). */
+const TOO_DEEP = "[nested too deep]";
+
+/** A JSON value (an error body) with every string redacted; past 32 levels, a mark instead (a server chooses the depth). */
 export function redactValue(value: unknown, secret?: string, depth = 0): unknown {
   if (typeof value === "string") return redactText(value, secret);
-  if (typeof value !== "object" || value === null || depth > 32 || !isPlain(value)) return value;
+  if (typeof value !== "object" || value === null || !isPlain(value)) return value;
+  if (depth > 32) return TOO_DEEP;
   if (Array.isArray(value)) return value.map((v) => redactValue(v, secret, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[redactText(k, secret)] = redactValue(v, secret, depth + 1);
@@ -47,7 +52,7 @@ function isPlain(value: object): boolean {
 export function serverText(value: unknown, secret?: string, max = 200): string {
   const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)); // a parsed JSON value: no cycle
   // Redacted before it is cut (with room for a token across the cut), then cut: no token's start is left behind.
-  return redactText(text.length > max ? text.slice(0, max + 256 + (secret?.length ?? 0)) : text, secret).slice(0, max);
+  return redactText(text.slice(0, max + 256 + (secret?.length ?? 0)), secret).slice(0, max);
 }
 
 /** Fields of a Node or undici error worth keeping in a redacted copy. */
@@ -59,9 +64,11 @@ const KEPT_FIELDS = ["code", "errno", "syscall", "address", "port", "hostname"] 
  * is answered as itself (the caller's abort reason, a parse error keep their identity), else as a copy.
  */
 export function redactError(error: unknown, secret?: string, depth = 0): unknown {
-  if (!(error instanceof Error) || depth > 8) return typeof error === "string" ? redactText(error, secret) : error;
+  if (typeof error === "string") return redactText(error, secret);
+  if (!(error instanceof Error)) return error;
+  if (depth > 8) return new Error(TOO_DEEP); // a chain longer than any runtime makes: not shown unredacted
   const cause = (error as { cause?: unknown }).cause;
-  const safeCause = cause === undefined ? undefined : redactError(cause, secret, depth + 1);
+  const safeCause = redactError(cause, secret, depth + 1);
   const fields = error as unknown as Record<string, unknown>;
   const kept = KEPT_FIELDS.map((f) => {
     const v = fields[f];
@@ -84,7 +91,7 @@ export function redactError(error: unknown, secret?: string, depth = 0): unknown
 export function sealError<E>(error: E, secret?: string): E {
   if (!(error instanceof Error)) return error;
   const fields = error as unknown as Record<string, unknown>;
-  for (const key of Object.keys(error)) if (key !== "cause") fields[key] = redactValue(fields[key], secret);
+  for (const key of Object.keys(error)) fields[key] = redactValue(fields[key], secret); // `cause` is not enumerable: below
   error.message = redactText(error.message, secret);
   if (error.stack) error.stack = redactText(error.stack, secret);
   if (error.cause !== undefined) error.cause = redactError(error.cause, secret);

@@ -24,6 +24,8 @@ describe("redactUrl", () => {
     ["HTTP://user@host.example/", "HTTP://host.example/"],
     ["https://host.example/a@b", "https://host.example/a@b"],
     ["https://host.example/?q=1&page=2", "https://host.example/?q=1&page=2"],
+    ["https://h/x?api_key_v2=abc&sessionToken2=d&n=1", "https://h/x?api_key_v2=[redacted]&sessionToken2=[redacted]&n=1"],
+    ["https://h/login?next=https://u:p@inner.example/", "https://h/login?next=https://inner.example/"],
   ])("%s → %s", (url, shown) => expect(redactUrl(url)).toBe(shown));
 });
 
@@ -36,6 +38,7 @@ describe("redactText", () => {
     ["Authorization: Bearer abc.def-ghi, next", "Authorization: Bearer [redacted], next"],
     ["bearer\tabc123", "bearer\t[redacted]"],
     ["Bearer\nabc123", "Bearer\n[redacted]"],
+    ["Bearer  abc123", "Bearer  [redacted]"],
     ['{"authorization":"Bearer abc123"}', '{"authorization":"Bearer [redacted]"}'],
     ["a Bearer's hat", "a Bearer's hat"],
   ])("%j → %j", (text, shown) => expect(redactText(text, SECRET)).toBe(shown));
@@ -60,7 +63,9 @@ describe("serverText", () => {
     expect(serverText(undefined)).toBe("undefined");
     expect(serverText("x".repeat(300))).toHaveLength(200);
     expect(serverText("x".repeat(300), undefined, 10)).toBe("x".repeat(10));
-    expect(serverText(`${"x".repeat(195)}${SECRET}`, SECRET)).not.toContain(SECRET.slice(0, 5));
+    expect(serverText(`${"x".repeat(195)}${SECRET}`, SECRET)).toBe(`${"x".repeat(195)}[reda`);
+    const long = "L".repeat(300); // a key longer than the room kept past the cut
+    expect(serverText(`${"x".repeat(190)}${long} and more`, long)).toBe(`${"x".repeat(190)}[redacted]`);
   });
 });
 
@@ -68,6 +73,20 @@ describe("redactValue", () => {
   it("every string of a JSON body, keys included, at any depth; other values as they are", () => {
     const body = { [`k-${SECRET}`]: [1, null, true, { deep: `Bearer ${SECRET}` }], n: 3 };
     expect(redactValue(body, SECRET)).toEqual({ "k-[redacted]": [1, null, true, { deep: "Bearer [redacted]" }], n: 3 });
+  });
+
+  it("an object nested past 32 levels is a mark, never shown unredacted; at 32 levels it is kept", () => {
+    const nest = (levels: number, inner: unknown): unknown => (levels === 0 ? inner : { a: nest(levels - 1, inner) });
+    const dig = (value: unknown, levels: number): unknown => (levels === 0 ? value : dig((value as { a: unknown }).a, levels - 1));
+    expect(dig(redactValue(nest(32, { s: SECRET }), SECRET), 32)).toEqual({ s: "[redacted]" });
+    expect(dig(redactValue(nest(33, { s: SECRET }), SECRET), 33)).toBe("[nested too deep]");
+    expect(dig(redactValue(nest(40, [SECRET]), SECRET), 33)).toBe("[nested too deep]");
+    expect(JSON.stringify(redactValue(nest(200, SECRET), SECRET))).not.toContain(SECRET);
+  });
+
+  it("an object without a prototype (as some parsers make) is redacted too", () => {
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { s: SECRET });
+    expect(redactValue(bare, SECRET)).toEqual({ s: "[redacted]" });
   });
 
   it("a value that is not plain data (a Blob, a Date) is left as it is, not turned into {}", () => {
@@ -90,6 +109,32 @@ describe("redactError and sealError", () => {
     expect(inspect(copy, { depth: 5 })).not.toContain(SECRET);
   });
 
+  it("a copy is made whenever anything shown would change: the message, the stack, a kept field, the cause", () => {
+    const inMessage = redactError(new Error(`bad ${SECRET}`), SECRET) as Error;
+    expect(inMessage.message).toBe("bad [redacted]");
+    const stacked = Object.assign(new Error("clean"), { stack: `Error: clean\n    at ${SECRET}` });
+    expect((redactError(stacked, SECRET) as Error).stack).toBe("Error: clean\n    at [redacted]");
+    const field = Object.assign(new Error("clean"), { code: "ENOTFOUND", hostname: `${SECRET}.example` });
+    expect(redactError(field, SECRET)).toMatchObject({ code: "ENOTFOUND", hostname: "[redacted].example" });
+    const deep = new Error("clean", { cause: new Error(`inner ${SECRET}`) });
+    expect(((redactError(deep, SECRET) as Error).cause as Error).message).toBe("inner [redacted]");
+  });
+
+  it("a copy carries only what the original had: no cause, no code unless the original had them", () => {
+    const copy = redactError(new Error(`bad ${SECRET}`), SECRET) as Error;
+    expect(Object.hasOwn(copy, "cause")).toBe(false);
+    expect(Object.hasOwn(copy, "code")).toBe(false);
+    expect(Object.keys(copy)).toEqual(["name"]);
+  });
+
+  it("a cause chain longer than 9 ends in a mark, never in an unredacted cause", () => {
+    let chain: Error = new Error(`bottom ${SECRET}`);
+    for (let i = 0; i < 12; i++) chain = new Error(`level ${i}`, { cause: chain });
+    const shown = inspect(redactError(chain, SECRET), { depth: 30 });
+    expect(shown).not.toContain(SECRET);
+    expect(shown).toContain("[nested too deep]");
+  });
+
   it("an error with nothing to redact is answered as itself (its identity and class kept)", () => {
     const clean = new SyntaxError("Unexpected token");
     expect(redactError(clean, SECRET)).toBe(clean);
@@ -108,6 +153,18 @@ describe("redactError and sealError", () => {
     expect(JSON.stringify(error)).not.toContain(SECRET);
     expect(inspect(error, { depth: 5 })).not.toContain(SECRET);
     expect(sealError("not an error", SECRET)).toBe("not an error");
+  });
+
+  it("sealError redacts a stack already formatted before the message changed, and adds nothing the error lacked", () => {
+    const read = new Error(`failed with ${SECRET}`);
+    void read.stack; // formatted now, with the secret in it
+    sealError(read, SECRET);
+    expect(read.stack).not.toContain(SECRET);
+    expect(Object.hasOwn(read, "cause")).toBe(false);
+    const stackless = new Error(`x ${SECRET}`);
+    Object.defineProperty(stackless, "stack", { value: undefined, writable: true });
+    expect(sealError(stackless, SECRET).stack).toBeUndefined();
+    expect(stackless.message).toBe("x [redacted]");
   });
 });
 
