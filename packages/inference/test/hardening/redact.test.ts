@@ -82,6 +82,9 @@ describe("redactValue", () => {
     expect(dig(redactValue(nest(33, { s: SECRET }), SECRET), 33)).toBe("[nested too deep]");
     expect(dig(redactValue(nest(40, [SECRET]), SECRET), 33)).toBe("[nested too deep]");
     expect(JSON.stringify(redactValue(nest(200, SECRET), SECRET))).not.toContain(SECRET);
+    let arrays: unknown = [SECRET];
+    for (let i = 0; i < 40; i++) arrays = [arrays];
+    expect(JSON.stringify(redactValue(arrays, SECRET))).toContain('["[nested too deep]"]');
   });
 
   it("an object without a prototype (as some parsers make) is redacted too", () => {
@@ -116,6 +119,8 @@ describe("redactError and sealError", () => {
     expect((redactError(stacked, SECRET) as Error).stack).toBe("Error: clean\n    at [redacted]");
     const field = Object.assign(new Error("clean"), { code: "ENOTFOUND", hostname: `${SECRET}.example` });
     expect(redactError(field, SECRET)).toMatchObject({ code: "ENOTFOUND", hostname: "[redacted].example" });
+    const ownStack = Object.assign(new Error(`bad ${SECRET}`), { stack: "a stack that does not quote the message" });
+    expect((redactError(ownStack, SECRET) as Error).message).toBe("bad [redacted]");
     const deep = new Error("clean", { cause: new Error(`inner ${SECRET}`) });
     expect(((redactError(deep, SECRET) as Error).cause as Error).message).toBe("inner [redacted]");
   });
@@ -133,6 +138,14 @@ describe("redactError and sealError", () => {
     const shown = inspect(redactError(chain, SECRET), { depth: 30 });
     expect(shown).not.toContain(SECRET);
     expect(shown).toContain("[nested too deep]");
+  });
+
+  it("a chain of 9 (the deepest cause at depth 8) is kept whole, redacted", () => {
+    let chain: Error = new Error(`bottom ${SECRET}`);
+    for (let i = 0; i < 8; i++) chain = new Error(`level ${i}`, { cause: chain });
+    let bottom = redactError(chain, SECRET) as Error;
+    while (bottom.cause instanceof Error) bottom = bottom.cause;
+    expect(bottom.message).toBe("bottom [redacted]");
   });
 
   it("an error with nothing to redact is answered as itself (its identity and class kept)", () => {
