@@ -25,14 +25,11 @@ export function redactText(text: string, secret?: string): string {
   return out.replace(HF_TOKEN, REDACTED).replace(BEARER, `$1${REDACTED}`);
 }
 
-/** What stands for a part of a server's value nested deeper than redaction goes (it is not shown unredacted). */
-const TOO_DEEP = "[nested too deep]";
-
-/** A JSON value (an error body) with every string redacted; past 32 levels, a mark instead (a server chooses the depth). */
+/** A JSON value (an error body) with every string redacted; past 32 levels, `[redacted]` (a server chooses the depth). */
 export function redactValue(value: unknown, secret?: string, depth = 0): unknown {
   if (typeof value === "string") return redactText(value, secret);
   if (typeof value !== "object" || value === null || !isPlain(value)) return value;
-  if (depth > 32) return TOO_DEEP;
+  if (depth > 32) return REDACTED;
   if (Array.isArray(value)) return value.map((v) => redactValue(v, secret, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[redactText(k, secret)] = redactValue(v, secret, depth + 1);
@@ -66,22 +63,20 @@ const KEPT_FIELDS = ["code", "errno", "syscall", "address", "port", "hostname"] 
 export function redactError(error: unknown, secret?: string, depth = 0): unknown {
   if (typeof error === "string") return redactText(error, secret);
   if (!(error instanceof Error)) return error;
-  if (depth > 8) return new Error(TOO_DEEP); // a chain longer than any runtime makes: not shown unredacted
-  const cause = (error as { cause?: unknown }).cause;
-  const safeCause = redactError(cause, secret, depth + 1);
-  const fields = error as unknown as Record<string, unknown>;
-  const kept = KEPT_FIELDS.map((f) => {
-    const v = fields[f];
-    return typeof v === "string" ? redactText(v, secret) : v;
-  });
-  const message = redactText(error.message, secret);
-  const stack = error.stack && redactText(error.stack, secret);
-  if (safeCause === cause && message === error.message && stack === error.stack && kept.every((v, i) => v === fields[KEPT_FIELDS[i]!])) return error;
-  const copy = new Error(message, cause === undefined ? undefined : { cause: safeCause });
+  if (depth > 8) return new Error(REDACTED); // a chain longer than any runtime makes: not shown unredacted
+  const cause = error.cause;
+  const copy = new Error(redactText(error.message, secret), cause === undefined ? undefined : { cause: redactError(cause, secret, depth + 1) });
   copy.name = error.name;
-  copy.stack = stack;
-  KEPT_FIELDS.forEach((f, i) => kept[i] !== undefined && ((copy as unknown as Record<string, unknown>)[f] = kept[i]));
-  return copy;
+  copy.stack = error.stack && redactText(error.stack, secret);
+  let same = copy.message === error.message && copy.stack === error.stack && copy.cause === cause;
+  for (const field of KEPT_FIELDS) {
+    const v = (error as unknown as Record<string, unknown>)[field];
+    if (v === undefined) continue;
+    const safe = typeof v === "string" ? redactText(v, secret) : v;
+    (copy as unknown as Record<string, unknown>)[field] = safe;
+    same &&= safe === v;
+  }
+  return same ? error : copy;
 }
 
 /**

@@ -119,10 +119,9 @@ export function sending(args: BaseArgs, options: Options, model: string): Sendin
   return { call: new Call(limits, token), conn: connection(options, token, debug), policy, logger };
 }
 
-/** What the logger is given passes through redaction: a warning may quote a server's words. */
+/** What the logger is warned of passes through redaction: a warning may quote a server's words (debug lines quote only redacted ones). */
 function redactingLogger(logger: Logger, secret: string | undefined): Logger {
-  const debug = logger.debug?.bind(logger);
-  return { warn: (m) => logger.warn(redactText(m, secret)), debug: debug && ((m) => debug(redactText(m, secret))) };
+  return { debug: logger.debug?.bind(logger), warn: (m) => logger.warn(redactText(m, secret)) };
 }
 
 function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompletionArgs | TextGenerationArgs, options: Options, route: ChatRoute): CallContext {
