@@ -5,7 +5,7 @@
  * (`0x7f.1` and `2130706433` as `127.0.0.1`, IPv6 compressed and bracketed, IPv4-mapped IPv6 in hex).
  */
 const TWO = "(\\.\\d{1,3}){2}";
-/** Made on first use, so that a bundle that never checks a URL carries none of it. */
+/** Made at each check (a provider answer's few URLs), so that a bundle that never checks one carries none of it. */
 const hostPattern = (): RegExp => new RegExp(
   `^(${[
     "(0|10|127)(\\.\\d{1,3}){3}", // this network, private, loopback
@@ -20,12 +20,11 @@ const hostPattern = (): RegExp => new RegExp(
   ].join("|")})$`,
   "i",
 );
-let HOST: RegExp | undefined;
 
 /** True when `url` names a loopback, private, link-local or cloud-metadata host (a literal address, or `localhost`). */
 export function isInternalUrl(url: string): boolean {
   try {
-    return (HOST ??= hostPattern()).test(new URL(url).hostname);
+    return hostPattern().test(new URL(url).hostname);
   } catch {
     return false;
   }
