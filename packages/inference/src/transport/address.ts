@@ -17,8 +17,7 @@ const hostPattern = (): RegExp => new RegExp(
     "(.+\\.)?localhost\\.?",
     "metadata\\.google\\.internal\\.?",
     "\\[(::1?|f[cd][0-9a-f]{2}:.*|fe[89ab][0-9a-f]:.*|::ffff:.*)\\]", // loopback, unspecified, unique-local, link-local, IPv4-mapped
-  ].join("|")})$`,
-  "i",
+  ].join("|")})$`, // no "i": the URL parser writes hosts in lower case
 );
 
 /** True when `url` names a loopback, private, link-local or cloud-metadata host (a literal address, or `localhost`). */
