@@ -212,6 +212,24 @@ describe("hints", () => {
   });
 });
 
+describe("the table redacts on its own, before any caller seals the error", () => {
+  it("the request body, the error body, the request id and the provider: no token in any", () => {
+    const error = toHttpError({
+      status: 400,
+      body: { error: `bad key ${SECRET}` },
+      url: "http://x.test/v1/chat/completions",
+      requestId: `r-${SECRET}`,
+      provider: `p-${SECRET}`,
+      requestBody: { messages: [{ role: "user", content: `my token is ${SECRET}` }] },
+      secret: SECRET,
+    });
+    expect(error.httpRequest.body).toEqual({ messages: [{ role: "user", content: "my token is [redacted]" }] });
+    expect(error.body).toEqual({ error: "bad key [redacted]" });
+    expect([error.requestId, error.provider]).toEqual(["r-[redacted]", "p-[redacted]"]);
+    expect(error.message).toBe("bad key [redacted] (HTTP 400 from provider p-[redacted], request id r-[redacted])");
+  });
+});
+
 describe("bodies no server answer parses to (the table is also called by provider code)", () => {
   it.each([null, undefined, 42, true])("%s: no throw, the status said", (body) => {
     const error = toHttpError({ status: 502, body, url: "http://x.test/v1/chat/completions" });
