@@ -2,7 +2,7 @@
  * Reading a whole body under a call's limits: abort, deadline, idle and stall (a server that sends an
  * answer but never ends the response must not hang the call), and with a bound on its size.
  */
-import { KEPT_TEXT_CHARS, MalformedEventError } from "../errors";
+import { InferenceError, KEPT_TEXT_CHARS, MalformedEventError } from "../errors";
 import type { Call } from "./call";
 
 /** The largest 2xx JSON answer read (a long answer with logprobs is a few MB). */
@@ -32,12 +32,22 @@ export function firstNonBlank(text: string): number {
 }
 
 /**
+ * A body's reader. A body that is not a web ReadableStream (node-fetch's Node stream) is destroyed, so that its
+ * socket is freed, and refused with an error that says what to do, which no retry repeats.
+ */
+export function readerOf(body: unknown): ReadableStreamDefaultReader<Uint8Array> {
+  if (typeof (body as { getReader?: unknown }).getReader === "function") return (body as ReadableStream<Uint8Array>).getReader();
+  (body as { destroy?: () => void }).destroy?.();
+  throw new InferenceError("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
+}
+
+/**
  * Feeds each piece of the body to `take` until the body ends or `take` answers true (then the rest is
  * cancelled). Whatever fetch or `take` throws ends the read as the error the caller must see.
  */
 async function pump(call: Call, res: Response, take: (piece: Uint8Array) => boolean): Promise<void> {
   if (!res.body) return;
-  const reader = res.body.getReader();
+  const reader = readerOf(res.body);
   const off = call.onCancel(() => void reader.cancel().catch(() => {}));
   call.watchBody();
   try {

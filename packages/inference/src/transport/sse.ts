@@ -3,7 +3,7 @@ import { serverText } from "../redact";
 import { IncompleteStreamError, type InferenceError, InferenceError as BaseError, MalformedEventError } from "../errors";
 import { toHttpError } from "../errorTable";
 import type { Call } from "./call";
-import { firstNonBlank } from "./body";
+import { firstNonBlank, readerOf } from "./body";
 import { MAX_ANSWER_BYTES, type Origin, parseMaybeJson } from "./request";
 import { noop, type Source, type StreamRules } from "./source";
 
@@ -12,8 +12,9 @@ const enum Mode { Unknown, Events, Json } // prettier-ignore
 
 const DECODE_STREAM: TextDecodeOptions = { stream: true };
 
+/** `[DONE]` with any spacing around it (looked for first, so that no chunk's data is trimmed). */
 function isDoneMarker(data: string): boolean {
-  return data.length < 16 && data.trim() === "[DONE]";
+  return data.includes("[DONE]") && data.trim() === "[DONE]";
 }
 
 /**
@@ -58,10 +59,12 @@ export class EventStream<T> implements Source<T> {
     this.rules = rules;
     this.origin = origin;
     this.release = release;
-    if (typeof (body as { getReader?: unknown }).getReader !== "function") {
-      throw new BaseError("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
+    try {
+      this.reader = readerOf(body);
+    } catch (error) {
+      release();
+      throw error;
     }
-    this.reader = body.getReader();
     this.parser = createParser({ onEvent: (e) => this.onEvent(e) }); // comments count towards the event they precede: no event grows unbounded between its data lines
     this.offCancel = call.onCancel(() => this.cancelBody());
     call.watchBody();

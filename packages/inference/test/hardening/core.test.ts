@@ -3,6 +3,8 @@
  * whatever its route, blanks are not data, detection state never lets one token's 401 fail another's call, the
  * stream iterator answers overlapping `next()` calls in order, and greedy decoding is one rule on every route.
  */
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
@@ -198,5 +200,44 @@ describe("class 10: greedy is one rule on every route", () => {
     const sent = JSON.parse(raw.requests[0]!.body) as { parameters: Record<string, unknown> };
     expect(sent.parameters).toMatchObject({ do_sample: false, top_p: 0.5 });
     expect(sent.parameters).not.toHaveProperty("temperature");
+  });
+});
+
+describe("a body that is not a web stream (node-fetch's) and [DONE] with any spacing", () => {
+  /** A fetch whose answers carry a Node stream as their body, as node-fetch's do. */
+  const nodeFetch = (async (url: string, init: RequestInit) => {
+    const res = await fetch(url, init);
+    return { ok: res.ok, status: res.status, url: res.url, headers: res.headers, body: Readable.fromWeb(res.body as unknown as NodeWebStream) };
+  }) as unknown as typeof fetch;
+  const REFUSED = "The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`";
+
+  it("a stream: refused with what to do, and its socket freed at once", async () => {
+    let closed!: Promise<void>;
+    raw.handle((_req, reply) => {
+      closed = reply.closedPromise;
+      chunked(reply, 200, SSE).chunk(chunk("Hel")); // the socket stays open
+    });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai", fetch: nodeFetch });
+    await expect(client.chatCompletionStream({ messages: QUESTION }).next()).rejects.toThrow(REFUSED);
+    await within(closed, 4_000, "the socket's close");
+  });
+
+  it("a whole answer: refused once, never retried as a lost connection", async () => {
+    raw.handle((_req, reply) => whole(reply, 200, "application/json", JSON.stringify({ id: "a", choices: [] })));
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai", fetch: nodeFetch, maxRetries: 2 });
+    await expect(client.chatCompletion({ messages: QUESTION })).rejects.toThrow(REFUSED);
+    expect(raw.requests).toHaveLength(1);
+  });
+
+  it("[DONE] with many blanks around it still completes the stream", async () => {
+    raw.handle((_req, reply) => {
+      const body = chunked(reply, 200, SSE);
+      body.chunk(chunk("ok"));
+      body.chunk(`data:${" ".repeat(12)}[DONE]${" ".repeat(12)}\n\n`); // no finish_reason: only [DONE] ends it
+    });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai" });
+    const seen: string[] = [];
+    for await (const c of client.chatCompletionStream({ messages: QUESTION })) seen.push(c.choices[0]?.delta?.content ?? "");
+    expect(seen).toEqual(["ok"]);
   });
 });
