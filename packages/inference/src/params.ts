@@ -109,18 +109,17 @@ export function validateGenerateInput(args: TextGenerationInput): void {
 
 /** Sampling settings in either vocabulary (OpenAI's chat, TGI's `generate`). */
 interface Sampling {
-  do_sample?: boolean | null;
   temperature?: number | null;
   top_p?: number | null;
   typical_p?: number | null;
 }
 
 /**
- * The one rule of greedy decoding, on every route: `temperature: 0`, `top_p: 0` (or `typical_p: 0`) and
- * `do_sample: false` all mean "the likeliest token", which each server is sent in its own words.
+ * The one rule of greedy decoding in OpenAI's ranges, on every route: `temperature: 0`, `top_p: 0` (or
+ * `typical_p: 0`) mean "the likeliest token", which each server is sent in its own words (TGI's is `do_sample: false`).
  */
 export function isGreedy(p: Sampling): boolean {
-  return p.do_sample === false || p.temperature === 0 || p.top_p === 0 || p.typical_p === 0;
+  return p.temperature === 0 || p.top_p === 0 || p.typical_p === 0;
 }
 
 /**

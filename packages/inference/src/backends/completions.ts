@@ -23,7 +23,7 @@ function completionsBody(ctx: CallContext): Record<string, unknown> {
   const body: Record<string, unknown> = { model: ctx.route.bodyModel, prompt: args.inputs };
   if (p.max_new_tokens != null) body.max_tokens = p.max_new_tokens;
   // Greedy in TGI's words (do_sample false, or temperature / top_p 0) is temperature 0 in OpenAI's.
-  if (isGreedy(p)) body.temperature = 0;
+  if (p.do_sample === false || isGreedy(p)) body.temperature = 0;
   else {
     if (p.temperature != null) body.temperature = p.temperature;
     if (p.top_p != null) body.top_p = p.top_p;

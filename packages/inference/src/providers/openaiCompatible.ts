@@ -60,7 +60,7 @@ export function completionsTask(label: string, path: string, style: { details?: 
 function chatParameters(p: TextGenerationInputGenerateParameters = {}): Loose {
   const out: Loose = {};
   if (p.max_new_tokens !== undefined) out.max_tokens = p.max_new_tokens;
-  if (isGreedy(p)) out.temperature = 0;
+  if (p.do_sample === false || isGreedy(p)) out.temperature = 0;
   else for (const k of ["temperature", "top_p"] as const) if (p[k] !== undefined) out[k] = p[k];
   for (const k of ["stop", "seed", "frequency_penalty"] as const) if (p[k] !== undefined) out[k] = p[k];
   return out;
