@@ -140,6 +140,23 @@ describe("redactError and sealError", () => {
     expect(shown).toContain("[redacted]");
   });
 
+  it("a kept field alone decides a copy: a clean error with a code is itself, one with only a host to redact is copied", () => {
+    const clean = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED", port: 9 });
+    expect(redactError(clean, SECRET)).toBe(clean);
+    const host = Object.assign(new Error("clean"), { hostname: `${SECRET}.example` });
+    expect(redactError(host, SECRET)).not.toBe(host);
+    expect((redactError(host, SECRET) as { hostname: string }).hostname).toBe("[redacted].example");
+  });
+
+  it("depth is bounded whatever a server sends: 20 000 nested arrays or causes do not overflow the stack", () => {
+    let arrays: unknown = [SECRET];
+    for (let i = 0; i < 20_000; i++) arrays = [arrays];
+    expect(() => redactValue(arrays, SECRET)).not.toThrow();
+    let chain: Error = new Error(`bottom ${SECRET}`);
+    for (let i = 0; i < 20_000; i++) chain = new Error("up", { cause: chain });
+    expect(() => redactError(chain, SECRET)).not.toThrow();
+  });
+
   it("a chain of 9 (the deepest cause at depth 8) is kept whole, redacted", () => {
     let chain: Error = new Error(`bottom ${SECRET}`);
     for (let i = 0; i < 8; i++) chain = new Error(`level ${i}`, { cause: chain });
