@@ -160,11 +160,10 @@ export class Call {
   }
 
   /** A request is sent after the answer's first data (a poll): its wait for a head is watched as a body's silence is. */
-  awaitHead(): boolean {
-    if (!this.firstDataSeen) return false;
+  awaitHead(): void {
+    if (!this.firstDataSeen) return;
     this.watchBody();
     this.reading();
-    return true;
   }
 
   /** The body is done with, or the answer complete: silence is no longer an error. */

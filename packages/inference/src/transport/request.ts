@@ -165,7 +165,7 @@ export async function fetchUnder(call: Call, conn: Pick<Connection, "fetch" | "f
   const doFetch = conn.fetch ?? globalThis.fetch;
   if (typeof doFetch !== "function") throw new InferenceError("No fetch is available: pass one as the `fetch` option");
   const attempt = call.attempt();
-  const watched = call.awaitHead();
+  call.awaitHead();
   try {
     const res = await doFetch(url, { ...conn.fetchOptions, ...init, signal: attempt.signal });
     return { res, release: () => attempt.abort() };
@@ -173,7 +173,7 @@ export async function fetchUnder(call: Call, conn: Pick<Connection, "fetch" | "f
     attempt.abort();
     throw call.translate(error, url);
   } finally {
-    if (watched) call.stopWatching();
+    call.stopWatching(); // no body of this call is being read while it sends
   }
 }
 
