@@ -5,7 +5,7 @@
  */
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AuthenticationError,
   type ChatCompletionStreamOutput,
@@ -15,20 +15,13 @@ import {
   TimeoutError,
 } from "../../src/index";
 import { backendMemory } from "../../src/backends/detect";
-import { chunked, type RawReply, type RawServer, startRawServer, whole } from "../faults/raw-server";
+import { chunked, type RawReply, whole } from "../faults/raw-server";
 import { within } from "../faults/support";
-import { HF_SECRET, until } from "./support";
+import { drain, HF_SECRET, until, useRawServer } from "./support";
 
 const SSE: Array<[string, string]> = [["Content-Type", "text/event-stream"]];
 const QUESTION = [{ role: "user" as const, content: "hi" }];
-let raw: RawServer;
-
-beforeAll(async () => {
-  raw = await startRawServer();
-});
-afterAll(() => raw.close());
-afterEach(() => {
-  raw.requests.length = 0;
+const hub = useRawServer(() => {
   backendMemory.clear();
   backendMemory.detections.clear();
 });
@@ -44,21 +37,14 @@ async function pour(reply: RawReply, write: (piece: string) => boolean, piece: s
 
 describe("class 3: every read is bounded, whatever its route", () => {
   it("one event's cap counts its comment lines: data lines with comments between them past 32 MB are a MalformedEventError", async () => {
-    raw.handle(async (_req, reply) => {
+    hub.server.handle(async (_req, reply) => {
       const body = chunked(reply, 200, SSE);
       body.chunk(chunk("Hel"));
       const line = `data: ${"x".repeat(4000)}\n: keep-alive\n`;
       await pour(reply, body.chunk, line, 40 * 1048576, body.end);
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai" });
-    const seen: string[] = [];
-    const error = await within(
-      (async () => {
-        for await (const c of client.chatCompletionStream({ messages: QUESTION })) seen.push(c.choices[0]?.delta?.content ?? "");
-      })().catch((e: unknown) => e),
-      60_000,
-      "the endless event",
-    );
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai" });
+    const { seen, error } = await drain(client.chatCompletionStream({ messages: QUESTION }), 60_000, "the endless event");
     expect(seen).toEqual(["Hel"]);
     expect(error).toBeInstanceOf(MalformedEventError);
     expect((error as Error).message).toMatch(/larger than 32 MB/);
@@ -84,14 +70,14 @@ describe("class 3: every read is bounded, whatever its route", () => {
 
   it("8 MB of blanks before a JSON answer: the answer is read (the start found in one pass over the bytes)", async () => {
     const answer = JSON.stringify({ id: "a", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] });
-    raw.handle(async (_req, reply) => {
+    hub.server.handle(async (_req, reply) => {
       const body = chunked(reply, 200, [["Content-Type", "application/json"]]);
       const blanks = " ".repeat(65536);
       for (let i = 0; i < 128 && !reply.closed; i++) if (!body.chunk(blanks)) await reply.drained();
       body.chunk(answer);
       body.end();
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai" });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai" });
     const out = await client.chatCompletion({ messages: QUESTION });
     expect(out.choices[0]?.message.content).toBe("ok");
   });
@@ -99,7 +85,7 @@ describe("class 3: every read is bounded, whatever its route", () => {
 
 describe("class 2: blanks are not data", () => {
   it("blanks trickled inside an event (no line ever ends) do not keep a stalled stream alive: TimeoutError stall, the token kept", async () => {
-    raw.handle(async (_req, reply) => {
+    hub.server.handle(async (_req, reply) => {
       const body = chunked(reply, 200, SSE);
       body.chunk(chunk("Hel"));
       body.chunk('data: {"choices":');
@@ -108,22 +94,15 @@ describe("class 2: blanks are not data", () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai", stallTimeout: 400, idleTimeout: 60_000 });
-    const seen: string[] = [];
-    const error = await within(
-      (async () => {
-        for await (const c of client.chatCompletionStream({ messages: QUESTION })) seen.push(c.choices[0]?.delta?.content ?? "");
-      })().catch((e: unknown) => e),
-      20_000,
-      "the trickling event",
-    );
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", stallTimeout: 400, idleTimeout: 60_000 });
+    const { seen, error } = await drain(client.chatCompletionStream({ messages: QUESTION }), 20_000, "the trickling event");
     expect(seen).toEqual(["Hel"]);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).kind).toBe("stall");
   });
 
   it("blanks trickled inside a bare JSON answer under text/event-stream: TimeoutError stall", async () => {
-    raw.handle(async (_req, reply) => {
+    hub.server.handle(async (_req, reply) => {
       const body = chunked(reply, 200, SSE);
       body.chunk('{"id":"a","choices":');
       while (!reply.closed) {
@@ -131,7 +110,7 @@ describe("class 2: blanks are not data", () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai", stallTimeout: 400, idleTimeout: 60_000, firstChunkTimeout: 60_000 });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", stallTimeout: 400, idleTimeout: 60_000, firstChunkTimeout: 60_000 });
     const error = await within(client.chatCompletion({ messages: QUESTION }).catch((e: unknown) => e), 20_000, "the trickling answer");
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).kind).toBe("stall");
@@ -143,16 +122,16 @@ describe("class 4: state is per credential (backend detection)", () => {
     const GOOD = "hf_ValidTokenOfAnotherUser00000000";
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    raw.handle(async (req, reply) => {
+    hub.server.handle(async (req, reply) => {
       if (req.headers.authorization === `Bearer ${HF_SECRET}`) {
         await held;
         return whole(reply, 401, "application/json", JSON.stringify({ error: "Invalid credentials in Authorization header" }));
       }
       whole(reply, 200, "application/json", JSON.stringify({ id: "a", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] }));
     });
-    const bad = new InferenceClient(HF_SECRET, { endpointUrl: raw.url }).chatCompletion({ messages: QUESTION }).catch((e: unknown) => e);
-    await until(() => raw.requests.length === 1, "the first detection");
-    const good = new InferenceClient(GOOD, { endpointUrl: raw.url }).chatCompletion({ messages: QUESTION });
+    const bad = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url }).chatCompletion({ messages: QUESTION }).catch((e: unknown) => e);
+    await until(() => hub.server.requests.length === 1, "the first detection");
+    const good = new InferenceClient(GOOD, { endpointUrl: hub.server.url }).chatCompletion({ messages: QUESTION });
     release();
     expect(await bad).toBeInstanceOf(AuthenticationError);
     expect((await good).choices[0]?.message.content).toBe("ok");
@@ -163,14 +142,14 @@ describe("class 10: the stream iterator answers overlapping next() calls", () =>
   it("a third next() made while two are pending gets its chunk as soon as it arrives", async () => {
     let sendRest!: () => void;
     const rest = new Promise<void>((resolve) => (sendRest = resolve));
-    raw.handle(async (_req, reply) => {
+    hub.server.handle(async (_req, reply) => {
       const body = chunked(reply, 200, SSE);
       body.chunk(chunk("a"));
       await rest;
       body.chunk(chunk("b") + chunk("c"));
       // the socket stays open: nothing more comes until the test ends
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai" });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai" });
     const it = client.chatCompletionStream({ messages: QUESTION })[Symbol.asyncIterator]();
     const first = it.next();
     const second = it.next();
@@ -185,19 +164,19 @@ describe("class 10: the stream iterator answers overlapping next() calls", () =>
 
 describe("class 10: greedy is one rule on every route", () => {
   it("textGeneration({ top_p: 0 }) on TGI's /generate sends do_sample: false and no top_p (TGI refuses top_p: 0 with a 422)", async () => {
-    raw.handle((_req, reply) => whole(reply, 200, "application/json", JSON.stringify([{ generated_text: "ok" }])));
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url });
+    hub.server.handle((_req, reply) => whole(reply, 200, "application/json", JSON.stringify([{ generated_text: "ok" }])));
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url });
     await client.textGeneration({ inputs: "hi", parameters: { top_p: 0, max_new_tokens: 5 } });
-    const sent = JSON.parse(raw.requests[0]!.body) as { parameters: Record<string, unknown> };
+    const sent = JSON.parse(hub.server.requests[0]!.body) as { parameters: Record<string, unknown> };
     expect(sent.parameters).toMatchObject({ do_sample: false, max_new_tokens: 5 });
     expect(sent.parameters).not.toHaveProperty("top_p");
   });
 
   it("textGeneration({ temperature: 0, top_p: 0.5 }) on /generate: do_sample false, no temperature, top_p kept", async () => {
-    raw.handle((_req, reply) => whole(reply, 200, "application/json", JSON.stringify([{ generated_text: "ok" }])));
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url });
+    hub.server.handle((_req, reply) => whole(reply, 200, "application/json", JSON.stringify([{ generated_text: "ok" }])));
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url });
     await client.textGeneration({ inputs: "hi", parameters: { temperature: 0, top_p: 0.5 } });
-    const sent = JSON.parse(raw.requests[0]!.body) as { parameters: Record<string, unknown> };
+    const sent = JSON.parse(hub.server.requests[0]!.body) as { parameters: Record<string, unknown> };
     expect(sent.parameters).toMatchObject({ do_sample: false, top_p: 0.5 });
     expect(sent.parameters).not.toHaveProperty("temperature");
   });
@@ -213,29 +192,29 @@ describe("a body that is not a web stream (node-fetch's) and [DONE] with any spa
 
   it("a stream: refused with what to do, and its socket freed at once", async () => {
     let closed!: Promise<void>;
-    raw.handle((_req, reply) => {
+    hub.server.handle((_req, reply) => {
       closed = reply.closedPromise;
       chunked(reply, 200, SSE).chunk(chunk("Hel")); // the socket stays open
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai", fetch: nodeFetch });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", fetch: nodeFetch });
     await expect(client.chatCompletionStream({ messages: QUESTION }).next()).rejects.toThrow(REFUSED);
     await within(closed, 4_000, "the socket's close");
   });
 
   it("a whole answer: refused once, never retried as a lost connection", async () => {
-    raw.handle((_req, reply) => whole(reply, 200, "application/json", JSON.stringify({ id: "a", choices: [] })));
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai", fetch: nodeFetch, maxRetries: 2 });
+    hub.server.handle((_req, reply) => whole(reply, 200, "application/json", JSON.stringify({ id: "a", choices: [] })));
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", fetch: nodeFetch, maxRetries: 2 });
     await expect(client.chatCompletion({ messages: QUESTION })).rejects.toThrow(REFUSED);
-    expect(raw.requests).toHaveLength(1);
+    expect(hub.server.requests).toHaveLength(1);
   });
 
   it("[DONE] with many blanks around it still completes the stream", async () => {
-    raw.handle((_req, reply) => {
+    hub.server.handle((_req, reply) => {
       const body = chunked(reply, 200, SSE);
       body.chunk(chunk("ok"));
       body.chunk(`data:${" ".repeat(12)}[DONE]${" ".repeat(12)}\n\n`); // no finish_reason: only [DONE] ends it
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, backend: "openai" });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai" });
     const seen: string[] = [];
     for await (const c of client.chatCompletionStream({ messages: QUESTION })) seen.push(c.choices[0]?.delta?.content ?? "");
     expect(seen).toEqual(["ok"]);

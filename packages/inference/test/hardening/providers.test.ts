@@ -4,7 +4,7 @@
  * a URL a provider names inside the network is not fetched, a billed submission is sent once, and the Hub's
  * mapping is per token. Each test fails on the code before its fix.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ConnectionError,
   InferenceClient,
@@ -14,20 +14,13 @@ import {
   TimeoutError,
 } from "../../src/index";
 import { mappingMemory } from "../../src/providers/mapping";
-import { chunked, type RawRequest, type RawServer, startRawServer, whole } from "../faults/raw-server";
+import { chunked, type RawRequest, type RawServer, whole } from "../faults/raw-server";
 import { closedPort, within } from "../faults/support";
-import { expectNoSecret, falMapping, HF_SECRET, PROVIDER_KEY, routedFetch, until } from "./support";
+import { expectNoSecret, falMapping, HF_SECRET, PROVIDER_KEY, routedFetch, until, useRawServer } from "./support";
 
 const MODEL = "org/image-model";
 const JSON_TYPE = "application/json";
-let raw: RawServer;
-
-beforeAll(async () => {
-  raw = await startRawServer();
-});
-afterAll(() => raw.close());
-afterEach(() => {
-  raw.requests.length = 0;
+const hub = useRawServer(() => {
   mappingMemory.clear();
   mappingMemory.lookups.clear();
 });
@@ -37,7 +30,7 @@ const isSubmission = (r: RawRequest): boolean => r.method === "POST" && r.target
 
 /** fal's queue on `raw`: the mapping, a submission answered `submitted`, polls answered by `poll`, the result `{images}`. */
 function falQueue(submitted: Record<string, unknown>, poll: (req: RawRequest, reply: Parameters<Parameters<RawServer["handle"]>[0]>[1]) => void, image = "https://cdn.example/x.png"): void {
-  raw.handle((req, reply) => {
+  hub.server.handle((req, reply) => {
     if (isLookup(req)) return whole(reply, 200, JSON_TYPE, falMapping(MODEL));
     if (isSubmission(req)) return whole(reply, 200, JSON_TYPE, JSON.stringify(submitted));
     if (req.target.includes("/status")) return poll(req, reply);
@@ -49,7 +42,7 @@ const QUEUED = { request_id: "r1", status: "IN_QUEUE", response_url: "https://qu
 
 describe("class 1: the token in no rendering of any error", () => {
   it("a provider's failure reason echoing the token (Novita's task error): no rendering of the error shows it", async () => {
-    raw.handle((req, reply) => {
+    hub.server.handle((req, reply) => {
       if (isLookup(req)) {
         const mapping = { novita: { providerId: "MiniMax-H3", task: "image-text-to-video", status: "live" } };
         return whole(reply, 200, JSON_TYPE, JSON.stringify({ inferenceProviderMapping: mapping }));
@@ -57,7 +50,7 @@ describe("class 1: the token in no rendering of any error", () => {
       if (req.method === "POST") return whole(reply, 200, JSON_TYPE, JSON.stringify({ task_id: "t1" }));
       return whole(reply, 200, JSON_TYPE, JSON.stringify({ task: { status: "failed", error: { message: `quota of ${HF_SECRET} exceeded` } } }));
     });
-    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(raw) });
+    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server) });
     const error = await client.imageTextToVideo({ model: MODEL, provider: "novita", parameters: { prompt: "a cat" } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InferenceClientProviderOutputError);
     expect((error as Error).message).toBe("quota of [redacted] exceeded");
@@ -69,7 +62,7 @@ describe("class 1: the token in no rendering of any error", () => {
       const headers = JSON.stringify(init.headers).replace(/Bearer /, "");
       return Promise.reject(new TypeError(`fetch failed`, { cause: new Error(`socket hang up; request headers ${headers}`) }));
     }) as unknown as typeof fetch;
-    const client = new InferenceClient(PROVIDER_KEY, { fetch: quoting, endpointUrl: raw.url, retry_on_error: false });
+    const client = new InferenceClient(PROVIDER_KEY, { fetch: quoting, endpointUrl: hub.server.url, retry_on_error: false });
     const error = await client.chatCompletion({ messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expectNoSecret(error, PROVIDER_KEY);
@@ -78,12 +71,12 @@ describe("class 1: the token in no rendering of any error", () => {
   it("what the logger is given passes through redaction (the token given as the model by mistake, in the loading warning)", async () => {
     const warned: string[] = [];
     let loading = true;
-    raw.handle((_req, reply) => {
+    hub.server.handle((_req, reply) => {
       if (!loading) return whole(reply, 200, JSON_TYPE, JSON.stringify([{ generated_text: "ok" }]));
       loading = false;
       whole(reply, 503, JSON_TYPE, JSON.stringify({ error: "Model is currently loading", estimated_time: 0.01 }));
     });
-    const client = new InferenceClient(HF_SECRET, { baseUrl: raw.url, logger: { warn: (m: string) => void warned.push(m) } });
+    const client = new InferenceClient(HF_SECRET, { baseUrl: hub.server.url, logger: { warn: (m: string) => void warned.push(m) } });
     expect(await client.textGeneration({ model: HF_SECRET, inputs: "hi" })).toEqual({ generated_text: "ok" });
     expect(warned).toHaveLength(1);
     expect(warned[0]).toContain("Model [redacted] is loading");
@@ -93,15 +86,15 @@ describe("class 1: the token in no rendering of any error", () => {
 describe("class 2: every wait on the network is timed", () => {
   it("a status poll whose answer never comes ends in a TimeoutError (idle), with no deadline set", async () => {
     falQueue(QUEUED, () => undefined); // accepted, never answered
-    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(raw), idleTimeout: 300 });
+    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server), idleTimeout: 300 });
     const error = await within(client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }).catch((e: unknown) => e), 20_000, "the hung poll");
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).kind).toBe("idle");
-    expect(raw.requests.filter((r) => r.target.includes("/status"))).toHaveLength(1);
+    expect(hub.server.requests.filter((r) => r.target.includes("/status"))).toHaveLength(1);
   });
 
   it("blanks trickled inside a JSON answer are not data: the stall limit ends the call", async () => {
-    raw.handle(async (_req, reply) => {
+    hub.server.handle(async (_req, reply) => {
       const body = chunked(reply, 200, [["Content-Type", JSON_TYPE]]);
       body.chunk('{"generated_text":');
       while (!reply.closed) {
@@ -109,7 +102,7 @@ describe("class 2: every wait on the network is timed", () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: raw.url, stallTimeout: 400, idleTimeout: 60_000, retry_on_error: false });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, stallTimeout: 400, idleTimeout: 60_000, retry_on_error: false });
     const error = await within(client.textGeneration({ inputs: "hi" }).catch((e: unknown) => e), 20_000, "the trickling answer");
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).kind).toBe("stall");
@@ -122,7 +115,7 @@ describe("class 7: a URL a provider names is not a way in", () => {
   it.each(hostile)("the result naming %s: a provider output error, nothing fetched", async (url) => {
     const elsewhere: string[] = [];
     falQueue({ ...QUEUED, status: "COMPLETED" }, () => undefined, url);
-    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(raw, elsewhere) });
+    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server, elsewhere) });
     const error = await client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InferenceClientProviderOutputError);
     expect((error as Error).message).toMatch(/private or local address.*allowPrivateNetwork/);
@@ -131,7 +124,7 @@ describe("class 7: a URL a provider names is not a way in", () => {
 
   it("a public URL is fetched; allowPrivateNetwork: true lets an internal one through", async () => {
     const elsewhere: string[] = [];
-    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(raw, elsewhere) });
+    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server, elsewhere) });
     falQueue({ ...QUEUED, status: "COMPLETED" }, () => undefined, "https://cdn.example/cat.png");
     expect(await client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" })).toBeInstanceOf(Blob);
     falQueue({ ...QUEUED, status: "COMPLETED" }, () => undefined, "http://10.1.2.3/cat.png");
@@ -142,20 +135,20 @@ describe("class 7: a URL a provider names is not a way in", () => {
 
 describe("class 8: a billed submission is sent once", () => {
   it("the connection lost after the submission was sent: one submission, a ConnectionError saying the job may exist", async () => {
-    raw.handle((req, reply) => {
+    hub.server.handle((req, reply) => {
       if (isLookup(req)) return whole(reply, 200, JSON_TYPE, falMapping(MODEL));
       reply.socket.destroy(); // the request's bytes were read: the job may exist
     });
-    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(raw), maxRetries: 2 });
+    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server), maxRetries: 2 });
     const error = await client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(/job may exist/);
-    expect(raw.requests.filter(isSubmission)).toHaveLength(1);
+    expect(hub.server.requests.filter(isSubmission)).toHaveLength(1);
   });
 
   it("a 502 after acceptance is not retried; a 503 (nothing accepted) is", async () => {
     let status = 502;
-    raw.handle((req, reply) => {
+    hub.server.handle((req, reply) => {
       if (isLookup(req)) return whole(reply, 200, JSON_TYPE, falMapping(MODEL));
       if (isSubmission(req) && status !== 200) {
         const answered = status;
@@ -165,19 +158,19 @@ describe("class 8: a billed submission is sent once", () => {
       if (isSubmission(req)) return whole(reply, 200, JSON_TYPE, JSON.stringify({ ...QUEUED, status: "COMPLETED" }));
       return whole(reply, 200, JSON_TYPE, JSON.stringify({ images: [{ url: "https://cdn.example/x.png" }] }));
     });
-    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(raw), maxRetries: 2 });
+    const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server), maxRetries: 2 });
     await expect(client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" })).rejects.toBeInstanceOf(ServerError);
-    expect(raw.requests.filter(isSubmission)).toHaveLength(1);
+    expect(hub.server.requests.filter(isSubmission)).toHaveLength(1);
     status = 503;
-    raw.requests.length = 0;
+    hub.server.requests.length = 0;
     expect(await client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" })).toBeInstanceOf(Blob);
-    expect(raw.requests.filter(isSubmission)).toHaveLength(2);
+    expect(hub.server.requests.filter(isSubmission)).toHaveLength(2);
   });
 
   it("a connection refused (nothing sent) is tried again: the job is submitted once and answered", async () => {
     const port = await closedPort();
     let refused = false;
-    const routed = routedFetch(raw);
+    const routed = routedFetch(hub.server);
     const firstRefused = ((url: string, init: RequestInit) => {
       if (!refused && url.includes("_subdomain=queue") && init.method === "POST") {
         refused = true;
@@ -189,7 +182,7 @@ describe("class 8: a billed submission is sent once", () => {
     const client = new InferenceClient(HF_SECRET, { fetch: firstRefused, onRetry: () => undefined });
     expect(await client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" })).toBeInstanceOf(Blob);
     expect(refused).toBe(true);
-    expect(raw.requests.filter(isSubmission)).toHaveLength(1);
+    expect(hub.server.requests.filter(isSubmission)).toHaveLength(1);
   });
 });
 
@@ -198,7 +191,7 @@ describe("class 4: state is per credential", () => {
 
   /** The Hub answers 401 to `refused` (after `hold` resolves) and the mapping to any other token. */
   function hubRefusing(refused: string, hold: Promise<void>): void {
-    raw.handle(async (req, reply) => {
+    hub.server.handle(async (req, reply) => {
       if (isLookup(req)) {
         await hold;
         if (req.headers.authorization === `Bearer ${refused}`) return whole(reply, 401, JSON_TYPE, JSON.stringify({ error: "Invalid credentials" }));
@@ -212,11 +205,11 @@ describe("class 4: state is per credential", () => {
   it("a 401 for one token never fails a concurrent caller with a valid one", async () => {
     let open!: () => void;
     hubRefusing(HF_SECRET, new Promise<void>((resolve) => (open = resolve)));
-    const fetchIt = routedFetch(raw);
+    const fetchIt = routedFetch(hub.server);
     const bad = new InferenceClient(HF_SECRET, { fetch: fetchIt }).textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }).catch((e: unknown) => e);
-    await until(() => raw.requests.some(isLookup), "the first lookup");
+    await until(() => hub.server.requests.some(isLookup), "the first lookup");
     const good = new InferenceClient(OTHER, { fetch: fetchIt }).textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" });
-    await until(() => raw.requests.filter(isLookup).length === 2, "the second caller's own lookup", 100).catch(() => undefined);
+    await until(() => hub.server.requests.filter(isLookup).length === 2, "the second caller's own lookup", 100).catch(() => undefined);
     open();
     expect(await bad).toBeInstanceOf(AuthenticationError);
     expect(await good).toBeInstanceOf(Blob);
@@ -224,10 +217,10 @@ describe("class 4: state is per credential", () => {
 
   it("a mapping fetched with one token is not served to another without the Hub seeing that token", async () => {
     hubRefusing("hf_nobodyAtAllxxxxxxxxxxxxxxxxxxx", Promise.resolve());
-    const fetchIt = routedFetch(raw);
+    const fetchIt = routedFetch(hub.server);
     await new InferenceClient(HF_SECRET, { fetch: fetchIt }).textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" });
     await new InferenceClient(OTHER, { fetch: fetchIt }).textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" });
     await new InferenceClient(OTHER, { fetch: fetchIt }).textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" });
-    expect(raw.requests.filter(isLookup).map((r) => r.headers.authorization)).toEqual([`Bearer ${HF_SECRET}`, `Bearer ${OTHER}`]);
+    expect(hub.server.requests.filter(isLookup).map((r) => r.headers.authorization)).toEqual([`Bearer ${HF_SECRET}`, `Bearer ${OTHER}`]);
   });
 });

@@ -4,8 +4,10 @@
  * sends a byte off this machine (a URL a provider names on another host is recorded, never fetched).
  */
 import { inspect } from "node:util";
-import { expect } from "vitest";
-import type { RawServer } from "../faults/raw-server";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import type { ChatCompletionStreamOutput } from "../../src/index";
+import { type RawServer, startRawServer } from "../faults/raw-server";
+import { within } from "../faults/support";
 
 /** A Hugging Face token, and a provider's own key (not `hf_…`: only the caller's token can redact it). */
 export const HF_SECRET = "hf_RoundThreeSecretToken1234567890ab";
@@ -41,4 +43,28 @@ export async function until(predicate: () => boolean, what: string, tries = 2000
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`${what} did not happen`);
+}
+
+/** One raw loopback server for a test file, its requests forgotten and `reset()` run after each test. */
+export function useRawServer(reset: () => void): { readonly server: RawServer } {
+  const holder = {} as { server: RawServer };
+  beforeAll(async () => {
+    holder.server = await startRawServer();
+  });
+  afterAll(() => holder.server.close());
+  afterEach(() => {
+    holder.server.requests.length = 0;
+    reset();
+  });
+  return holder;
+}
+
+/** Reads a stream to its end (a hang is a failure after `ms`): each chunk's content, and the error it ended in. */
+export async function drain(stream: AsyncIterable<ChatCompletionStreamOutput>, ms: number, what: string): Promise<{ seen: string[]; error: unknown }> {
+  const seen: string[] = [];
+  const read = async (): Promise<void> => {
+    for await (const c of stream) seen.push(c.choices[0]?.delta?.content ?? "");
+  };
+  const error = await within(read().then(() => undefined, (e: unknown) => e), ms, what);
+  return { seen, error };
 }
