@@ -31,6 +31,8 @@ export default defineWorkspace([
       name: "cli",
       root: "packages/cli",
       include: ["test/**/*.test.ts"],
+      // Each test spawns the CLI: a hang bound, not a speed check, with room for a loaded machine.
+      testTimeout: 20_000,
     },
   },
   {
