@@ -13,13 +13,13 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The rules every guarantee rests on: redaction, the stream reader and iterator, retries, the call's clocks, errors, parameters. */
 export const CORE = [
-  "src/redact.ts",
+  "src/core/redact.ts",
   "src/tasks/streamIterator.ts",
   "src/transport/sse.ts",
   "src/transport/retry.ts",
   "src/transport/call.ts",
-  "src/errors.ts",
-  "src/params.ts",
+  "src/core/errors.ts",
+  "src/checks/params.ts",
   "src/transport/address.ts",
 ];
 

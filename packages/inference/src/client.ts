@@ -1,4 +1,4 @@
-import { TaskClient } from "./clientTasks";
+import { TaskClient } from "./api/clientTasks";
 import { chatCompletion } from "./tasks/chatCompletion";
 import { chatCompletionStream } from "./tasks/chatCompletionStream";
 import { conversational } from "./tasks/conversational";

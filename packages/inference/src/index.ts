@@ -40,8 +40,8 @@ export {
   responses,
   responsesStream,
 } from "./tasks/eager";
-export { collectStream } from "./collectStream";
-export { toReadableStream, toResponse } from "./stream-response";
+export { collectStream } from "./api/collectStream";
+export { toReadableStream, toResponse } from "./api/streamResponse";
 export {
   AbortError,
   AuthenticationError,
@@ -58,7 +58,7 @@ export {
   ServerError,
   TimeoutError,
   ValidationError,
-} from "./errors";
+} from "./core/errors";
 // The `@huggingface/inference` names of the same classes.
 export {
   InferenceClientError,
@@ -67,8 +67,9 @@ export {
   InferenceClientProviderApiError,
   InferenceClientProviderOutputError,
   InferenceClientRoutingError,
-} from "./hfErrors";
-export type { HttpErrorInit, HttpRequestInfo, HttpResponseInfo, TimeoutKind } from "./errors";
+} from "./core/hfErrors";
+export type { HttpErrorInit, HttpRequestInfo, HttpResponseInfo, TimeoutKind } from "./core/errors";
 export type * from "./types";
 export { VERSION } from "./version";
-export { getLogger, INFERENCE_PROVIDERS, PROVIDERS_HUB_ORGS, type InferenceProvider, type InferenceProviderOrPolicy, PROVIDERS_OR_POLICIES, setLogger } from "./providers";
+export { getLogger, setLogger } from "./core/logger";
+export { INFERENCE_PROVIDERS, PROVIDERS_HUB_ORGS, type InferenceProvider, type InferenceProviderOrPolicy, PROVIDERS_OR_POLICIES } from "./targets/providers/names";

@@ -6,7 +6,7 @@
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpError, InferenceClient, type TextGenerationStreamOutput } from "../src/index";
-import { backendMemory } from "../src/backends/detect";
+import { backendMemory } from "../src/targets/endpoints/detect";
 
 const TEXT = "The capital of France is Paris.";
 const PROMPT = "What is the capital of France?";

@@ -24,7 +24,7 @@ it("says 'not in hfkit' exactly for the names hfkit does not export, and why", (
 const camel = (task: string): string => task.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 it("hfkit serves every provider × task pair of 4.13.30 (chat aside: every provider's goes through the router)", async () => {
-  const { PROVIDER_TASKS } = await import("../src/providers/table");
+  const { PROVIDER_TASKS } = await import("../src/targets/providers/table");
   const pairs = (table: Record<string, Record<string, unknown>>) =>
     Object.entries(table)
       .filter(([provider]) => provider !== "hf-inference")
@@ -36,7 +36,7 @@ it("hfkit serves every provider × task pair of 4.13.30 (chat aside: every provi
 });
 
 it("the page's table of provider tasks is the implemented table", async () => {
-  const { PROVIDER_TASKS } = await import("../src/providers/table");
+  const { PROVIDER_TASKS } = await import("../src/targets/providers/table");
   const section = page.slice(page.indexOf("| provider | tasks |"), page.indexOf("LoRA adapters of the mapping"));
   const listed = Object.fromEntries([...section.matchAll(/^\| ([a-z-]+) \| (.+) \|$/gm)].filter((m) => m[1] !== "provider" && m[1] !== "---").map((m) => [m[1], [...(m[2] as string).matchAll(/`(\w+)`/g)].map((t) => t[1]).sort()]));
   const implemented = Object.fromEntries(Object.entries(PROVIDER_TASKS).map(([p, tasks]) => [p, Object.keys(tasks).map(camel).sort()]));

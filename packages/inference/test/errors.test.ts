@@ -21,7 +21,7 @@ import {
   ServerError,
   ValidationError,
 } from "../src/index";
-import { toHttpError } from "../src/errorTable";
+import { toHttpError } from "../src/core/errorTable";
 import { json, messages, recordingFetch } from "./helpers";
 
 const TOKEN = "hf_sEcReT_token_123";

@@ -8,7 +8,7 @@ import * as hf from "@huggingface/inference";
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as ours from "../src/index";
-import { mappingMemory } from "../src/providers/mapping";
+import { mappingMemory } from "../src/targets/providers/mapping";
 
 let hub: MockHub;
 const MODELS = {

@@ -8,8 +8,8 @@ import * as hf from "@huggingface/inference";
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as ours from "../src/index";
-import { routeOf } from "../src/providers/direct";
-import { mappingMemory } from "../src/providers/mapping";
+import { routeOf } from "../src/targets/providers/direct";
+import { mappingMemory } from "../src/targets/providers/mapping";
 
 let hub: MockHub;
 beforeAll(async () => {

@@ -8,10 +8,10 @@ import * as hf from "@huggingface/inference";
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as ours from "../src/index";
-import type { ProviderIo } from "../src/providers/helper";
-import { mappingMemory } from "../src/providers/mapping";
-import { replicateImageToImage, replicateTextToImage } from "../src/providers/replicate";
-import { wavespeedImageToImage, wavespeedTextToImage } from "../src/providers/wavespeed";
+import type { ProviderIo } from "../src/targets/providers/helper";
+import { mappingMemory } from "../src/targets/providers/mapping";
+import { replicateImageToImage, replicateTextToImage } from "../src/targets/providers/replicate";
+import { wavespeedImageToImage, wavespeedTextToImage } from "../src/targets/providers/wavespeed";
 
 let hub: MockHub;
 const MODELS = {

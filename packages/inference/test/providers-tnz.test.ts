@@ -7,7 +7,7 @@ import * as hf from "@huggingface/inference";
 import { type MockHub, type RecordedRequest, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as ours from "../src/index";
-import { mappingMemory } from "../src/providers/mapping";
+import { mappingMemory } from "../src/targets/providers/mapping";
 
 type Task = "image-to-image" | "text-to-video" | "image-to-video" | "text-to-speech" | "automatic-speech-recognition" | "text-to-image" | "image-to-text";
 /** A model per pair whose provider id the proxy answers 404 for. */

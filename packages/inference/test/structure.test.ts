@@ -49,5 +49,5 @@ it.each([
   expect(files.length).toBeGreaterThan(2);
   expect(files.length).toBeLessThanOrEqual(7);
   expect(new Set(files).size).toBe(files.length);
-  expect(files[0]).toBe("transport/request.ts");
+  expect(files[0]).toBe("core/request.ts");
 });

@@ -1,7 +1,7 @@
-import { serve } from "../backends/detect";
-import { withRetries } from "../transport/retry";
+import { serve } from "../targets/endpoints/detect";
+import { withRetries } from "../core/retry";
 import type { ChatCompletionArgs, ChatCompletionOutput, Options } from "../types";
-import { prepareChat } from "./prepare";
+import { prepareChat } from "../targets/chat";
 
 /** One chat answer, not streamed: resolves to the whole answer, or rejects with a typed {@link InferenceError}. */
 export async function chatCompletion(args: ChatCompletionArgs, options: Options = {}): Promise<ChatCompletionOutput> {

@@ -1,11 +1,11 @@
-import { serve } from "../backends/detect";
-import { withRetries } from "../transport/retry";
-import type { Source } from "../transport/source";
+import { serve } from "../targets/endpoints/detect";
+import { withRetries } from "../core/retry";
+import type { Source } from "../core/source";
 import type { ChatCompletionArgs, ChatCompletionStreamOutput, Options } from "../types";
-import { prepareChat } from "./prepare";
-import { StreamIterator } from "./streamIterator";
+import { prepareChat } from "../targets/chat";
+import { StreamIterator } from "../core/streamIterator";
 
-export { COMPLETION_GRACE_MS, USAGE_GRACE_MS } from "../backends/openai";
+export { COMPLETION_GRACE_MS, USAGE_GRACE_MS } from "../targets/endpoints/openai";
 
 /**
  * A streamed chat answer as an async iterator of chunks. Nothing is thrown synchronously: bad input

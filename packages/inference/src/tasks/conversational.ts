@@ -1,4 +1,4 @@
-import { InputError } from "../errors";
+import { InputError } from "../core/errors";
 import type { ChatCompletionInputMessage, ConversationalArgs, ConversationalOutput, Options } from "../types";
 import { chatCompletion } from "./chatCompletion";
 

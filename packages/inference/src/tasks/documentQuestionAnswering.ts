@@ -1,7 +1,7 @@
 import type { DocumentQuestionAnsweringArgs, DocumentQuestionAnsweringOutputElement, Options } from "../types";
 import { imageQuestionBody } from "./imageQuestion";
-import { runTask } from "./runTask";
-import { fields, first, isNumber, isString, listOf, shaped } from "./taskAnswers";
+import { runTask } from "../targets/run";
+import { fields, first, isNumber, isString, listOf, shaped } from "../checks/answers";
 
 const TASK = "document-question-answering";
 

@@ -1,5 +1,5 @@
 import type { ImageQuestionArgs } from "../types";
-import { base64Of, checkParameters, jsonBody, needObject, needString, type TaskBody } from "./taskInputs";
+import { base64Of, checkParameters, jsonBody, needObject, needString, type TaskBody } from "../checks/inputs";
 
 /** `documentQuestionAnswering` and `visualQuestionAnswering`: `{inputs: {question, image}}`, the image base64-encoded in JSON. */
 export async function imageQuestionBody(args: ImageQuestionArgs): Promise<TaskBody> {

@@ -1,7 +1,7 @@
 import type { ImageToImageArgs, Options } from "../types";
-import { runTask } from "./runTask";
-import { blobAnswer } from "./taskAnswers";
-import { base64Of, binaryBody, checkParameters, jsonBody } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { blobAnswer } from "../checks/answers";
+import { base64Of, binaryBody, checkBinary, checkParameters, jsonBody } from "../checks/inputs";
 
 const TASK = "image-to-image";
 
@@ -11,5 +11,5 @@ export function imageToImage(args: ImageToImageArgs, options?: Options): Promise
     if (checkParameters(a.parameters) === undefined) return binaryBody(a);
     return jsonBody(a, { inputs: await base64Of(a.inputs, "inputs") });
   };
-  return runTask({ task: TASK, body, answer: blobAnswer(TASK) }, args, options);
+  return runTask({ task: TASK, check: checkBinary, body, answer: blobAnswer(TASK) }, args, options);
 }

@@ -1,14 +1,14 @@
-import { InputError } from "../errors";
+import { InputError } from "../core/errors";
 import type { BaseArgs, Options } from "../types";
-import { runTask } from "./runTask";
-import { blobAnswer } from "./taskAnswers";
+import { runTask } from "../targets/run";
+import { blobAnswer } from "../checks/answers";
 
 /**
  * The tasks no hf-inference model serves (`@huggingface/inference` 4.13 also refuses them there and on
  * endpoints): run on the third-party providers that serve them; on hf-inference and on an endpoint an
  * InputError, nothing sent, naming who serves them.
  */
-export function providerOnlyTask<A extends BaseArgs>(task: string, args: A, options: Options = {}): Promise<Blob> {
+export function providerOnlyTask<A extends BaseArgs>(task: string, check: (args: A) => void, args: A, options: Options = {}): Promise<Blob> {
   const body = (a: A, o: Options): never => {
     const where = (a.endpointUrl ?? o.endpointUrl) !== undefined ? "a dedicated endpoint" : `provider '${a.provider ?? o.provider ?? "hf-inference"}'`;
     throw new InputError(
@@ -16,5 +16,5 @@ export function providerOnlyTask<A extends BaseArgs>(task: string, args: A, opti
       "provider",
     );
   };
-  return runTask({ task, body, answer: blobAnswer(task) }, args, options);
+  return runTask({ task, check, body, answer: blobAnswer(task) }, args, options);
 }

@@ -1,7 +1,7 @@
 import type { Options, QuestionAnsweringArgs, QuestionAnsweringOutputElement } from "../types";
-import { runTask } from "./runTask";
-import { fields, first, isNumber, isString, oneOrMany, shaped } from "./taskAnswers";
-import { needString, objectBody } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { fields, first, isNumber, isString, oneOrMany, shaped } from "../checks/answers";
+import { needString, objectBody } from "../checks/inputs";
 
 const TASK = "question-answering";
 

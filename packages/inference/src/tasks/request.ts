@@ -1,8 +1,7 @@
-import { getLogger } from "../providers";
+import { getLogger, warnOnce } from "../core/logger";
 import type { Options, RequestArgs, RequestOptions } from "../types";
-import { warnOnce } from "../warnOnce";
-import { runTask } from "./runTask";
-import { binaryBody, jsonBody } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { binaryBody, jsonBody } from "../checks/inputs";
 
 /** The deprecation `@huggingface/inference` warns of, once per process here. */
 export function warnDeprecated(name: string, options: Options): void {

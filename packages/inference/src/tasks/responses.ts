@@ -1,5 +1,5 @@
-import { prepareResponses, serveResponses } from "../responses/serve";
-import { withRetries } from "../transport/retry";
+import { prepareResponses, serveResponses } from "../targets/responses/serve";
+import { withRetries } from "../core/retry";
 import type { Options, ResponsesArgs, ResponsesOutput } from "../types";
 
 /**

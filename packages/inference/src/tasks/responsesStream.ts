@@ -1,8 +1,8 @@
-import { prepareResponses, serveResponses } from "../responses/serve";
-import { withRetries } from "../transport/retry";
-import type { Source } from "../transport/source";
+import { prepareResponses, serveResponses } from "../targets/responses/serve";
+import { withRetries } from "../core/retry";
+import type { Source } from "../core/source";
 import type { Options, ResponsesArgs, ResponsesStreamEvent } from "../types";
-import { StreamIterator } from "./streamIterator";
+import { StreamIterator } from "../core/streamIterator";
 
 /**
  * A response of the OpenAI Responses API streamed as its events (`response.created`, …,

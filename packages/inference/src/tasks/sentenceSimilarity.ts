@@ -1,7 +1,7 @@
 import type { Options, SentenceSimilarityArgs, SentenceSimilarityOutput } from "../types";
-import { runTask } from "./runTask";
-import { arrayOf, isNumber, shaped } from "./taskAnswers";
-import { needString, needStrings, objectBody } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { arrayOf, isNumber, shaped } from "../checks/answers";
+import { needString, needStrings, objectBody } from "../checks/inputs";
 
 const TASK = "sentence-similarity";
 

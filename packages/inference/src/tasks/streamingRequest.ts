@@ -1,15 +1,15 @@
-import { MalformedEventError } from "../errors";
-import { taskRoute } from "../router";
-import { arraySource, type Source, type StreamRules } from "../transport/source";
-import { isEventStream, type Reply, sendOnce, serialize } from "../transport/request";
-import { withRetries } from "../transport/retry";
-import { EventStream } from "../transport/sse";
+import { MalformedEventError } from "../core/errors";
+import { taskRoute } from "../targets/routes";
+import { arraySource, type Source, type StreamRules } from "../core/source";
+import { isEventStream, type Reply, sendOnce, serialize } from "../core/request";
+import { withRetries } from "../core/retry";
+import { EventStream } from "../core/sse";
 import type { Options, RequestArgs, RequestOptions } from "../types";
-import { checkArgs, sending } from "./prepare";
+import { checkArgs, sending } from "../core/sending";
 import { warnDeprecated } from "./request";
-import { readAnswer } from "./runTask";
-import { StreamIterator } from "./streamIterator";
-import { jsonBody } from "./taskInputs";
+import { readAnswer } from "../targets/run";
+import { StreamIterator } from "../core/streamIterator";
+import { jsonBody } from "../checks/inputs";
 
 /** A generic stream ends at `[DONE]` or at the end of its body: never incomplete, no grace. */
 function genericRules<T>(): StreamRules<T> {

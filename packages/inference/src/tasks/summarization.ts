@@ -1,7 +1,7 @@
 import type { Options, SummarizationArgs, SummarizationOutput } from "../types";
-import { runTask } from "./runTask";
-import { fields, first, isString, listOf, shaped } from "./taskAnswers";
-import { textBody } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { fields, first, isString, listOf, shaped } from "../checks/answers";
+import { textBody } from "../checks/inputs";
 
 const TASK = "summarization";
 

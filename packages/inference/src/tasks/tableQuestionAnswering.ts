@@ -1,7 +1,7 @@
 import type { Options, TableQuestionAnsweringArgs, TableQuestionAnsweringOutputElement } from "../types";
-import { runTask } from "./runTask";
-import { arrayOf, fields, first, isNumber, isString, oneOrMany, shaped } from "./taskAnswers";
-import { checkTable, needString, objectBody } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { arrayOf, fields, first, isNumber, isString, oneOrMany, shaped } from "../checks/answers";
+import { checkTable, needString, objectBody } from "../checks/inputs";
 
 const TASK = "table-question-answering";
 

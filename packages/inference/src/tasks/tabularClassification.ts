@@ -1,7 +1,7 @@
 import type { Options, TabularClassificationArgs, TabularClassificationOutput } from "../types";
-import { runTask } from "./runTask";
-import { arrayOf, isNumber, shaped } from "./taskAnswers";
-import { checkTable, objectBody } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { arrayOf, isNumber, shaped } from "../checks/answers";
+import { checkTable, objectBody } from "../checks/inputs";
 
 const TASK = "tabular-classification";
 

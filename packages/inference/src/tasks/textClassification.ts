@@ -1,7 +1,7 @@
 import type { Options, TextClassificationArgs, TextClassificationOutput } from "../types";
-import { runTask } from "./runTask";
-import { arrayOf, first, labelScore, shaped } from "./taskAnswers";
-import { textBody } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { arrayOf, first, labelScore, shaped } from "../checks/answers";
+import { textBody } from "../checks/inputs";
 
 const TASK = "text-classification";
 

@@ -1,8 +1,9 @@
-import { serveGeneration } from "../backends/generate";
-import { taskProvider } from "../router";
-import { withRetries } from "../transport/retry";
+import { serveGeneration } from "../targets/endpoints/generate";
+import { taskProvider } from "../targets/routes";
+import { withRetries } from "../core/retry";
 import type { Options, TextGenerationArgs, TextGenerationOutput } from "../types";
-import { checkArgs, prepareGeneration } from "./prepare";
+import { checkArgs } from "../core/sending";
+import { prepareGeneration } from "../targets/chat";
 // From the tasks' module: loaded on first use in the Node build (see eager.ts).
 import { textGenerationOnProvider } from "./eager";
 

@@ -1,7 +1,7 @@
-import { generateParameters, validateGenerateInput } from "../params";
+import { generateParameters, validateGenerateInput } from "../checks/params";
 import type { Options, TextGenerationArgs, TextGenerationOutput } from "../types";
-import { runTask, type TaskSpec } from "./runTask";
-import { fields, first, isString, oneOrMany, shaped } from "./taskAnswers";
+import { runTask, type TaskSpec } from "../targets/run";
+import { fields, first, isString, oneOrMany, shaped } from "../checks/answers";
 
 const TASK = "text-generation";
 

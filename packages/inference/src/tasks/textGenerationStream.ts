@@ -1,9 +1,9 @@
-import { serveGeneration } from "../backends/generate";
-import { withRetries } from "../transport/retry";
-import type { Source } from "../transport/source";
+import { serveGeneration } from "../targets/endpoints/generate";
+import { withRetries } from "../core/retry";
+import type { Source } from "../core/source";
 import type { Options, TextGenerationArgs, TextGenerationStreamOutput } from "../types";
-import { prepareGeneration } from "./prepare";
-import { StreamIterator } from "./streamIterator";
+import { prepareGeneration } from "../targets/chat";
+import { StreamIterator } from "../core/streamIterator";
 
 /**
  * TGI's `generate_stream` events as an async iterator. The stream completes at the event whose

@@ -1,7 +1,7 @@
 import type { Options, TokenClassificationArgs, TokenClassificationOutput } from "../types";
-import { runTask } from "./runTask";
-import { arrayOf, fields, isNumber, isString, shaped } from "./taskAnswers";
-import { textBody } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { arrayOf, fields, isNumber, isString, shaped } from "../checks/answers";
+import { textBody } from "../checks/inputs";
 
 const TASK = "token-classification";
 

@@ -1,7 +1,7 @@
 import type { Options, ZeroShotClassificationArgs, ZeroShotClassificationOutput } from "../types";
-import { runTask } from "./runTask";
-import { arrayOf, type Check, fields, isNumber, isString, labelScore, malformed } from "./taskAnswers";
-import { jsonBody, needObject, needString, needStrings } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { arrayOf, type Check, fields, isNumber, isString, labelScore, malformed } from "../checks/answers";
+import { jsonBody, needObject, needString, needStrings } from "../checks/inputs";
 
 const TASK = "zero-shot-classification";
 

@@ -1,7 +1,7 @@
 import type { Options, ZeroShotImageClassificationArgs, ZeroShotImageClassificationOutput } from "../types";
-import { runTask } from "./runTask";
-import { arrayOf, labelScore, shaped } from "./taskAnswers";
-import { base64Of, jsonBody, needObject, needStrings } from "./taskInputs";
+import { runTask } from "../targets/run";
+import { arrayOf, labelScore, shaped } from "../checks/answers";
+import { base64Of, jsonBody, needObject, needStrings } from "../checks/inputs";
 
 const TASK = "zero-shot-image-classification";
 

@@ -20,7 +20,7 @@ import {
   RateLimitError,
   TimeoutError,
 } from "../../src/index";
-import { MAX_TIMER_MS } from "../../src/transport/call";
+import { MAX_TIMER_MS } from "../../src/core/call";
 import { USAGE_GRACE_MS } from "../../src/tasks/chatCompletionStream";
 import { chunked, type RawReply, type RawServer, startRawServer, whole } from "./raw-server";
 import { QUESTION, Timeline, closedPort, consume, expectWaitsKept, recordTimers, sleep, turn, within } from "./support";

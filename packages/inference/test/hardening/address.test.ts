@@ -1,7 +1,7 @@
 /** Which hosts are inside the network: the literal forms a provider's answer may use, and the public hosts beside them. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isInternalUrl } from "../../src/transport/address";
+import { isInternalUrl } from "../../src/core/address";
 
 describe("isInternalUrl", () => {
   it.each([

@@ -14,7 +14,7 @@ import {
   MalformedEventError,
   TimeoutError,
 } from "../../src/index";
-import { backendMemory } from "../../src/backends/detect";
+import { backendMemory } from "../../src/targets/endpoints/detect";
 import { chunked, type RawReply, whole } from "../faults/raw-server";
 import { within } from "../faults/support";
 import { drain, HF_SECRET, until, useRawServer } from "./support";

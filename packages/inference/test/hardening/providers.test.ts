@@ -13,7 +13,7 @@ import {
   ServerError,
   TimeoutError,
 } from "../../src/index";
-import { mappingMemory } from "../../src/providers/mapping";
+import { mappingMemory } from "../../src/targets/providers/mapping";
 import { chunked, type RawRequest, type RawServer, whole } from "../faults/raw-server";
 import { closedPort, within } from "../faults/support";
 import { expectNoSecret, falMapping, HF_SECRET, PROVIDER_KEY, routedFetch, until, useRawServer } from "./support";

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConnectionError, InferenceClient, MalformedEventError, ValidationError } from "../../src/index";
-import { redactError, redactText, redactUrl, redactValue, sealError, serverText } from "../../src/redact";
+import { redactError, redactText, redactUrl, redactValue, sealError, serverText } from "../../src/core/redact";
 import { type RawServer, startRawServer, whole } from "../faults/raw-server";
 import { closedPort } from "../faults/support";
 

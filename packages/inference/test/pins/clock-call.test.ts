@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AbortError, ConnectionError, InferenceError, InputError, TimeoutError } from "../../src/index";
-import { Call, type CallLimits, holdable, MAX_TIMER_MS } from "../../src/transport/call";
+import { Call, type CallLimits, holdable, MAX_TIMER_MS } from "../../src/core/call";
 import { closedPort } from "../faults/support";
 import { answerJson, clientOn, QUESTION, SECRET, useRawServer } from "./stream-support";
 import { whole } from "../faults/raw-server";

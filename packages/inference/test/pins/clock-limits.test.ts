@@ -7,7 +7,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AbortError, type ChatCompletionStreamOutput, type Options, TimeoutError } from "../../src/index";
-import { MAX_TIMER_MS } from "../../src/transport/call";
+import { MAX_TIMER_MS } from "../../src/core/call";
 import { chunked, type RawReply, whole } from "../faults/raw-server";
 import { answerJson, chunkEvent, clientOn, DONE, holdNextRequest, pieceByPieceFetch, QUESTION, SSE, useRawServer } from "./stream-support";
 

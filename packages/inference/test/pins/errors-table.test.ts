@@ -16,7 +16,7 @@ import {
   ServerError,
   ValidationError,
 } from "../../src/index";
-import { toHttpError } from "../../src/errorTable";
+import { toHttpError } from "../../src/core/errorTable";
 import { whole } from "../faults/raw-server";
 import { consume, within } from "../faults/support";
 import { clientOn, QUESTION, SECRET, useRawServer } from "./stream-support";

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { InputError, type Options } from "../../src/index";
-import { mappingMemory } from "../../src/providers/mapping";
+import { mappingMemory } from "../../src/targets/providers/mapping";
 import { type RawRequest, whole } from "../faults/raw-server";
 import { routedFetch } from "../hardening/support";
 import { answerJson, clientOn, QUESTION, useRawServer } from "./stream-support";

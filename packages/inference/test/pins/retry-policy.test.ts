@@ -24,8 +24,8 @@ import {
   TimeoutError,
   ValidationError,
 } from "../../src/index";
-import { Call, type CallLimits } from "../../src/transport/call";
-import { MAX_LOADING_WAIT, MAX_LOADING_WAITS, MAX_RETRY_AFTER, MIN_LOADING_WAIT, planRetry, type RetryPolicy, withRetries } from "../../src/transport/retry";
+import { Call, type CallLimits } from "../../src/core/call";
+import { MAX_LOADING_WAIT, MAX_LOADING_WAITS, MAX_RETRY_AFTER, MIN_LOADING_WAIT, planRetry, type RetryPolicy, withRetries } from "../../src/core/retry";
 
 const URL_ = "http://127.0.0.1:9/v1/chat/completions";
 const SECRET = "hf_RetryPolicySecret1234567890abcd";

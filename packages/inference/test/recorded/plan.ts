@@ -39,7 +39,7 @@ export function routeFor(ex: Exchange, origin: string): Route {
   return { options: { endpointUrl: origin + path }, model, kind: "endpointUrl", path: sdkPath };
 }
 
-/** Arguments that steer the client and never go on the wire (backends/tgi.ts). */
+/** Arguments that steer the client and never go on the wire (targets/endpoints/tgi.ts). */
 const CLIENT_KEYS = ["provider", "accessToken", "endpointUrl"];
 
 /**

@@ -6,7 +6,7 @@
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { InferenceClient, InputError, NotFoundError, ServerError } from "../../src/index";
-import { mappingMemory } from "../../src/providers/mapping";
+import { mappingMemory } from "../../src/targets/providers/mapping";
 
 const PNG = new Blob([Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0))], { type: "image/png" });
 type Method = "textToVideo" | "imageToVideo" | "imageTextToImage" | "imageTextToVideo";

@@ -1,0 +1,141 @@
+import { InputError } from "../core/errors";
+import type { ChatCompletionInput, TextGenerationInput, TextGenerationInputGenerateParameters } from "../types";
+
+/**
+ * Structural and range checks on OpenAI-style chat arguments, before any request. It checks what a
+ * probability or a count must be, and does not second-guess the server (any role string passes).
+ */
+export function validateChatInput(input: ChatCompletionInput): void {
+  // Read as a record: what JavaScript callers pass may hold any field, of any type.
+  const args = input as unknown as Record<string, unknown> & ChatCompletionInput;
+  validateMessages(args.messages);
+  checkRange(args, "top_p", 0, 1);
+  checkRange(args, "temperature", 0, Infinity);
+  checkRange(args, "frequency_penalty", -2, 2);
+  checkRange(args, "presence_penalty", -2, 2);
+  checkInteger(args, "max_tokens", 1);
+  checkInteger(args, "n", 1);
+  checkInteger(args, "top_logprobs", 0);
+  checkInteger(args, "seed", -Number.MAX_SAFE_INTEGER);
+  checkBoolean(args, "logprobs");
+  checkStop(args);
+  const extra = args.extra_body;
+  if (extra != null && (typeof extra !== "object" || Array.isArray(extra))) {
+    throw new InputError("`extra_body` must be an object of fields to add to the request body", "extra_body");
+  }
+  const so = args.stream_options;
+  if (so != null) {
+    if (typeof so !== "object") throw new InputError("`stream_options` must be an object such as {include_usage: true}", "stream_options");
+    checkBoolean(so, "include_usage", "stream_options.");
+  }
+}
+
+function checkStop(args: Record<string, unknown>, prefix = ""): void {
+  const stop = args.stop;
+  if (stop != null && typeof stop !== "string" && !(Array.isArray(stop) && stop.every((s) => typeof s === "string"))) {
+    throw new InputError(`\`${prefix}stop\` must be a string or an array of strings`, `${prefix}stop`);
+  }
+}
+
+function validateMessages(messages: unknown): void {
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new InputError("`messages` must be a non-empty array of {role, content}", "messages");
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Record<string, unknown> | null;
+    const at = `messages[${i}]`;
+    if (typeof m !== "object" || m === null) throw new InputError(`\`${at}\` must be an object {role, content}`, at);
+    if (typeof m.role !== "string" || m.role === "") {
+      throw new InputError(`\`${at}.role\` must be a non-empty string`, `${at}.role`);
+    }
+    const c = m.content;
+    const contentOk = typeof c === "string" || Array.isArray(c) || ((c === undefined || c === null) && m.tool_calls !== undefined);
+    if (!contentOk) {
+      throw new InputError(`\`${at}.content\` must be a string or an array of content parts`, `${at}.content`);
+    }
+  }
+}
+
+function show(v: unknown): string {
+  return typeof v === "string" ? JSON.stringify(v) : String(v);
+}
+
+/** A finite number in [min, max]; `above` makes min exclusive (a penalty factor must be > 0). */
+export function checkRange(args: Record<string, unknown>, field: string, min: number, max: number, prefix = "", above = false): void {
+  const v = args[field];
+  if (v === undefined || v === null) return;
+  if (typeof v !== "number" || !Number.isFinite(v) || v < min || (above && v === min) || v > max) {
+    const from = `${above ? ">" : ">="} ${min}`;
+    const range = max === Infinity ? `a finite number ${from}` : `a number between ${min} and ${max}`;
+    throw new InputError(`\`${prefix}${field}\` must be ${range} (got ${show(v)})`, prefix + field);
+  }
+}
+
+/** An integer from `min` that a JSON number holds exactly (a seed, a count). */
+export function checkInteger(args: Record<string, unknown>, field: string, min: number, prefix = ""): void {
+  const v = args[field];
+  if (v === undefined || v === null) return;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) {
+    const what = min === 1 ? "a positive integer" : min === 0 ? "an integer >= 0" : "an integer";
+    throw new InputError(`\`${prefix}${field}\` must be ${what} (got ${show(v)})`, prefix + field);
+  }
+}
+
+export function checkBoolean(args: Record<string, unknown>, field: string, prefix = ""): void {
+  const v = args[field];
+  if (v !== undefined && v !== null && typeof v !== "boolean") {
+    throw new InputError(`\`${prefix}${field}\` must be true or false (got ${show(v)})`, prefix + field);
+  }
+}
+
+/** Checks `textGeneration` arguments: `inputs` a string, and the generate parameters' ranges. */
+export function validateGenerateInput(args: TextGenerationInput): void {
+  if (typeof args.inputs !== "string") throw new InputError("`inputs` must be a string", "inputs");
+  const p = args.parameters;
+  if (p === undefined) return;
+  if (typeof p !== "object" || p === null) throw new InputError("`parameters` must be an object", "parameters");
+  const at = "parameters.";
+  checkRange(p, "top_p", 0, 1, at);
+  checkRange(p, "typical_p", 0, 1, at);
+  checkRange(p, "temperature", 0, Infinity, at);
+  checkRange(p, "repetition_penalty", 0, Infinity, at, true);
+  checkRange(p, "frequency_penalty", -2, 2, at);
+  for (const field of ["max_new_tokens", "top_k", "truncate", "best_of"]) checkInteger(p, field, 1, at);
+  checkInteger(p, "top_n_tokens", 0, at);
+  checkInteger(p, "seed", 0, at);
+  for (const field of ["do_sample", "return_full_text", "details", "decoder_input_details", "watermark"]) checkBoolean(p, field, at);
+  checkStop(p, at);
+}
+
+/** Sampling settings in either vocabulary (OpenAI's chat, TGI's `generate`). */
+interface Sampling {
+  temperature?: number | null;
+  top_p?: number | null;
+  typical_p?: number | null;
+}
+
+/**
+ * The one rule of greedy decoding in OpenAI's ranges, on every route: `temperature: 0`, `top_p: 0` (or
+ * `typical_p: 0`) mean "the likeliest token", which each server is sent in its own words (TGI's is `do_sample: false`).
+ */
+export function isGreedy(p: Sampling): boolean {
+  return p.temperature === 0 || p.top_p === 0 || p.typical_p === 0;
+}
+
+/**
+ * OpenAI-style ranges mapped for `generate` (TGI and the pipeline alike): `temperature: 0` and
+ * `top_p: 0` are greedy (`do_sample: false`), `top_p: 1` / `typical_p: 1` are the default.
+ */
+export function generateParameters(p: TextGenerationInputGenerateParameters | undefined): TextGenerationInputGenerateParameters | undefined {
+  if (!p) return p;
+  const out = { ...p };
+  if (isGreedy(out)) {
+    out.do_sample = false;
+    delete out.temperature;
+    if (out.top_p === 0) delete out.top_p;
+    if (out.typical_p === 0) delete out.typical_p;
+  }
+  if (out.top_p === 1) delete out.top_p;
+  if (out.typical_p === 1) delete out.typical_p;
+  return out;
+}

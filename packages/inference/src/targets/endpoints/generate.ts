@@ -1,0 +1,101 @@
+/**
+ * `textGeneration` on each backend: TGI's `generate` API (`POST /` with `inputs` and `parameters`,
+ * events on `stream: true`), and the transformers pipeline at the same URL, which answers the same
+ * shape but cannot stream (a stream yields its one answer as one final event). Apart from the chat
+ * backends, so that an app that only chats does not carry it.
+ */
+import { serverText } from "../../core/redact";
+import { type HttpError, MalformedEventError } from "../../core/errors";
+import { readErrorFields, toHttpError } from "../../core/errorTable";
+import { generateParameters } from "../../checks/params";
+import type { CallContext } from "../chat";
+import { arraySource, type StreamRules } from "../../core/source";
+import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../../core/request";
+import { EventStream } from "../../core/sse";
+import type { Backend, TextGenerationArgs, TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
+import type { Request, ServerBackend } from "./backend";
+import { completionsGenerate } from "./completions";
+import { serve } from "./detect";
+
+function generateBody(ctx: CallContext, stream: boolean): Record<string, unknown> {
+  const args = ctx.args as TextGenerationArgs;
+  // TGI's `/` and the pipeline answer the prompt too unless told not to; what is asked is the continuation.
+  const parameters = { return_full_text: false, ...generateParameters(args.parameters) };
+  return { inputs: args.inputs, parameters, ...(stream ? { stream: true } : {}) };
+}
+
+/** `[{generated_text, details?}]` (or one object) as its first element; an error JSON is mapped, anything else quoted. */
+export function toGenerationOutput(body: unknown, text: string, origin: Origin): TextGenerationOutput {
+  const first = (Array.isArray(body) ? body[0] : body) as Record<string, unknown> | null | undefined;
+  if (typeof first === "object" && first !== null) {
+    if (typeof first.generated_text === "string") return first as TextGenerationOutput;
+    if (first.error != null) throw toHttpError({ status: 200, body: first, inStream: true, ...origin });
+  }
+  throw new MalformedEventError(`Expected [{generated_text}], the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
+}
+
+/** A whole answer as the one final event a stream would end with. */
+export function asEvents(out: TextGenerationOutput): TextGenerationStreamOutput[] {
+  const token = { id: 0, text: out.generated_text, logprob: 0, special: false };
+  return [{ index: 1, token, generated_text: out.generated_text, details: out.details ?? null }];
+}
+
+/** A `generate` answer: a whole output, or as a stream (TGI's events, or the one final event). */
+export async function readGeneration(ctx: CallContext, { res, origin, release }: Reply): Promise<unknown> {
+  if (ctx.stream && isEventStream(res)) return new EventStream(res.body, ctx.call, generateRules(origin), origin, release).prime();
+  const text = await readText(ctx.call, res);
+  const output = toGenerationOutput(parseMaybeJson(text), text, origin);
+  return ctx.stream ? arraySource(asEvents(output)) : output;
+}
+
+/** The stream completes at the event whose `generated_text` is a string, even if the socket stays open. */
+function generateRules(origin: Origin): StreamRules<TextGenerationStreamOutput> {
+  let complete = false;
+  let count = 0;
+  return {
+    accept(event) {
+      if (event.token === undefined && event.generated_text === undefined) return undefined; // `{}`: a keep-alive
+      count++;
+      if (typeof event.generated_text === "string") complete = true;
+      // Older TGI events carry no index; TGI counts tokens from 1.
+      if (event.index === undefined) event.index = count;
+      return event as TextGenerationStreamOutput;
+    },
+    graceAfterComplete: () => (complete ? 0 : undefined),
+    whole: (body, text) => asEvents(toGenerationOutput(body, text, origin)),
+  };
+}
+
+
+/** The pipeline's 400 when asked to stream. */
+const streamRefused = (error: HttpError): boolean => error.status === 400 && /stream.*not supported/i.test(readErrorFields(error.body).message);
+
+const generateRequest = (ctx: CallContext): Request => ({ url: ctx.route.pipelineUrl, body: generateBody(ctx, ctx.stream) });
+
+const tgiGenerate: ServerBackend = {
+  name: "tgi",
+  check() {},
+  request: generateRequest,
+  read: readGeneration,
+  handOff: (error, ctx) => {
+    if (ctx.stream && streamRefused(error)) return { to: "transformers", note: "" };
+    // An OpenAI-protocol endpoint (vLLM, SGLang, llama.cpp) has no route at `/`: its completions route serves.
+    if (ctx.route.kind === "endpoint" && (error.status === 404 || error.status === 405)) {
+      return { to: "openai", note: `; its generate route had answered HTTP ${error.status}, so the OpenAI completions route was tried` };
+    }
+    return undefined;
+  },
+};
+
+const pipelineGenerate: ServerBackend = {
+  name: "transformers",
+  check() {},
+  request: (ctx): Request => ({ url: ctx.route.pipelineUrl, body: generateBody(ctx, false) }),
+  read: readGeneration,
+};
+
+/** `textGeneration`'s backends: an OpenAI-protocol server is asked on its completions route. */
+export const GENERATE_BACKENDS: Readonly<Record<Backend, ServerBackend>> = { tgi: tgiGenerate, transformers: pipelineGenerate, openai: completionsGenerate };
+
+/** One try of a `textGeneration` call, on its backends. */
+export const serveGeneration = (ctx: CallContext): Promise<unknown> => serve(ctx, GENERATE_BACKENDS);

@@ -1,0 +1,114 @@
+/**
+ * The Responses API on servers that have it (the HF router, vLLM): the arguments sent as they are to
+ * `{base}/v1/responses`, the answer read as a response or as its event stream. The stream is complete
+ * at `response.completed` or `response.incomplete`; `response.failed` and `error` events are typed
+ * errors, even in a 200; `[DONE]` is never waited for.
+ */
+import { serverText } from "../../core/redact";
+import { MalformedEventError } from "../../core/errors";
+import { toHttpError } from "../../core/errorTable";
+import { HF_ROUTER_URL } from "../routes";
+import type { CallContext } from "../chat";
+import { type Origin, type Outgoing, parseMaybeJson, readText, type Reply, isEventStream, serialize } from "../../core/request";
+import { EventStream } from "../../core/sse";
+import { arraySource, type StreamRules } from "../../core/source";
+import type { ResponsesArgs, ResponsesOutput, ResponsesStreamEvent } from "../../types";
+import { outputText, ResponseWriter } from "./writer";
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Arguments that steer the client and never go on the wire as they are. */
+const CLIENT_KEYS = /* @__PURE__ */ new Set(["accessToken", "endpointUrl", "provider", "model", "stream"]);
+
+/** The events yielded; others (hosted tools' progress, summaries) are not. */
+const EVENT_TYPES = /* @__PURE__ */ new Set([
+  "response.created", "response.in_progress", "response.completed", "response.incomplete",
+  "response.output_item.added", "response.output_item.done", "response.content_part.added", "response.content_part.done",
+  "response.output_text.delta", "response.output_text.done", "response.reasoning_text.delta", "response.reasoning_text.done",
+  "response.function_call_arguments.delta", "response.function_call_arguments.done",
+]); // prettier-ignore
+
+/** The HTTP status of OpenAI's error codes, so that a failed response is the typed error its class would be over HTTP. */
+const STATUS_OF_CODE: Record<string, number> = { rate_limit_exceeded: 429, server_is_overloaded: 429, invalid_prompt: 400, invalid_request_error: 400, server_error: 500 };
+
+/** The request of the native route: `{base}/v1/responses` (the router's own), the arguments as they are. */
+export function nativeRequest(ctx: CallContext, args: ResponsesArgs): Outgoing {
+  const { route } = ctx;
+  const url = route.kind === "router" ? `${HF_ROUTER_URL}/v1/responses` : `${route.pipelineUrl}/v1/responses`;
+  const body: Json = { model: route.bodyModel };
+  const fields = args as unknown as Json;
+  for (const key in fields) if (fields[key] != null && !CLIENT_KEYS.has(key)) body[key] = fields[key];
+  body.stream = ctx.stream;
+  return { url, body: serialize(body) };
+}
+
+/** The error body of an `error` event or a `response.failed`, in the shape the error table reads; undefined for any other event. */
+export function failureOf(event: Json): unknown {
+  let error: unknown;
+  if (event.type === "error") error = isObject(event.error) ? event.error : event;
+  else if (event.type === "response.failed") error = isObject(event.response) ? event.response.error : undefined;
+  else return undefined;
+  const e = isObject(error) ? error : {};
+  const code = typeof e.code === "string" ? e.code : typeof e.type === "string" ? e.type : undefined;
+  const message = typeof e.message === "string" && e.message ? e.message : "The response failed";
+  return { error: { message, type: code, code: (code && STATUS_OF_CODE[code]) ?? (typeof e.code === "number" ? e.code : undefined), param: e.param ?? null } };
+}
+
+/** A 2xx JSON body as a response: an error or a failed response is the typed error, anything else quoted. */
+function toResponse(body: unknown, text: string, origin: Origin): ResponsesOutput {
+  if (isObject(body) && Array.isArray(body.output)) {
+    if (body.status === "failed") throw toHttpError({ status: 200, body: failureOf({ type: "response.failed", response: body }), inStream: true, ...origin });
+    if (typeof body.output_text !== "string") body.output_text = outputText(body as unknown as ResponsesOutput);
+    return body as unknown as ResponsesOutput;
+  }
+  if (isObject(body) && body.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
+  throw new MalformedEventError(`Expected a response, the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
+}
+
+/** A whole response as the events a stream of it would give (a server that answered JSON to a stream request). */
+export function responseEvents(native: ResponsesOutput): ResponsesStreamEvent[] {
+  const writer = new ResponseWriter({ ...native, status: "in_progress", output: [], usage: null });
+  // Read as the server sent it: any shape.
+  (native.output as unknown[]).forEach((item, i) => {
+    if (!isObject(item)) return;
+    const text = (s: unknown): string => (typeof s === "string" ? s : "");
+    if (item.type === "function_call") writer.toolCall(i, text(item.call_id) || undefined, text(item.name), text(item.arguments));
+    else if ((item.type === "message" || item.type === "reasoning") && Array.isArray(item.content)) {
+      for (const part of item.content as unknown[]) if (isObject(part)) writer.text(item.type, text(part.text));
+    }
+  });
+  writer.finish(native.status === "incomplete" ? "length" : "stop", native.usage);
+  return writer.events;
+}
+
+/** The rules of a Responses event stream: complete at `response.completed` / `response.incomplete`. */
+function nativeRules(origin: Origin): StreamRules<ResponsesStreamEvent> {
+  let complete = false;
+  return {
+    accept(event) {
+      const type = event.type;
+      if (typeof type !== "string" || !EVENT_TYPES.has(type)) return undefined;
+      if (type === "response.completed" || type === "response.incomplete") {
+        complete = true;
+        const response = event.response;
+        if (isObject(response) && Array.isArray(response.output) && typeof response.output_text !== "string") {
+          response.output_text = outputText(response as unknown as ResponsesOutput);
+        }
+      }
+      return event as unknown as ResponsesStreamEvent;
+    },
+    graceAfterComplete: () => (complete ? 0 : undefined),
+    whole: (body, text) => responseEvents(toResponse(body, text, origin)),
+    failure: failureOf,
+  };
+}
+
+/** A 2xx answer of the native route: a source of events when streaming, else the response. */
+export async function readNative(ctx: CallContext, { res, origin, release }: Reply): Promise<unknown> {
+  if (ctx.stream && isEventStream(res)) return new EventStream(res.body, ctx.call, nativeRules(origin), origin, release).prime();
+  const text = await readText(ctx.call, res);
+  const response = toResponse(parseMaybeJson(text), text, origin);
+  return ctx.stream ? arraySource(responseEvents(response)) : response;
+}

@@ -1,0 +1,78 @@
+/**
+ * Where a Responses call is served: natively on servers with the Responses API (the HF router, vLLM:
+ * the `openai` backend), else over chat completions (TGI, the transformers pipeline), its answer made a
+ * response. An endpoint not known yet is asked natively first; a 404 of that route (not a "model does
+ * not exist") sends the call over chat. What served it is remembered per endpoint, as backends are.
+ */
+import { backendMemory, serve } from "../endpoints/detect";
+import { BoundedMemory } from "../endpoints/memory";
+import { HttpError, InputError } from "../../core/errors";
+import { readErrorFields } from "../../core/errorTable";
+import { prepareChat, type CallContext } from "../chat";
+import type { Call } from "../../core/call";
+import { sendOnce } from "../../core/request";
+import type { RetryPolicy } from "../../core/retry";
+import type { Source } from "../../core/source";
+import type { ChatCompletionOutput, ChatCompletionStreamOutput, Options, ResponsesArgs } from "../../types";
+import { ChatEventsSource, responseFromChat } from "./fromChat";
+import { nativeRequest, readNative } from "./native";
+import { checkChatServable, toChatArgs } from "./toChat";
+import { validateResponsesInput } from "./validate";
+import { envelope, ResponseWriter } from "./writer";
+
+/** A Responses call, ready to send: its arguments, and its chat form (route, clock, connection, the fallback's arguments). */
+export interface ResponsesCall {
+  readonly call: Call;
+  readonly policy: RetryPolicy;
+  readonly chat: CallContext;
+  readonly args: ResponsesArgs;
+}
+
+/** Which route served an endpoint's Responses calls. */
+export const responsesMemory = /* @__PURE__ */ new BoundedMemory<"native" | "chat">();
+
+/** Validates and routes a Responses call; throws InputError before anything is sent. */
+export function prepareResponses(args: ResponsesArgs, options: Options, stream: boolean): ResponsesCall {
+  if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
+  validateResponsesInput(args);
+  const chat = prepareChat(toChatArgs(args, stream), options, stream);
+  return { call: chat.call, policy: chat.policy, chat, args };
+}
+
+function takesNative({ route, options }: CallContext): boolean {
+  if (route.kind === "router") return true;
+  if (options.backend) return options.backend === "openai";
+  const learnt = responsesMemory.get(route.key);
+  if (learnt) return learnt === "native";
+  // A server already known to speak TGI or the transformers pipeline has no Responses API: over chat at once.
+  const known = backendMemory.get(route.key)?.backend;
+  return known === undefined || known === "openai";
+}
+
+/** A 404 that says the route is missing (TGI's empty one, a framework's "Not Found"), not the model. */
+function routeMissing(error: unknown): boolean {
+  return error instanceof HttpError && error.status === 404 && !/does not exist/i.test(readErrorFields(error.body).message);
+}
+
+/** One try of a Responses call (the retry loop's attempt): a response, or a source of its events. */
+export async function serveResponses(r: ResponsesCall): Promise<unknown> {
+  const { chat: ctx, args } = r;
+  const key = ctx.route.key;
+  if (takesNative(ctx)) {
+    try {
+      let out = ctx.requests.get("responses");
+      if (!out) ctx.requests.set("responses", (out = nativeRequest(ctx, args)));
+      const answer = await readNative(ctx, await sendOnce(ctx.call, ctx.conn, out));
+      if (key) responsesMemory.set(key, "native");
+      return answer;
+    } catch (error) {
+      if (ctx.route.kind === "router" || !routeMissing(error)) throw error;
+    }
+  }
+  checkChatServable(args);
+  const answer = await serve(ctx);
+  if (key) responsesMemory.set(key, "chat");
+  const writer = new ResponseWriter(envelope(args, ctx.route.model));
+  if (ctx.stream) return new ChatEventsSource(answer as Source<ChatCompletionStreamOutput>, writer);
+  return responseFromChat(answer as ChatCompletionOutput, writer);
+}
