@@ -5,17 +5,18 @@
 import { validateChatInput, validateGenerateInput } from "../checks/params";
 import { checkArgs, sending } from "../core/sending";
 import type { Call } from "../core/call";
-import type { Connection, Outgoing } from "../core/request";
+import type { Connection } from "../core/request";
 import type { RetryPolicy } from "../core/retry";
-import type { Backend, ChatCompletionArgs, Logger, Options, TextGenerationArgs } from "../types";
+import type { ChatCompletionArgs, Logger, Options, TextGenerationArgs } from "../types";
 import { type ChatRoute, chatRoute, generationRoute } from "./routes";
 
 /**
- * A call, ready to send, made once and never changed: its task and arguments, where it goes, its
- * clock, how its requests are sent, its retry policy. `requests` caches each backend's request (its
- * body serialised once); `state` is what the call itself found out (the backend a detection handed off to).
+ * A call, ready to send, made once and never written afterwards: its task and arguments, where it goes,
+ * its clock, how its requests are sent, its retry policy. What the call finds out while it runs (the
+ * backend a detection handed off to, each backend's request serialised once) lives with its tries
+ * (`endpoints/detect.ts`), not here.
  */
-export interface CallContext<A = ChatCompletionArgs | TextGenerationArgs> {
+export interface CallContext<A> {
   readonly task: "chat" | "generate";
   readonly stream: boolean;
   readonly args: A;
@@ -25,24 +26,25 @@ export interface CallContext<A = ChatCompletionArgs | TextGenerationArgs> {
   readonly conn: Connection;
   readonly policy: RetryPolicy;
   readonly logger: Logger;
-  readonly requests: Map<string, Outgoing>;
-  readonly state: { backend?: Backend; note?: string };
 }
 
+/** A chat call. */
+export type ChatContext = CallContext<ChatCompletionArgs>;
+/** A `generate` call. */
+export type GenerateContext = CallContext<TextGenerationArgs>;
+
 /** Validates and routes a chat call; throws InputError before anything is sent. */
-export function prepareChat(args: ChatCompletionArgs, options: Options, stream: boolean): CallContext {
+export function prepareChat(args: ChatCompletionArgs, options: Options, stream: boolean): ChatContext {
   checkArgs(args, options);
   validateChatInput(args);
-  return prepareCall("chat", stream, args, options, chatRoute(args, options));
+  const route = chatRoute(args, options);
+  return { task: "chat", stream, args, options, route, ...sending(args, options, route.model) };
 }
 
 /** Validates and routes a `generate` call (TGI's `/` and the pipeline share the URL). */
-export function prepareGeneration(args: TextGenerationArgs, options: Options, stream: boolean): CallContext {
+export function prepareGeneration(args: TextGenerationArgs, options: Options, stream: boolean): GenerateContext {
   checkArgs(args, options);
   validateGenerateInput(args);
-  return prepareCall("generate", stream, args, options, generationRoute(args, options));
-}
-
-function prepareCall(task: CallContext["task"], stream: boolean, args: ChatCompletionArgs | TextGenerationArgs, options: Options, route: ChatRoute): CallContext {
-  return { task, stream, args, options, route, ...sending(args, options, route.model), requests: new Map(), state: {} };
+  const route = generationRoute(args, options);
+  return { task: "generate", stream, args, options, route, ...sending(args, options, route.model) };
 }

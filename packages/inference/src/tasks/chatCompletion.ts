@@ -1,4 +1,5 @@
-import { serve } from "../targets/endpoints/detect";
+import { wholeTries } from "../targets/endpoints/detect";
+import { BACKENDS } from "../targets/endpoints/index";
 import { withRetries } from "../core/retry";
 import type { ChatCompletionArgs, ChatCompletionOutput, Options } from "../types";
 import { prepareChat } from "../targets/chat";
@@ -7,7 +8,7 @@ import { prepareChat } from "../targets/chat";
 export async function chatCompletion(args: ChatCompletionArgs, options: Options = {}): Promise<ChatCompletionOutput> {
   const ctx = prepareChat(args, options, false);
   try {
-    return (await withRetries(ctx, serve)) as ChatCompletionOutput;
+    return await withRetries(ctx, wholeTries(ctx, BACKENDS));
   } finally {
     ctx.call.finish();
   }

@@ -1,6 +1,6 @@
-import { serve } from "../targets/endpoints/detect";
+import { streamTries } from "../targets/endpoints/detect";
+import { BACKENDS } from "../targets/endpoints/index";
 import { withRetries } from "../core/retry";
-import type { Source } from "../core/source";
 import type { ChatCompletionArgs, ChatCompletionStreamOutput, Options } from "../types";
 import { prepareChat } from "../targets/chat";
 import { StreamIterator } from "../core/streamIterator";
@@ -17,6 +17,6 @@ export function chatCompletionStream(
 ): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
   return new StreamIterator<ChatCompletionStreamOutput>(() => {
     const ctx = prepareChat(args, options, true);
-    return { call: ctx.call, source: withRetries(ctx, serve) as Promise<Source<ChatCompletionStreamOutput>> };
+    return { call: ctx.call, source: withRetries(ctx, streamTries(ctx, BACKENDS)) };
   });
 }

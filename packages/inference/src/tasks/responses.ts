@@ -1,4 +1,4 @@
-import { prepareResponses, serveResponses } from "../targets/responses/serve";
+import { prepareResponses, responseTries } from "../targets/responses/serve";
 import { withRetries } from "../core/retry";
 import type { Options, ResponsesArgs, ResponsesOutput } from "../types";
 
@@ -10,7 +10,7 @@ import type { Options, ResponsesArgs, ResponsesOutput } from "../types";
 export async function responses(args: ResponsesArgs, options: Options = {}): Promise<ResponsesOutput> {
   const r = prepareResponses(args, options, false);
   try {
-    return (await withRetries(r, serveResponses)) as ResponsesOutput;
+    return await withRetries(r, responseTries(r));
   } finally {
     r.call.finish();
   }

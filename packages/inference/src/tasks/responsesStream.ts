@@ -1,6 +1,5 @@
-import { prepareResponses, serveResponses } from "../targets/responses/serve";
+import { prepareResponses, responseStreamTries } from "../targets/responses/serve";
 import { withRetries } from "../core/retry";
-import type { Source } from "../core/source";
 import type { Options, ResponsesArgs, ResponsesStreamEvent } from "../types";
 import { StreamIterator } from "../core/streamIterator";
 
@@ -13,6 +12,6 @@ import { StreamIterator } from "../core/streamIterator";
 export function responsesStream(args: ResponsesArgs, options: Options = {}): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
   return new StreamIterator<ResponsesStreamEvent>(() => {
     const r = prepareResponses(args, options, true);
-    return { call: r.call, source: withRetries(r, serveResponses) as Promise<Source<ResponsesStreamEvent>> };
+    return { call: r.call, source: withRetries(r, responseStreamTries(r)) };
   });
 }

@@ -1,4 +1,4 @@
-import { serveGeneration } from "../targets/endpoints/generate";
+import { generationTries } from "../targets/endpoints/generate";
 import { taskProvider } from "../targets/routes";
 import { withRetries } from "../core/retry";
 import type { Options, TextGenerationArgs, TextGenerationOutput } from "../types";
@@ -18,7 +18,7 @@ export async function textGeneration(args: TextGenerationArgs, options: Options 
   }
   const ctx = prepareGeneration(args, options, false);
   try {
-    return (await withRetries(ctx, serveGeneration)) as TextGenerationOutput;
+    return await withRetries(ctx, generationTries(ctx));
   } finally {
     ctx.call.finish();
   }

@@ -1,6 +1,5 @@
-import { serveGeneration } from "../targets/endpoints/generate";
+import { generationStreamTries } from "../targets/endpoints/generate";
 import { withRetries } from "../core/retry";
-import type { Source } from "../core/source";
 import type { Options, TextGenerationArgs, TextGenerationStreamOutput } from "../types";
 import { prepareGeneration } from "../targets/chat";
 import { StreamIterator } from "../core/streamIterator";
@@ -16,6 +15,6 @@ export function textGenerationStream(
 ): AsyncGenerator<TextGenerationStreamOutput, undefined, unknown> {
   return new StreamIterator<TextGenerationStreamOutput>(() => {
     const ctx = prepareGeneration(args, options, true);
-    return { call: ctx.call, source: withRetries(ctx, serveGeneration) as Promise<Source<TextGenerationStreamOutput>> };
+    return { call: ctx.call, source: withRetries(ctx, generationStreamTries(ctx)) };
   });
 }

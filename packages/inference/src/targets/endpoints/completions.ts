@@ -8,17 +8,17 @@ import { serverText } from "../../core/redact";
 import { isGreedy } from "../../checks/params";
 import { MalformedEventError } from "../../core/errors";
 import { toHttpError } from "../../core/errorTable";
-import type { CallContext } from "../chat";
-import { arraySource, type StreamRules } from "../../core/source";
+import type { GenerateContext } from "../chat";
+import { arraySource, type Source, type StreamRules } from "../../core/source";
 import { grow } from "../../core/body";
 import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../../core/request";
 import { EventStream } from "../../core/sse";
-import type { TextGenerationArgs, TextGenerationInputGenerateParameters, TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
-import type { Request, ServerBackend } from "./backend";
+import type { TextGenerationInputGenerateParameters, TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
+import type { GenerateBackend, Request } from "./backend";
 
 /** TGI's `generate` parameters in OpenAI's completions words; what has no counterpart is not sent. */
-function completionsBody(ctx: CallContext): Record<string, unknown> {
-  const args = ctx.args as TextGenerationArgs;
+function completionsBody(ctx: GenerateContext): Record<string, unknown> {
+  const { args } = ctx;
   const p: TextGenerationInputGenerateParameters = args.parameters ?? {};
   const body: Record<string, unknown> = { model: ctx.route.bodyModel, prompt: args.inputs };
   if (p.max_new_tokens != null) body.max_tokens = p.max_new_tokens;
@@ -48,15 +48,14 @@ function firstChoice(body: unknown, text: string, origin: Origin): Choice | unde
 }
 
 const textOf = (choice: Choice | undefined): string => (typeof choice?.text === "string" ? choice.text : "");
-const fullText = (ctx: CallContext, text: string): string =>
-  (ctx.args as TextGenerationArgs).parameters?.return_full_text === true ? (ctx.args as TextGenerationArgs).inputs + text : text;
+const fullText = ({ args }: GenerateContext, text: string): string => (args.parameters?.return_full_text === true ? args.inputs + text : text);
 
 function event(index: number, text: string, generated: string | null): TextGenerationStreamOutput {
   return { index, token: { id: 0, text, logprob: 0, special: false }, generated_text: generated, details: null };
 }
 
 /** One event per chunk with text; the chunk with a finish reason completes it and carries the whole text. */
-function completionsRules(ctx: CallContext, origin: Origin): StreamRules<TextGenerationStreamOutput> {
+function completionsRules(ctx: GenerateContext, origin: Origin): StreamRules<TextGenerationStreamOutput> {
   let text = "";
   let count = 0;
   let complete = false;
@@ -79,18 +78,30 @@ function completionsRules(ctx: CallContext, origin: Origin): StreamRules<TextGen
   };
 }
 
-async function readCompletion(ctx: CallContext, { res, origin, release }: Reply): Promise<unknown> {
-  if (ctx.stream && isEventStream(res)) return new EventStream(res.body, ctx.call, completionsRules(ctx, origin), origin, release).prime();
+/** The continuation a whole completions answer holds. */
+async function continuation(ctx: GenerateContext, { res, origin }: Reply): Promise<string> {
   const raw = await readText(ctx.call, res);
-  const text = textOf(firstChoice(parseMaybeJson(raw), raw, origin));
-  const output: TextGenerationOutput = { generated_text: fullText(ctx, text) };
-  return ctx.stream ? arraySource([event(1, text, output.generated_text)]) : output;
+  return textOf(firstChoice(parseMaybeJson(raw), raw, origin));
+}
+
+/** A whole completions answer, as `generate` answers. */
+async function readCompletion(ctx: GenerateContext, reply: Reply): Promise<TextGenerationOutput> {
+  return { generated_text: fullText(ctx, await continuation(ctx, reply)) };
+}
+
+/** A streamed completions answer: one event per chunk, or a whole answer as the one final event. */
+async function readCompletionStream(ctx: GenerateContext, reply: Reply): Promise<Source<TextGenerationStreamOutput>> {
+  const { res, origin, release } = reply;
+  if (isEventStream(res)) return new EventStream(res.body, ctx.call, completionsRules(ctx, origin), origin, release).prime();
+  const text = await continuation(ctx, reply);
+  return arraySource([event(1, text, fullText(ctx, text))]);
 }
 
 /** `textGeneration` on an OpenAI-protocol server. */
-export const completionsGenerate: ServerBackend = {
+export const completionsGenerate: GenerateBackend = {
   name: "openai",
   check() {},
   request: (ctx): Request => ({ url: `${ctx.route.pipelineUrl}/v1/completions`, body: completionsBody(ctx) }),
   read: readCompletion,
+  readStream: readCompletionStream,
 };

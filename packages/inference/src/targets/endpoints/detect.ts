@@ -5,16 +5,12 @@
  * bounded memory with an expiry, shared by every client.
  */
 import { HttpError } from "../../core/errors";
-import type { CallContext } from "../chat";
-import { type Outgoing, sendOnce, serialize } from "../../core/request";
-import { noop } from "../../core/source";
+import { type Outgoing, type Reply, sendOnce, serialize } from "../../core/request";
+import { noop, type Source } from "../../core/source";
 import type { Backend } from "../../types";
-import type { ServerBackend } from "./backend";
-import { BACKENDS } from "./index";
+import type { CallContext } from "../chat";
+import type { Backends, HandOff, ServerBackend } from "./backend";
 import { BoundedMemory } from "./memory";
-
-/** The backends of a task, by name. */
-export type Backends = Readonly<Record<Backend, ServerBackend>>;
 
 /** What was learnt of a (base, model): which backend serves it, and which parameters it refuses. */
 export interface BackendFact {
@@ -36,69 +32,89 @@ class BackendMemory extends BoundedMemory<BackendFact> {
 
 export const backendMemory = new BackendMemory();
 
-/** One try of the call (the retry loop's attempt): the answer as the backend reads it. */
-export function serve(ctx: CallContext, backends: Backends = BACKENDS): Promise<unknown> {
-  const { route, state } = ctx;
-  const known = route.key ? backendMemory.get(route.key) : undefined;
-  const chosen = ctx.options.backend ?? state.backend ?? (route.kind === "router" ? "openai" : known?.backend);
-  if (chosen) return tryBackend(ctx, backends[chosen], known?.dropped);
-  const running = backendMemory.detections.get(route.key);
-  if (running) return ctx.call.until(running).then(() => serve(ctx, backends));
-  const detection = detect(ctx, backends);
-  const done = detection.then(noop, noop);
-  backendMemory.detections.set(route.key, done);
-  void done.then(() => {
-    if (backendMemory.detections.get(route.key) === done) backendMemory.detections.delete(route.key);
-  });
-  return detection;
+/** How a try reads a 2xx answer of `backend`. */
+type Read<A, W, C, T> = (backend: ServerBackend<A, W, C>, reply: Reply, learnt: ReadonlySet<string>) => Promise<T>;
+
+/** The tries of a call that does not stream (the retry loop's attempt): each resolves to the whole output. */
+export function wholeTries<A, W, C>(ctx: CallContext<A>, backends: Backends<A, W, C>): () => Promise<W> {
+  return tries(ctx, backends, (backend, reply, learnt) => backend.read(ctx, reply, learnt));
 }
 
-async function detect(ctx: CallContext, backends: Backends): Promise<unknown> {
-  try {
-    return await tryBackend(ctx, backends.tgi, undefined);
-  } catch (error) {
-    const handOff = error instanceof HttpError ? backends.tgi.handOff?.(error, ctx) : undefined;
-    if (!handOff) throw error;
-    ctx.state.backend = handOff.to;
-    ctx.state.note = handOff.note;
-    return tryBackend(ctx, backends[handOff.to], undefined);
-  }
+/** The tries of a streamed call (the retry loop's attempt): each resolves to the source of its chunks. */
+export function streamTries<A, W, C>(ctx: CallContext<A>, backends: Backends<A, W, C>): () => Promise<Source<C>> {
+  return tries(ctx, backends, (backend, reply, learnt) => backend.readStream(ctx, reply, learnt));
 }
 
 /**
- * Sends the backend's request and reads its answer; a refusal the backend knows how to get around
- * is sent once more without what it refused. What a 2xx proved is remembered for the endpoint.
+ * One call's tries against its backends. What a try finds out is kept for the next tries of the same
+ * call, not on the call's context: the backend a detection handed off to, and each backend's request
+ * serialised once.
  */
-async function tryBackend(ctx: CallContext, backend: ServerBackend, known: ReadonlySet<string> | undefined): Promise<unknown> {
-  const name = backend.name;
-  backend.check(ctx);
-  const learnt = new Set(known);
-  for (let avoided = false; ; avoided = true) {
-    const out = outgoing(ctx, backend, learnt);
-    try {
-      const reply = await sendOnce(ctx.call, ctx.conn, out);
-      const answer = await backend.read(ctx, reply, learnt);
-      // A plain `generate` is answered alike by TGI and the pipeline (one URL): it proves nothing.
-      if (ctx.route.key && (ctx.task === "chat" || ctx.stream || name === "openai")) backendMemory.remember(ctx.route.key, name, learnt);
-      return answer;
-    } catch (error) {
-      const learn = !avoided && error instanceof HttpError ? backend.avoid?.(error, ctx, out.body.value) : undefined;
-      if (!learn) {
-        if (ctx.state.note && error instanceof HttpError && name === ctx.state.backend) error.message += ctx.state.note;
-        throw error;
-      }
-      for (const what of learn) learnt.add(what);
-    }
-  }
-}
+function tries<A, W, C, T>(ctx: CallContext<A>, backends: Backends<A, W, C>, read: Read<A, W, C, T>): () => Promise<T> {
+  const { route } = ctx;
+  const requests = new Map<string, Outgoing>();
+  let handOff: HandOff | undefined;
 
-/** The request of `backend` for what was learnt, its body serialised once per call. */
-function outgoing(ctx: CallContext, backend: ServerBackend, learnt: ReadonlySet<string>): Outgoing {
-  const key = learnt.size === 0 ? backend.name : `${backend.name}|${[...learnt].join("|")}`;
-  let out = ctx.requests.get(key);
-  if (!out) {
-    const { url, body } = backend.request(ctx, learnt);
-    ctx.requests.set(key, (out = { url, body: serialize(body) }));
-  }
-  return out;
+  /** The request of `backend` for what was learnt, its body serialised once per call. */
+  const outgoing = (backend: ServerBackend<A, W, C>, learnt: ReadonlySet<string>): Outgoing => {
+    const key = learnt.size === 0 ? backend.name : `${backend.name}|${[...learnt].join("|")}`;
+    let out = requests.get(key);
+    if (!out) {
+      const { url, body } = backend.request(ctx, learnt);
+      requests.set(key, (out = { url, body: serialize(body) }));
+    }
+    return out;
+  };
+
+  /**
+   * Sends the backend's request and reads its answer; a refusal the backend knows how to get around
+   * is sent once more without what it refused. What a 2xx proved is remembered for the endpoint.
+   */
+  const tryBackend = async (backend: ServerBackend<A, W, C>, known: ReadonlySet<string> | undefined): Promise<T> => {
+    backend.check(ctx);
+    const learnt = new Set(known);
+    for (let avoided = false; ; avoided = true) {
+      const out = outgoing(backend, learnt);
+      try {
+        const answer = await read(backend, await sendOnce(ctx.call, ctx.conn, out), learnt);
+        // A plain `generate` is answered alike by TGI and the pipeline (one URL): it proves nothing.
+        if (route.key && (ctx.task === "chat" || ctx.stream || backend.name === "openai")) backendMemory.remember(route.key, backend.name, learnt);
+        return answer;
+      } catch (error) {
+        const learn = !avoided && error instanceof HttpError ? backend.avoid?.(error, ctx, out.body.value) : undefined;
+        if (!learn) {
+          if (handOff?.note && error instanceof HttpError && backend.name === handOff.to) error.message += handOff.note;
+          throw error;
+        }
+        for (const what of learn) learnt.add(what);
+      }
+    }
+  };
+
+  /** TGI's route first; the backend its answer hands off to, kept for the call's later tries. */
+  const detect = async (): Promise<T> => {
+    try {
+      return await tryBackend(backends.tgi, undefined);
+    } catch (error) {
+      handOff = error instanceof HttpError ? backends.tgi.handOff?.(error, ctx) : undefined;
+      if (!handOff) throw error;
+      return tryBackend(backends[handOff.to], undefined);
+    }
+  };
+
+  const attempt = (): Promise<T> => {
+    const known = route.key ? backendMemory.get(route.key) : undefined;
+    const chosen = ctx.options.backend ?? handOff?.to ?? (route.kind === "router" ? "openai" : known?.backend);
+    if (chosen) return tryBackend(backends[chosen], known?.dropped);
+    const running = backendMemory.detections.get(route.key);
+    if (running) return ctx.call.until(running).then(attempt);
+    const detection = detect();
+    const done = detection.then(noop, noop);
+    backendMemory.detections.set(route.key, done);
+    void done.then(() => {
+      if (backendMemory.detections.get(route.key) === done) backendMemory.detections.delete(route.key);
+    });
+    return detection;
+  };
+  return attempt;
 }

@@ -8,17 +8,17 @@ import { serverText } from "../../core/redact";
 import { type HttpError, MalformedEventError } from "../../core/errors";
 import { readErrorFields, toHttpError } from "../../core/errorTable";
 import { generateParameters } from "../../checks/params";
-import type { CallContext } from "../chat";
-import { arraySource, type StreamRules } from "../../core/source";
+import type { GenerateContext } from "../chat";
+import { arraySource, type Source, type StreamRules } from "../../core/source";
 import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../../core/request";
 import { EventStream } from "../../core/sse";
-import type { Backend, TextGenerationArgs, TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
-import type { Request, ServerBackend } from "./backend";
+import type { TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
+import type { Backends, GenerateBackend, Request } from "./backend";
 import { completionsGenerate } from "./completions";
-import { serve } from "./detect";
+import { streamTries, wholeTries } from "./detect";
 
-function generateBody(ctx: CallContext, stream: boolean): Record<string, unknown> {
-  const args = ctx.args as TextGenerationArgs;
+function generateBody(ctx: GenerateContext, stream: boolean): Record<string, unknown> {
+  const { args } = ctx;
   // TGI's `/` and the pipeline answer the prompt too unless told not to; what is asked is the continuation.
   const parameters = { return_full_text: false, ...generateParameters(args.parameters) };
   return { inputs: args.inputs, parameters, ...(stream ? { stream: true } : {}) };
@@ -40,12 +40,17 @@ export function asEvents(out: TextGenerationOutput): TextGenerationStreamOutput[
   return [{ index: 1, token, generated_text: out.generated_text, details: out.details ?? null }];
 }
 
-/** A `generate` answer: a whole output, or as a stream (TGI's events, or the one final event). */
-export async function readGeneration(ctx: CallContext, { res, origin, release }: Reply): Promise<unknown> {
-  if (ctx.stream && isEventStream(res)) return new EventStream(res.body, ctx.call, generateRules(origin), origin, release).prime();
+/** A whole `generate` answer. */
+export async function readGeneration(ctx: GenerateContext, { res, origin }: Reply): Promise<TextGenerationOutput> {
   const text = await readText(ctx.call, res);
-  const output = toGenerationOutput(parseMaybeJson(text), text, origin);
-  return ctx.stream ? arraySource(asEvents(output)) : output;
+  return toGenerationOutput(parseMaybeJson(text), text, origin);
+}
+
+/** A streamed `generate` answer: TGI's events, or a whole answer as the one final event. */
+export async function readGenerationStream(ctx: GenerateContext, reply: Reply): Promise<Source<TextGenerationStreamOutput>> {
+  const { res, origin, release } = reply;
+  if (isEventStream(res)) return new EventStream(res.body, ctx.call, generateRules(origin), origin, release).prime();
+  return arraySource(asEvents(await readGeneration(ctx, reply)));
 }
 
 /** The stream completes at the event whose `generated_text` is a string, even if the socket stays open. */
@@ -70,13 +75,14 @@ function generateRules(origin: Origin): StreamRules<TextGenerationStreamOutput> 
 /** The pipeline's 400 when asked to stream. */
 const streamRefused = (error: HttpError): boolean => error.status === 400 && /stream.*not supported/i.test(readErrorFields(error.body).message);
 
-const generateRequest = (ctx: CallContext): Request => ({ url: ctx.route.pipelineUrl, body: generateBody(ctx, ctx.stream) });
+const generateRequest = (ctx: GenerateContext): Request => ({ url: ctx.route.pipelineUrl, body: generateBody(ctx, ctx.stream) });
 
-const tgiGenerate: ServerBackend = {
+const tgiGenerate: GenerateBackend = {
   name: "tgi",
   check() {},
   request: generateRequest,
   read: readGeneration,
+  readStream: readGenerationStream,
   handOff: (error, ctx) => {
     if (ctx.stream && streamRefused(error)) return { to: "transformers", note: "" };
     // An OpenAI-protocol endpoint (vLLM, SGLang, llama.cpp) has no route at `/`: its completions route serves.
@@ -87,15 +93,20 @@ const tgiGenerate: ServerBackend = {
   },
 };
 
-const pipelineGenerate: ServerBackend = {
+const pipelineGenerate: GenerateBackend = {
   name: "transformers",
   check() {},
   request: (ctx): Request => ({ url: ctx.route.pipelineUrl, body: generateBody(ctx, false) }),
   read: readGeneration,
+  // The pipeline cannot stream: its whole answer is the one final event.
+  readStream: async (ctx, reply) => arraySource(asEvents(await readGeneration(ctx, reply))),
 };
 
 /** `textGeneration`'s backends: an OpenAI-protocol server is asked on its completions route. */
-export const GENERATE_BACKENDS: Readonly<Record<Backend, ServerBackend>> = { tgi: tgiGenerate, transformers: pipelineGenerate, openai: completionsGenerate };
+export const GENERATE_BACKENDS: Backends<GenerateContext["args"], TextGenerationOutput, TextGenerationStreamOutput> = { tgi: tgiGenerate, transformers: pipelineGenerate, openai: completionsGenerate };
 
-/** One try of a `textGeneration` call, on its backends. */
-export const serveGeneration = (ctx: CallContext): Promise<unknown> => serve(ctx, GENERATE_BACKENDS);
+/** The tries of a `textGeneration` call, on its backends. */
+export const generationTries = (ctx: GenerateContext): (() => Promise<TextGenerationOutput>) => wholeTries(ctx, GENERATE_BACKENDS);
+
+/** The tries of a `textGenerationStream` call, on its backends. */
+export const generationStreamTries = (ctx: GenerateContext): (() => Promise<Source<TextGenerationStreamOutput>>) => streamTries(ctx, GENERATE_BACKENDS);

@@ -6,12 +6,12 @@
 import { serverText } from "../../core/redact";
 import { MalformedEventError } from "../../core/errors";
 import { toHttpError } from "../../core/errorTable";
-import type { CallContext } from "../chat";
-import { arraySource, type StreamRules } from "../../core/source";
+import type { ChatContext } from "../chat";
+import { arraySource, type Source, type StreamRules } from "../../core/source";
 import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../../core/request";
 import { EventStream } from "../../core/sse";
 import type { ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput } from "../../types";
-import type { Request, ServerBackend } from "./backend";
+import type { ChatBackend, Request } from "./backend";
 import { normalizeChunk, normalizeOutput, splitThinking, splitThinkingOutput, type ThinkSplitter } from "./dialects";
 
 /** How long to keep reading after every choice has finished, for stragglers such as a usage chunk. */
@@ -31,12 +31,10 @@ const CLIENT_KEYS = new Set(["accessToken", "endpointUrl", "provider", "model", 
  * `presence_penalty: 0`, a `stop` string): `top_p: 0` is greedy, `top_p: 1`, `presence_penalty: 0`
  * and `n: 1` are the defaults, `stop` an array.
  */
-export function chatBody(ctx: CallContext): Record<string, unknown> {
-  const args = ctx.args as ChatCompletionArgs;
-  const fields = args as unknown as Record<string, unknown>;
+export function chatBody(ctx: ChatContext): Record<string, unknown> {
+  const { args } = ctx;
   const body: Record<string, unknown> = { model: ctx.route.bodyModel };
-  for (const key in fields) {
-    const value = fields[key];
+  for (const [key, value] of Object.entries(args)) {
     if (value != null && !CLIENT_KEYS.has(key)) body[key] = value;
   }
   if (args.top_p === 0) {
@@ -52,18 +50,24 @@ export function chatBody(ctx: CallContext): Record<string, unknown> {
   return body;
 }
 
-/** A chat answer: a stream's chunks (or a whole answer yielded as chunks), or the whole output. */
-export async function readChat(ctx: CallContext, { res, origin, release }: Reply): Promise<unknown> {
-  if (ctx.stream && isEventStream(res)) return new EventStream(res.body, ctx.call, chatRules(ctx, origin), origin, release).prime();
+/** A whole chat answer. */
+export async function readChat(ctx: ChatContext, { res, origin }: Reply): Promise<ChatCompletionOutput> {
   const text = await readText(ctx.call, res);
   const output = toChatOutput(parseMaybeJson(text), text, origin);
   if (ctx.options.splitThinking) splitThinkingOutput(output);
-  return ctx.stream ? arraySource(outputToChunks(output)) : output;
+  return output;
+}
+
+/** A streamed chat answer: the stream's chunks, or a whole answer yielded as chunks. */
+export async function readChatStream(ctx: ChatContext, reply: Reply): Promise<Source<ChatCompletionStreamOutput>> {
+  const { res, origin, release } = reply;
+  if (isEventStream(res)) return new EventStream(res.body, ctx.call, chatRules(ctx, origin), origin, release).prime();
+  return arraySource(outputToChunks(await readChat(ctx, reply)));
 }
 
 /** The answer is complete once each of the `n` choices has a finish_reason (and usage, if asked). */
-export function chatRules(ctx: CallContext, origin: Origin): StreamRules<ChatCompletionStreamOutput> {
-  const args = ctx.args as ChatCompletionArgs;
+export function chatRules(ctx: ChatContext, origin: Origin): StreamRules<ChatCompletionStreamOutput> {
+  const { args } = ctx;
   const wanted = args.n ?? 1;
   const wantsUsage = args.stream_options?.include_usage === true;
   const splitters = ctx.options.splitThinking ? new Map<number, ThinkSplitter>() : undefined;
@@ -125,9 +129,10 @@ export function outputToChunks(out: ChatCompletionOutput): ChatCompletionStreamO
   return [content, finish];
 }
 
-export const openai: ServerBackend = {
+export const openai: ChatBackend = {
   name: "openai",
   check() {},
   request: (ctx): Request => ({ url: ctx.route.url, body: chatBody(ctx) }),
-  read: (ctx, reply) => readChat(ctx, reply),
+  read: readChat,
+  readStream: readChatStream,
 };

@@ -4,11 +4,10 @@
  */
 import { type HttpError, InputError, ValidationError } from "../../core/errors";
 import { readErrorFields } from "../../core/errorTable";
-import type { CallContext } from "../chat";
-import type { ChatCompletionArgs } from "../../types";
+import type { ChatContext } from "../chat";
 import { warnOnce } from "../../core/logger";
-import type { Request, ServerBackend } from "./backend";
-import { chatBody, readChat } from "./openai";
+import type { ChatBackend, Request } from "./backend";
+import { chatBody, readChat, readChatStream } from "./openai";
 
 /**
  * TGI before 2.0.2 refuses `temperature: 0` on its chat route (422 "`temperature` must be strictly
@@ -21,7 +20,7 @@ export const GREEDY_TOP_P = 1e-6;
 export const ZERO_TEMPERATURE = "temperature: 0";
 
 /** The chat body, greedy asked as `top_p: 1e-6` where the endpoint refused `temperature: 0`. */
-function tgiChatBody(ctx: CallContext, learnt: ReadonlySet<string>): Record<string, unknown> {
+function tgiChatBody(ctx: ChatContext, learnt: ReadonlySet<string>): Record<string, unknown> {
   const body = chatBody(ctx);
   if (body.temperature === 0 && learnt.has(ZERO_TEMPERATURE)) {
     delete body.temperature;
@@ -42,17 +41,18 @@ function isNotTgi(error: HttpError): boolean {
   return false;
 }
 
-export const tgi: ServerBackend = {
+export const tgi: ChatBackend = {
   name: "tgi",
   check(ctx) {
-    const { n, presence_penalty: penalty } = ctx.args as ChatCompletionArgs;
+    const { n, presence_penalty: penalty } = ctx.args;
     if (n != null && n > 1) throw new InputError(`\`n\` must be 1 for a TGI-served model (got ${n})`, "n");
     if (typeof penalty === "number" && penalty <= -2) {
       throw new InputError(`\`presence_penalty\` must be > -2 and <= 2 for a TGI-served model (got ${penalty})`, "presence_penalty");
     }
   },
   request: (ctx, learnt): Request => ({ url: ctx.route.url, body: tgiChatBody(ctx, learnt) }),
-  read: (ctx, reply) => readChat(ctx, reply),
+  read: readChat,
+  readStream: readChatStream,
   avoid(error, ctx, sent) {
     const refused = error instanceof ValidationError && /`temperature` must be strictly positive/.test(error.message);
     if (!refused || sent.temperature !== 0) return undefined;

@@ -11,7 +11,7 @@ import { arraySource } from "../../core/source";
 import { parseMaybeJson, readText } from "../../core/request";
 import type { ChatCompletionArgs, ChatCompletionInput, ChatCompletionOutput, Logger } from "../../types";
 import { warnOnce } from "../../core/logger";
-import type { ServerBackend } from "./backend";
+import type { ChatBackend } from "./backend";
 import { outputToChunks } from "./openai";
 
 /** What the pipeline cannot honour; an InputError unless the caller is `lenient`. */
@@ -109,16 +109,16 @@ function pipelineOutput(
   } as unknown as ChatCompletionOutput;
 }
 
-export const transformers: ServerBackend = {
+export const transformers: ChatBackend = {
   name: "transformers",
-  check: (ctx) => checkPipelineSupport(ctx.args as ChatCompletionArgs, ctx.options.lenient === true, ctx.logger, ctx.route.model),
-  request: (ctx, learnt) => ({ url: ctx.route.pipelineUrl, body: pipelineBody(ctx.args as ChatCompletionArgs, learnt) }),
+  check: (ctx) => checkPipelineSupport(ctx.args, ctx.options.lenient === true, ctx.logger, ctx.route.model),
+  request: (ctx, learnt) => ({ url: ctx.route.pipelineUrl, body: pipelineBody(ctx.args, learnt) }),
   async read(ctx, reply, learnt) {
     const text = await readText(ctx.call, reply.res);
-    const stop = learnt.has("stop") ? (ctx.args as ChatCompletionArgs).stop : undefined;
-    const output = pipelineOutput(parseMaybeJson(text), ctx.route.model, stop, text, ctx.call.secret);
-    return ctx.stream ? arraySource(outputToChunks(output)) : output;
+    const stop = learnt.has("stop") ? ctx.args.stop : undefined;
+    return pipelineOutput(parseMaybeJson(text), ctx.route.model, stop, text, ctx.call.secret);
   },
+  readStream: async (ctx, reply, learnt) => arraySource(outputToChunks(await transformers.read(ctx, reply, learnt))),
   avoid(error, ctx, sent) {
     const unused = unusedModelKwargs(error);
     const parameters = (sent.parameters ?? {}) as Record<string, unknown>;

@@ -8,10 +8,10 @@ import { serverText } from "../../core/redact";
 import { MalformedEventError } from "../../core/errors";
 import { toHttpError } from "../../core/errorTable";
 import { HF_ROUTER_URL } from "../routes";
-import type { CallContext } from "../chat";
+import type { ChatContext } from "../chat";
 import { type Origin, type Outgoing, parseMaybeJson, readText, type Reply, isEventStream, serialize } from "../../core/request";
 import { EventStream } from "../../core/sse";
-import { arraySource, type StreamRules } from "../../core/source";
+import { arraySource, type Source, type StreamRules } from "../../core/source";
 import type { ResponsesArgs, ResponsesOutput, ResponsesStreamEvent } from "../../types";
 import { outputText, ResponseWriter } from "./writer";
 
@@ -34,7 +34,7 @@ const EVENT_TYPES = /* @__PURE__ */ new Set([
 const STATUS_OF_CODE: Record<string, number> = { rate_limit_exceeded: 429, server_is_overloaded: 429, invalid_prompt: 400, invalid_request_error: 400, server_error: 500 };
 
 /** The request of the native route: `{base}/v1/responses` (the router's own), the arguments as they are. */
-export function nativeRequest(ctx: CallContext, args: ResponsesArgs): Outgoing {
+export function nativeRequest(ctx: ChatContext, args: ResponsesArgs): Outgoing {
   const { route } = ctx;
   const url = route.kind === "router" ? `${HF_ROUTER_URL}/v1/responses` : `${route.pipelineUrl}/v1/responses`;
   const body: Json = { model: route.bodyModel };
@@ -105,10 +105,15 @@ function nativeRules(origin: Origin): StreamRules<ResponsesStreamEvent> {
   };
 }
 
-/** A 2xx answer of the native route: a source of events when streaming, else the response. */
-export async function readNative(ctx: CallContext, { res, origin, release }: Reply): Promise<unknown> {
-  if (ctx.stream && isEventStream(res)) return new EventStream(res.body, ctx.call, nativeRules(origin), origin, release).prime();
+/** A 2xx answer of the native route, whole: the response. */
+export async function readNative(ctx: ChatContext, { res, origin }: Reply): Promise<ResponsesOutput> {
   const text = await readText(ctx.call, res);
-  const response = toResponse(parseMaybeJson(text), text, origin);
-  return ctx.stream ? arraySource(responseEvents(response)) : response;
+  return toResponse(parseMaybeJson(text), text, origin);
+}
+
+/** A 2xx answer of the native route to a streamed call: its events, or a whole response as the events a stream would give. */
+export async function readNativeStream(ctx: ChatContext, reply: Reply): Promise<Source<ResponsesStreamEvent>> {
+  const { res, origin, release } = reply;
+  if (isEventStream(res)) return new EventStream(res.body, ctx.call, nativeRules(origin), origin, release).prime();
+  return arraySource(responseEvents(await readNative(ctx, reply)));
 }

@@ -4,18 +4,19 @@
  * response. An endpoint not known yet is asked natively first; a 404 of that route (not a "model does
  * not exist") sends the call over chat. What served it is remembered per endpoint, as backends are.
  */
-import { backendMemory, serve } from "../endpoints/detect";
+import { backendMemory, streamTries, wholeTries } from "../endpoints/detect";
+import { BACKENDS } from "../endpoints/index";
 import { BoundedMemory } from "../endpoints/memory";
 import { HttpError, InputError } from "../../core/errors";
 import { readErrorFields } from "../../core/errorTable";
-import { prepareChat, type CallContext } from "../chat";
+import { type ChatContext, prepareChat } from "../chat";
 import type { Call } from "../../core/call";
-import { sendOnce } from "../../core/request";
+import { type Outgoing, type Reply, sendOnce } from "../../core/request";
 import type { RetryPolicy } from "../../core/retry";
 import type { Source } from "../../core/source";
-import type { ChatCompletionOutput, ChatCompletionStreamOutput, Options, ResponsesArgs } from "../../types";
+import type { Options, ResponsesArgs, ResponsesOutput, ResponsesStreamEvent } from "../../types";
 import { ChatEventsSource, responseFromChat } from "./fromChat";
-import { nativeRequest, readNative } from "./native";
+import { nativeRequest, readNative, readNativeStream } from "./native";
 import { checkChatServable, toChatArgs } from "./toChat";
 import { validateResponsesInput } from "./validate";
 import { envelope, ResponseWriter } from "./writer";
@@ -24,7 +25,7 @@ import { envelope, ResponseWriter } from "./writer";
 export interface ResponsesCall {
   readonly call: Call;
   readonly policy: RetryPolicy;
-  readonly chat: CallContext;
+  readonly chat: ChatContext;
   readonly args: ResponsesArgs;
 }
 
@@ -39,7 +40,7 @@ export function prepareResponses(args: ResponsesArgs, options: Options, stream: 
   return { call: chat.call, policy: chat.policy, chat, args };
 }
 
-function takesNative({ route, options }: CallContext): boolean {
+function takesNative({ route, options }: ChatContext): boolean {
   if (route.kind === "router") return true;
   if (options.backend) return options.backend === "openai";
   const learnt = responsesMemory.get(route.key);
@@ -54,25 +55,43 @@ function routeMissing(error: unknown): boolean {
   return error instanceof HttpError && error.status === 404 && !/does not exist/i.test(readErrorFields(error.body).message);
 }
 
-/** One try of a Responses call (the retry loop's attempt): a response, or a source of its events. */
-export async function serveResponses(r: ResponsesCall): Promise<unknown> {
+/** The tries of a Responses call that does not stream (the retry loop's attempt): each resolves to the response. */
+export function responseTries(r: ResponsesCall): () => Promise<ResponsesOutput> {
+  const overChat = wholeTries(r.chat, BACKENDS);
+  return tries(r, readNative, async () => {
+    const output = await overChat();
+    return responseFromChat(output, new ResponseWriter(envelope(r.args, r.chat.route.model)));
+  });
+}
+
+/** The tries of a streamed Responses call (the retry loop's attempt): each resolves to the source of its events. */
+export function responseStreamTries(r: ResponsesCall): () => Promise<Source<ResponsesStreamEvent>> {
+  const overChat = streamTries(r.chat, BACKENDS);
+  return tries(r, readNativeStream, async () => {
+    const chunks = await overChat();
+    return new ChatEventsSource(chunks, new ResponseWriter(envelope(r.args, r.chat.route.model)));
+  });
+}
+
+/** One try: natively where the server has the route (its request made once per call), else over chat. */
+function tries<T>(r: ResponsesCall, native: (ctx: ChatContext, reply: Reply) => Promise<T>, overChat: () => Promise<T>): () => Promise<T> {
   const { chat: ctx, args } = r;
   const key = ctx.route.key;
-  if (takesNative(ctx)) {
-    try {
-      let out = ctx.requests.get("responses");
-      if (!out) ctx.requests.set("responses", (out = nativeRequest(ctx, args)));
-      const answer = await readNative(ctx, await sendOnce(ctx.call, ctx.conn, out));
-      if (key) responsesMemory.set(key, "native");
-      return answer;
-    } catch (error) {
-      if (ctx.route.kind === "router" || !routeMissing(error)) throw error;
+  let request: Outgoing | undefined;
+  return async () => {
+    if (takesNative(ctx)) {
+      try {
+        request ??= nativeRequest(ctx, args);
+        const answer = await native(ctx, await sendOnce(ctx.call, ctx.conn, request));
+        if (key) responsesMemory.set(key, "native");
+        return answer;
+      } catch (error) {
+        if (ctx.route.kind === "router" || !routeMissing(error)) throw error;
+      }
     }
-  }
-  checkChatServable(args);
-  const answer = await serve(ctx);
-  if (key) responsesMemory.set(key, "chat");
-  const writer = new ResponseWriter(envelope(args, ctx.route.model));
-  if (ctx.stream) return new ChatEventsSource(answer as Source<ChatCompletionStreamOutput>, writer);
-  return responseFromChat(answer as ChatCompletionOutput, writer);
+    checkChatServable(args);
+    const answer = await overChat();
+    if (key) responsesMemory.set(key, "chat");
+    return answer;
+  };
 }
