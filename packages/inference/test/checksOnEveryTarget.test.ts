@@ -37,7 +37,11 @@ const imageOut = (good: Record<string, unknown>): Case[] => [{ name: "outputType
 
 /** Each task served by a provider: its function and its invalid inputs. */
 const TASKS: Record<string, { fn: keyof typeof hf; cases: Case[] }> = {
-  "automatic-speech-recognition": { fn: "automaticSpeechRecognition", cases: binaryInvalid({ inputs: audio }) },
+  // A provider that fetches audio takes its URL (and refuses any other string in its own words): not a string, then.
+  "automatic-speech-recognition": {
+    fn: "automaticSpeechRecognition",
+    cases: [...binaryInvalid({ inputs: audio }).filter((c) => c.name !== "inputs a string"), { name: "inputs a number", args: { inputs: 42 }, field: "inputs" }, { name: "inputs an empty string", args: { inputs: "" }, field: "inputs" }],
+  },
   "audio-to-audio": { fn: "audioToAudio", cases: binaryInvalid({ inputs: audio }) },
   "feature-extraction": {
     fn: "featureExtraction",

@@ -1,10 +1,12 @@
 /**
- * The shape of the code on the path of one call: the call stack at the moment a streamed TGI chat
- * reaches `fetch` names few of our files, each once (no trip back into a file already left).
+ * The shape of the code on the path of one call: the call stack at the moment a call reaches `fetch`
+ * names few of our files, each once (no trip back into a file already left) — for a streamed TGI chat
+ * and for a provider task (fal-ai's queue: the Hub's mapping, the submission, its polls, the image).
  */
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { InferenceClient } from "../src/index";
+import { mappingMemory } from "../src/targets/providers/mapping";
 import { QUESTION } from "./faults/support";
 
 let hub: MockHub;
@@ -50,4 +52,38 @@ it.each([
   expect(files.length).toBeLessThanOrEqual(7);
   expect(new Set(files).size).toBe(files.length);
   expect(files[0]).toBe("core/request.ts");
+});
+
+it("a fal-ai textToImage reaches fetch through at most eight of our files, each entered once, at every request of the call", async () => {
+  mappingMemory.clear();
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 100;
+  const stacks: { url: string; files: string[] }[] = [];
+  try {
+    const client = new InferenceClient("hf_test", {
+      hubUrl: hub.url,
+      allowPrivateNetwork: true,
+      fetch: (url, init) => {
+        stacks.push({ url: String(url), files: filesOn(new Error("at fetch").stack ?? "") });
+        return fetch(String(url).replace(/^https:\/\/router\.huggingface\.co/, hub.url), init);
+      },
+    });
+    const image = await client.textToImage({ model: "hfkit/text-to-image-fal", provider: "fal-ai", inputs: "a cat" });
+    expect(image).toBeInstanceOf(Blob);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  // The Hub's mapping, the submission to the queue, its status polled, its result, the image it names.
+  expect(stacks.map((s) => new URL(s.url).pathname.replace(/\/requests\/[^/]+/, "/requests/ID"))).toEqual([
+    "/api/models/hfkit/text-to-image-fal",
+    "/fal-ai/hfkit-fal/flux",
+    "/fal-ai/hfkit-fal/flux/requests/ID/status",
+    "/fal-ai/hfkit-fal/flux/requests/ID",
+    expect.stringMatching(/^\/files\//),
+  ]);
+  for (const { url, files } of stacks) {
+    expect(files.length, url).toBeGreaterThan(1);
+    expect(files.length, `${url}: ${files.join(" < ")}`).toBeLessThanOrEqual(8);
+    expect(new Set(files).size, `${url}: ${files.join(" < ")}`).toBe(files.length);
+  }
 });

@@ -84,6 +84,20 @@ export function checkBinary(args: { inputs?: unknown; data?: unknown; parameters
   checkParameters(args.parameters);
 }
 
+/**
+ * The checks of a task on audio on every target: the audio (`inputs` or `data`) a file, or a string (a provider
+ * that fetches audio takes its http(s) URL, and says so in its own words: hf-inference takes files only), and
+ * `parameters` when given.
+ */
+export function checkAudio(args: { inputs?: unknown; data?: unknown; parameters?: unknown }): void {
+  const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
+  const audio = field === "data" ? args.data : args.inputs;
+  if (typeof audio === "string") {
+    if (audio === "") throw new InputError(`\`${field}\` must be a Blob or an ArrayBuffer (the audio file), or the URL of one`, field);
+  } else needBinary(audio, field);
+  checkParameters(args.parameters);
+}
+
 /** The checks of a task on a prompt and an optional image on every target: the image, when given, is a file; `parameters`, when given, an object. */
 export function checkOptionalImage(args: { inputs?: unknown; parameters?: unknown }): void {
   if (args.inputs !== undefined) needBinary(args.inputs, "inputs");

@@ -7,7 +7,7 @@ import { EventStream } from "../core/sse";
 import type { Options, RequestArgs, RequestOptions } from "../types";
 import { checkArgs, sending } from "../core/sending";
 import { warnDeprecated } from "./request";
-import { readAnswer } from "../targets/run";
+import { readAnswer } from "../targets/io";
 import { StreamIterator } from "../core/streamIterator";
 import { jsonBody } from "../checks/inputs";
 

@@ -10,7 +10,7 @@ import type { ChatContext } from "../chat";
 import { arraySource, type Source, type StreamRules } from "../../core/source";
 import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../../core/request";
 import { EventStream } from "../../core/sse";
-import type { ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput } from "../../types";
+import type { ChatCompletionOutput, ChatCompletionStreamOutput } from "../../types";
 import type { ChatBackend, Request } from "./backend";
 import { normalizeChunk, normalizeOutput, splitThinking, splitThinkingOutput, type ThinkSplitter } from "./dialects";
 

@@ -9,7 +9,7 @@ import { type HttpError, InputError, MalformedEventError } from "../../core/erro
 import { readErrorFields } from "../../core/errorTable";
 import { arraySource } from "../../core/source";
 import { parseMaybeJson, readText } from "../../core/request";
-import type { ChatCompletionArgs, ChatCompletionInput, ChatCompletionOutput, Logger } from "../../types";
+import type { ChatCompletionInput, ChatCompletionOutput, Logger } from "../../types";
 import { warnOnce } from "../../core/logger";
 import type { ChatBackend } from "./backend";
 import { outputToChunks } from "./openai";

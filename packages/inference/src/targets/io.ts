@@ -1,0 +1,94 @@
+/**
+ * The requests of a task once its target is known: the answer of the request itself (JSON, or a Blob), and
+ * what a provider's answer names (a queue's polls, the media file), each under the call's limits.
+ */
+import { HttpError, MalformedEventError, RateLimitError, ServerError, ConnectionError } from "../core/errors";
+import { toHttpError } from "../core/errorTable";
+import { InferenceClientProviderOutputError } from "../core/hfErrors";
+import { redactUrl, serverText } from "../core/redact";
+import { isInternalUrl } from "../core/address";
+import { readBlob } from "../core/body";
+import type { Call } from "../core/call";
+import { type Connection, fetchUnder, mediaType, type Outgoing, parseMaybeJson, readText, type Reply, requestIdOf, sendOnce } from "../core/request";
+import type { Sending } from "../core/sending";
+import type { ProviderIo } from "./providers/helper";
+import { routeOf } from "./providers/direct";
+
+/** One try of a task's request (the retry loop's attempt): sent, and its answer read. */
+export const answerTries = (call: Call, conn: Connection, out: Outgoing) => async (): Promise<unknown> => readAnswer(call, await sendOnce(call, conn, out));
+
+/** What a provider's answer may fetch, for a call to `target` (a URL on a private address refused unless the call allows it). */
+export function providerIo(ctx: Sending, conn: Connection, target: string, provider: string | undefined, allowPrivateNetwork: boolean): ProviderIo {
+  const { call, policy } = ctx;
+  const inNetwork = outward(target, allowPrivateNetwork, call.secret);
+  const again = policy.enabled ? Math.min(GET_RETRIES, policy.maxRetries) : 0;
+  return {
+    file: (url) => idempotent(call, again, () => getOnce(call, conn, inNetwork(url), false)) as Promise<Blob>,
+    json: (url) => idempotent(call, again, () => getOnce(call, conn, inNetwork(url), true)),
+    sleep: (ms) => call.sleep(ms),
+    route: (path) => routeOf(provider ?? "hf-inference", path, call.secret),
+  };
+}
+
+/**
+ * The check of every URL a provider's answer names: one on a loopback, private, link-local or metadata address is
+ * refused (a typed error, nothing fetched), unless `allowed` or the call's own target is such a host.
+ */
+function outward(target: string, allowed: boolean, secret: string | undefined): (url: string) => string {
+  if (allowed || isInternalUrl(target)) return (url) => url;
+  return (url) => {
+    if (!isInternalUrl(url)) return url;
+    throw new InferenceClientProviderOutputError(`The provider's answer names a URL on a private or local address (${serverText(redactUrl(url), secret)}); it is not fetched. Set \`allowPrivateNetwork: true\` to allow it`);
+  };
+}
+
+const isJson = (type: string): boolean => type === "application/json" || type.endsWith("+json");
+
+/** A 2xx answer: JSON when the server says so (it must parse), anything else a Blob of its type. */
+export async function readAnswer(call: Call, { res, origin, release }: Reply): Promise<unknown> {
+  try {
+    if (!isJson(mediaType(res))) return await readBlob(call, res);
+    const text = await readText(call, res);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new MalformedEventError(`The server's JSON answer does not parse: ${serverText(text, origin.secret)}`, text, error, origin.secret);
+    }
+  } finally {
+    release();
+  }
+}
+
+/** A poll or a file GET is tried again at most this often (and never more than the call's `maxRetries`). */
+const GET_RETRIES = 2;
+
+/**
+ * `get` again after a 5xx, a 429 or a lost connection (a GET is idempotent), `again` times at most: 0.5 s,
+ * then 1 s later, or after the server's `retry-after` when it asks for at most 10 s; within the call's deadline.
+ */
+async function idempotent(call: Call, again: number, get: () => Promise<unknown>): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await get();
+    } catch (error) {
+      if (attempt >= again || !(error instanceof ServerError || error instanceof RateLimitError || error instanceof ConnectionError)) throw error;
+      const asked = error instanceof HttpError ? error.retryAfterMs : undefined;
+      await call.sleep(asked !== undefined && asked <= 10_000 ? asked : 500 * 2 ** attempt);
+    }
+  }
+}
+
+/**
+ * GETs what a provider's answer names (http(s) only): with `json`, a route of the provider through the router
+ * (the call's headers, the answer's JSON); else a file, as a Blob, without the call's headers (the token never leaves for it).
+ */
+async function getOnce(call: Call, conn: Connection, url: string, json: boolean): Promise<unknown> {
+  if (!/^https?:\/\//i.test(url)) throw new MalformedEventError(`The provider's answer names a URL that is not http(s): ${serverText(url, call.secret)}`, url, undefined, call.secret);
+  const { res, release } = await fetchUnder(call, conn, url, { method: "GET", headers: json ? conn.headers : {} });
+  if (!res.ok) {
+    const body = parseMaybeJson(await readText(call, res, false).finally(release));
+    throw toHttpError({ status: res.status, body, url, method: "GET", requestId: requestIdOf(res, call.secret), secret: call.secret });
+  }
+  if (json) return readAnswer(call, { res, origin: { url: redactUrl(url), secret: call.secret }, release });
+  return readBlob(call, res).finally(release);
+}
