@@ -12,7 +12,8 @@ export type Check = (value: unknown) => boolean;
 export type Answer<O> = (value: unknown, secret: string | undefined) => O | Promise<O>;
 
 /** A JSON object (not null, not an array). */
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export { isRecord } from "../core/json";
+import { isRecord } from "../core/json";
 
 export const isString: Check = (v) => typeof v === "string";
 export const isNumber: Check = (v) => typeof v === "number" && Number.isFinite(v);
