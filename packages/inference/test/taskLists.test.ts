@@ -1,0 +1,46 @@
+/**
+ * The list of tasks is written once (`src/tasks/all.ts`, the module the Node build loads on first use);
+ * every other list is checked against it here, so that a task added there and missed elsewhere fails:
+ * the client's methods, the lazy module, the package's exports, and the provider table's task names.
+ */
+import { describe, expect, it } from "vitest";
+import { TASKS } from "../src/api/clientTasks";
+import * as index from "../src/index";
+import * as all from "../src/tasks/all";
+import * as lazy from "../src/tasks/lazy";
+import { PROVIDER_TASKS } from "../src/targets/providers/table";
+
+/** What all.ts holds besides the tasks the client has as methods of their own name. */
+const NOT_METHODS = ["responses", "responsesStream", "textGenerationOnProvider"];
+const TASK_NAMES = Object.keys(all).filter((name) => !NOT_METHODS.includes(name)).sort();
+/** `text-to-image` → `textToImage`. */
+const functionOf = (pipeline: string) => pipeline.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
+
+describe("the one list of tasks", () => {
+  it("holds the tasks (a sanity floor: 30 and more)", () => {
+    expect(TASK_NAMES.length).toBeGreaterThanOrEqual(30);
+    expect(TASK_NAMES).toContain("textToImage");
+  });
+
+  it("the client's task methods are exactly its tasks", () => {
+    expect(Object.keys(TASKS).sort()).toEqual(TASK_NAMES);
+    const proto = index.InferenceClient.prototype as unknown as Record<string, unknown>;
+    expect(TASK_NAMES.filter((name) => typeof proto[name] !== "function")).toEqual([]);
+  });
+
+  it("the lazy module (the Node build) has every function of all.ts", () => {
+    expect(Object.keys(lazy).sort()).toEqual(Object.keys(all).sort());
+  });
+
+  it("the package exports each task and the Responses API", () => {
+    const exported = index as unknown as Record<string, unknown>;
+    expect([...TASK_NAMES, "responses", "responsesStream"].filter((name) => typeof exported[name] !== "function")).toEqual([]);
+  });
+
+  it("each task the provider table names is a function of the package", () => {
+    const exported = index as unknown as Record<string, unknown>;
+    const named = [...new Set(Object.values(PROVIDER_TASKS).flatMap((tasks) => Object.keys(tasks)))];
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((task) => typeof exported[functionOf(task)] !== "function")).toEqual([]);
+  });
+});
