@@ -23,7 +23,10 @@ export const CORE = [
   "src/transport/address.ts",
 ];
 
-const files = process.argv.slice(2).map((f) => f.replace(/^packages\/inference\//, ""));
+const args = process.argv.slice(2);
+/** `--pins`: run the tests of test/pins/ alone (minutes instead of hours; the score is then a lower bound). */
+const pinsOnly = args.includes("--pins");
+const files = args.filter((a) => a !== "--pins").map((f) => f.replace(/^packages\/inference\//, ""));
 const chosen = files.length ? files : CORE;
 for (const f of chosen) if (!existsSync(join(root, "packages/inference", f))) throw new Error(`no such file: packages/inference/${f}`);
 
@@ -34,14 +37,30 @@ for (const file of chosen) {
   const run = spawnSync(process.execPath, [join(root, "node_modules/@stryker-mutator/core/bin/stryker.js"), "run", join(root, "scripts/mutation/stryker.config.mjs")], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, MUTATE: `packages/inference/${file}`, REPORT: report },
+    env: { ...process.env, MUTATE: `packages/inference/${file}`, REPORT: report, ...(pinsOnly ? { MUTATION_TESTS: "test/pins/**/*.test.ts" } : {}) },
   });
   if (run.status !== 0) throw new Error(`stryker failed on ${file} (exit ${run.status})`);
-  scores.push({ file, ...summarize(JSON.parse(readFileSync(report, "utf8"))) });
+  const parsed = JSON.parse(readFileSync(report, "utf8"));
+  scores.push({ file, ...summarize(parsed) });
+  console.log(`\nalive in ${file}:`);
+  for (const m of alive(parsed)) console.log(`  ${m}`);
 }
 
 console.log("\nfile | mutants | killed | survived | no coverage | timeout | score");
 for (const s of scores) console.log(`${s.file} | ${s.total} | ${s.killed} | ${s.survived} | ${s.noCoverage} | ${s.timeout} | ${s.score.toFixed(1)}%`);
+
+/** Each mutant left alive (survived or not covered), as `line:column mutator: replacement`, for the docs' list. */
+function alive(report) {
+  const out = [];
+  for (const f of Object.values(report.files)) {
+    for (const m of f.mutants) {
+      if (m.status !== "Survived" && m.status !== "NoCoverage") continue;
+      const at = `${m.location.start.line}:${m.location.start.column}`;
+      out.push(`${at} ${m.mutatorName}${m.status === "NoCoverage" ? " (no coverage)" : ""}: ${JSON.stringify(m.replacement ?? "").slice(0, 120)}`);
+    }
+  }
+  return out;
+}
 
 /** Stryker's score: (killed + timeout) / (every valid mutant), from its JSON report. */
 function summarize(report) {
