@@ -14,13 +14,14 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The rules every guarantee rests on: redaction, the stream reader and iterator, retries, the call's clocks, errors, parameters. */
 export const CORE = [
   "src/core/redact.ts",
-  "src/tasks/streamIterator.ts",
-  "src/transport/sse.ts",
-  "src/transport/retry.ts",
-  "src/transport/call.ts",
+  "src/core/streamIterator.ts",
+  "src/core/sse.ts",
+  "src/core/retry.ts",
+  "src/core/call.ts",
   "src/core/errors.ts",
+  "src/core/errorTable.ts",
   "src/checks/params.ts",
-  "src/transport/address.ts",
+  "src/core/address.ts",
 ];
 
 const args = process.argv.slice(2);
