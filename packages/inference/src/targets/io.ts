@@ -23,8 +23,8 @@ export function providerIo(ctx: Sending, conn: Connection, target: string, provi
   const inNetwork = outward(target, allowPrivateNetwork, call.secret);
   const again = policy.enabled ? Math.min(GET_RETRIES, policy.maxRetries) : 0;
   return {
-    file: (url) => idempotent(call, again, () => getOnce(call, conn, inNetwork(url), false)) as Promise<Blob>,
-    json: (url) => idempotent(call, again, () => getOnce(call, conn, inNetwork(url), true)),
+    file: (url) => idempotent(call, again, () => getFile(call, conn, inNetwork(url))),
+    json: (url) => idempotent(call, again, () => getJson(call, conn, inNetwork(url))),
     sleep: (ms) => call.sleep(ms),
     route: (path) => routeOf(provider ?? "hf-inference", path, call.secret),
   };
@@ -50,7 +50,8 @@ export async function readAnswer(call: Call, { res, origin, release }: Reply): P
     if (!isJson(mediaType(res))) return await readBlob(call, res);
     const text = await readText(call, res);
     try {
-      return JSON.parse(text) as unknown;
+      const parsed: unknown = JSON.parse(text);
+      return parsed;
     } catch (error) {
       throw new MalformedEventError(`The server's JSON answer does not parse: ${serverText(text, origin.secret)}`, text, error, origin.secret);
     }
@@ -66,7 +67,7 @@ const GET_RETRIES = 2;
  * `get` again after a 5xx, a 429 or a lost connection (a GET is idempotent), `again` times at most: 0.5 s,
  * then 1 s later, or after the server's `retry-after` when it asks for at most 10 s; within the call's deadline.
  */
-async function idempotent(call: Call, again: number, get: () => Promise<unknown>): Promise<unknown> {
+async function idempotent<T>(call: Call, again: number, get: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await get();
@@ -79,16 +80,27 @@ async function idempotent(call: Call, again: number, get: () => Promise<unknown>
 }
 
 /**
- * GETs what a provider's answer names (http(s) only): with `json`, a route of the provider through the router
- * (the call's headers, the answer's JSON); else a file, as a Blob, without the call's headers (the token never leaves for it).
+ * GETs what a provider's answer names (http(s) only): a route of the provider through the router with `headers`
+ * (the call's), or a file without them (the token never leaves for it); a failed answer is a typed error.
  */
-async function getOnce(call: Call, conn: Connection, url: string, json: boolean): Promise<unknown> {
+async function getOnce(call: Call, conn: Connection, url: string, headers: Record<string, string>): Promise<{ res: Response; release: () => void }> {
   if (!/^https?:\/\//i.test(url)) throw new MalformedEventError(`The provider's answer names a URL that is not http(s): ${serverText(url, call.secret)}`, url, undefined, call.secret);
-  const { res, release } = await fetchUnder(call, conn, url, { method: "GET", headers: json ? conn.headers : {} });
+  const { res, release } = await fetchUnder(call, conn, url, { method: "GET", headers });
   if (!res.ok) {
     const body = parseMaybeJson(await readText(call, res, false).finally(release));
     throw toHttpError({ status: res.status, body, url, method: "GET", requestId: requestIdOf(res, call.secret), secret: call.secret });
   }
-  if (json) return readAnswer(call, { res, origin: { url: redactUrl(url), secret: call.secret }, release });
+  return { res, release };
+}
+
+/** A route of the provider, its JSON answer. */
+async function getJson(call: Call, conn: Connection, url: string): Promise<unknown> {
+  const { res, release } = await getOnce(call, conn, url, conn.headers);
+  return readAnswer(call, { res, origin: { url: redactUrl(url), secret: call.secret }, release });
+}
+
+/** A file, as a Blob. */
+async function getFile(call: Call, conn: Connection, url: string): Promise<Blob> {
+  const { res, release } = await getOnce(call, conn, url, {});
   return readBlob(call, res).finally(release);
 }
