@@ -10,6 +10,7 @@ import { modelPath } from "../routes";
 import { parseMaybeJson, readText } from "../../core/body";
 import { Call } from "../../core/call";
 import { fetchUnder, requestIdOf } from "../../core/request";
+import { isRecord, type JsonObject } from "../../core/json";
 import type { FetchLike } from "../../types";
 
 export const HF_HUB_URL = "https://huggingface.co";
@@ -101,22 +102,23 @@ async function readMappings(model: string, url: string, res: Response, call: Cal
     return error;
   };
   if (!res.ok) throw fail("");
-  const mapping = (body as { inferenceProviderMapping?: unknown } | undefined)?.inferenceProviderMapping;
+  const mapping = isRecord(body) ? body.inferenceProviderMapping : undefined;
   if (typeof mapping !== "object" || mapping === null) throw fail(`We have not been able to find inference provider information for model ${model}.`, 502);
   return normalize(mapping);
 }
 
 /** The mapping as a list, in the Hub's order (an object by provider, or already a list). */
 function normalize(mapping: object): ProviderMapping[] {
-  const entries = Array.isArray(mapping) ? mapping.map((m: Record<string, unknown>) => [m.provider, m] as const) : Object.entries(mapping as Record<string, Record<string, unknown>>);
-  return entries
-    .filter(([provider, m]) => typeof provider === "string" && typeof m === "object" && m !== null && typeof m.providerId === "string")
-    .map(([provider, m]) => ({
-      provider: provider as string,
-      providerId: m.providerId as string,
-      task: String(m.task),
-      status: String(m.status),
-      ...(typeof m.adapter === "string" ? { adapter: m.adapter } : {}),
-      ...(typeof m.adapterWeightsPath === "string" ? { adapterWeightsPath: m.adapterWeightsPath } : {}),
-    }));
+  const entries: (readonly [unknown, unknown])[] = Array.isArray(mapping) ? mapping.map((m: JsonObject) => [m.provider, m] as const) : Object.entries(mapping);
+  return entries.filter(isEntry).map(([provider, m]) => ({
+    provider,
+    providerId: m.providerId,
+    task: String(m.task),
+    status: String(m.status),
+    ...(typeof m.adapter === "string" ? { adapter: m.adapter } : {}),
+    ...(typeof m.adapterWeightsPath === "string" ? { adapterWeightsPath: m.adapterWeightsPath } : {}),
+  }));
 }
+
+/** An entry of the Hub's mapping: a provider's name, and an object with its own id of the model. */
+const isEntry = (e: readonly [unknown, unknown]): e is readonly [string, JsonObject & { providerId: string }] => typeof e[0] === "string" && isRecord(e[1]) && typeof e[1].providerId === "string";
