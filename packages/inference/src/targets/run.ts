@@ -10,6 +10,7 @@ import { withRetries } from "../core/retry";
 import { checkArgs, sending } from "../core/sending";
 import type { Answer } from "../checks/answers";
 import type { TaskBody } from "../checks/inputs";
+import { isRecord } from "../core/json";
 import type { BaseArgs, Options } from "../types";
 import { answerTries, providerIo } from "./io";
 import { resolveProvider, type Target, planProvider } from "./providers/resolve";
@@ -39,12 +40,13 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
   checkArgs(args, options);
   spec.check?.(args, options);
   const provider = taskProvider(args, options);
-  const plan = provider === undefined ? undefined : planProvider(provider, spec.task, args as A & Loose, options as Options & Loose);
-  const direct = plan ? undefined : await hfTarget(spec, args, options);
-  const ctx = sending(args, options, plan?.model ?? direct!.model);
+  // A provider implies a model (taskProvider requires one): the test of `args.model` only tells the type so.
+  const plan = provider === undefined || args.model === undefined ? undefined : planProvider(provider, spec.task, args.model, args, options);
+  const route = plan ?? (await hfTarget(spec, args, options));
+  const ctx = sending(args, options, route.model);
   try {
     const onHfInference = (model: string) => hfTarget(spec, { ...args, model, provider: "hf-inference" }, options);
-    const target = direct ?? (await resolveProvider(plan!, { call: ctx.call, options: options as Options & Loose, args: args as A & Loose, logger: ctx.logger, onHfInference }));
+    const target = "out" in route ? route : await resolveProvider(route, { call: ctx.call, options, args, logger: ctx.logger, onHfInference });
     const conn = target.headers ? { ...ctx.conn, headers: withHeaders(ctx.conn.headers, target.headers) } : ctx.conn;
     const io = providerIo(ctx, conn, target.out.url, target.provider, options.allowPrivateNetwork === true);
     // Retries resend the request only: what its answer needs next (a queue's polls, the file it names) is
@@ -53,6 +55,7 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
     const value = await withRetries(submitting, answerTries(ctx.call, conn, target.out)).catch((error: unknown) => {
       throw target.submitOnce ? maybeSubmitted(error) : error;
     });
+    // A target's answer is untyped: `spec.answer`, or the provider table's format for `spec.task`, which answers O.
     return (await target.answer(value, ctx.call.secret, io)) as O;
   } catch (error) {
     throw sealError(error, ctx.call.secret);
@@ -60,8 +63,6 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
     ctx.call.finish();
   }
 }
-
-type Loose = Record<string, unknown>;
 
 /** `extra` over `headers`, a name of `extra` replacing the same name of `headers` in any case. */
 function withHeaders(headers: Record<string, string>, extra: Readonly<Record<string, string>>): Record<string, string> {
@@ -87,8 +88,8 @@ const NEVER_SENT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|
 
 /** Whether `error` (or a cause of it) is a connection that was never made. */
 function neverSent(error: unknown): boolean {
-  for (let e = error, depth = 0; typeof e === "object" && e !== null && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
+  for (let e = error, depth = 0; isRecord(e) && depth < 8; e = e.cause, depth++) {
+    const code = e.code;
     if (typeof code === "string" && NEVER_SENT.test(code)) return true;
   }
   return false;

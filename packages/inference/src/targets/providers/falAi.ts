@@ -10,13 +10,10 @@ import { modelPath } from "../routes";
 import { malformed } from "../../checks/answers";
 import { serverText } from "../../core/redact";
 import { base64, checkParameters, needBinary, needString } from "../../checks/inputs";
-import type { BaseArgs, Options } from "../../types";
-import type { BodyMaker, ProviderIo, ProviderTask } from "./helper";
-import { imageAt, restOf } from "./helper";
+import { isRecord, type JsonObject } from "../../core/json";
+import type { BodyMaker, ProviderArgs, ProviderIo, ProviderOptions, ProviderTask } from "./helper";
+import { get, imageAt, restOf } from "./helper";
 import { HF_HUB_URL, type ProviderMapping } from "./mapping";
-
-type Loose = Record<string, unknown>;
-type Args = BaseArgs & Loose;
 
 /** fal's data-URL decoder accepts these labels only (4.13's map): the same bytes under a label it can map. */
 const AUDIO_TYPES: Readonly<Record<string, string>> = {
@@ -32,7 +29,7 @@ const AUDIO_TYPES: Readonly<Record<string, string>> = {
 const NO_TYPE = "Unable to determine the input's content-type. Make sure your are passing a Blob when using provider fal-ai.";
 
 /** The audio (`inputs`, or the older `data`) as fal takes it: a `data:` URL labelled as fal maps it; an InputError (4.13's words) otherwise. */
-function audioInput(args: Args, notBlob = NO_TYPE): () => Promise<string> {
+function audioInput(args: ProviderArgs, notBlob = NO_TYPE): () => Promise<string> {
   const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
   const blob = needBinary(args[field], field);
   if (!(blob instanceof Blob)) throw new InputError(notBlob, field);
@@ -49,10 +46,6 @@ function imageInput(value: unknown, field = "inputs"): () => Promise<string> {
   return async () => `data:${type};base64,${base64(new Uint8Array(image instanceof ArrayBuffer ? image : await image.arrayBuffer()))}`;
 }
 
-/** `value[k0][k1]...`, or undefined where a step is not an object. */
-const get = (value: unknown, ...keys: (string | number)[]): unknown =>
-  keys.reduce<unknown>((o, k) => (typeof o === "object" && o !== null ? (o as Record<string | number, unknown>)[k] : undefined), value);
-
 /** The http(s) URL `pick` finds in an answer, else the task's malformed-answer error. */
 function urlIn(task: string, expected: string, value: unknown, secret: string | undefined, pick: (value: unknown) => unknown): string {
   const url = pick(value);
@@ -61,7 +54,7 @@ function urlIn(task: string, expected: string, value: unknown, secret: string | 
 }
 
 /** The body of a LoRA adapter mapped to a fal base model: its weights on the Hub as `loras` (and, on `fal-ai/lora`, the SDXL base for text-to-image), as 4.13. */
-function withLora(body: Loose, model: unknown, mapping: ProviderMapping, sdxl = false): Loose {
+function withLora(body: JsonObject, model: unknown, mapping: ProviderMapping, sdxl = false): JsonObject {
   if (mapping.adapter !== "lora" || !mapping.adapterWeightsPath || typeof model !== "string") return body;
   const path = `${HF_HUB_URL}/${modelPath(model)}/resolve/main/${mapping.adapterWeightsPath.split("/").map(encodeURIComponent).join("/")}`;
   const base = sdxl && mapping.providerId === "fal-ai/lora" ? { model_name: "stabilityai/stable-diffusion-xl-base-1.0" } : {};
@@ -69,23 +62,23 @@ function withLora(body: Loose, model: unknown, mapping: ProviderMapping, sdxl = 
 }
 
 /** The call's other fields and its parameters, as fal's bodies start. */
-const fields = (args: Args): Loose => ({ ...restOf(args), ...checkParameters(args.parameters) });
+const fields = (args: ProviderArgs): JsonObject => ({ ...restOf(args), ...checkParameters(args.parameters) });
 
 /** `{...parameters, prompt: inputs}`, with a LoRA adapter's weights. */
-const prompted = (sdxl: boolean) => (args: Args): BodyMaker => {
+const prompted = (sdxl: boolean) => (args: ProviderArgs): BodyMaker => {
   const body = { ...fields(args), prompt: needString(args.inputs, "inputs") };
   return (_id, mapping) => withLora(body, args.model, mapping, sdxl);
 };
 
 /** `{...parameters, ...image}` with the image of `inputs` (`image` makes its fields from its data URL), with a LoRA adapter's weights. */
-const imaged = (image: (url: string) => Loose) => (args: Args): BodyMaker => {
+const imaged = (image: (url: string) => JsonObject) => (args: ProviderArgs): BodyMaker => {
   const body = fields(args);
   const url = imageInput(args.inputs);
   return async (_id, mapping) => withLora({ ...body, ...image(await url()) }, args.model, mapping);
 };
 
 /** With an image, as `withImage`; without one, the parameters alone, which must hold the prompt (the text-only variant). */
-const imageOrText = (withImage: ProviderTask["body"]) => (args: Args, options: Options & Loose): BodyMaker => {
+const imageOrText = (withImage: ProviderTask["body"]) => (args: ProviderArgs, options: ProviderOptions): BodyMaker => {
   if (args.inputs !== undefined && args.inputs !== null) return withImage(args, options);
   const body = fields(args);
   if (typeof body.prompt !== "string" || body.prompt === "") throw new InputError("`parameters.prompt` must be a non-empty string when no image (`inputs`) is given", "parameters.prompt");
@@ -118,7 +111,7 @@ async function queued(task: string, value: unknown, io: ProviderIo, secret: stri
   return io.json(io.route(`${path}${QUEUE}`));
 }
 
-type Reader = (result: unknown, options: Options & Loose, secret: string | undefined, io: ProviderIo) => unknown;
+type Reader = (result: unknown, options: ProviderOptions, secret: string | undefined, io: ProviderIo) => unknown;
 
 /** A pair served through fal's queue: posted with `?_subdomain=queue`, its result read by `read`. */
 const inQueue = (task: string, body: ProviderTask["body"], read: Reader): ProviderTask => ({
@@ -136,6 +129,10 @@ const firstImage = (value: unknown): unknown => get(value, "images", 0, "url");
 const VIDEO = "{ video: { url: string } }";
 const video = (value: unknown): unknown => get(value, "video", "url");
 
+/** A timed piece of a transcription: an object with its text. */
+type Piece = JsonObject & { text: string };
+const isPiece = (c: unknown): c is Piece => isRecord(c) && typeof c.text === "string";
+
 /** `POST /{providerId}`: `{audio_url: data URL, ...}`; the answer `{text}` (or `{output}`), its `chunks` or `segments` as timed pieces. */
 export const falAiAutomaticSpeechRecognition: ProviderTask = {
   path: (id) => id,
@@ -147,13 +144,14 @@ export const falAiAutomaticSpeechRecognition: ProviderTask = {
     return async () => ({ ...rest, audio_url: await audio() });
   },
   answer(value, _options, secret) {
-    const res = (value ?? {}) as { text?: unknown; output?: unknown; chunks?: unknown; segments?: unknown };
-    const text = typeof res.text === "string" ? res.text : res.output;
+    const said = get(value, "text");
+    const text = typeof said === "string" ? said : get(value, "output");
     if (typeof text !== "string") throw malformed("Fal.ai Automatic Speech Recognition", "{ text: string } or { output: string }", value, secret);
-    const pieces = (list: unknown): Loose[] => (Array.isArray(list) ? list.filter((c): c is Loose => typeof c === "object" && c !== null && typeof (c as Loose).text === "string") : []);
-    const chunks = Array.isArray(res.chunks)
-      ? pieces(res.chunks).filter((c) => Array.isArray(c.timestamp)).map((c) => ({ text: c.text as string, timestamp: c.timestamp as number[] }))
-      : pieces(res.segments).map((s) => ({ text: s.text as string, timestamp: [(s.start as number) ?? 0, (s.end as number) ?? 0] }));
+    const pieces = (list: unknown): Piece[] => (Array.isArray(list) ? list.filter(isPiece) : []);
+    const timed = get(value, "chunks");
+    const chunks = Array.isArray(timed)
+      ? pieces(timed).flatMap((c) => (Array.isArray(c.timestamp) ? [{ text: c.text, timestamp: c.timestamp }] : []))
+      : pieces(get(value, "segments")).map((s) => ({ text: s.text, timestamp: [s.start ?? 0, s.end ?? 0] }));
     return chunks.length > 0 ? { text, chunks } : { text };
   },
 };
@@ -169,7 +167,7 @@ export const falAiTextToSpeech: ProviderTask = {
 };
 
 /** `{prompt: inputs, ...parameters}`; the result's first image (`{images: [{url}]}`) fetched unless `outputType` is `"url"` or `"json"`. */
-export const falAiTextToImage = /* @__PURE__ */ inQueue("text-to-image", /* @__PURE__ */ prompted(true), (result, options, secret, io) => imageAt(urlIn("text-to-image", IMAGES, result, secret, firstImage), result as object, options, io));
+export const falAiTextToImage = /* @__PURE__ */ inQueue("text-to-image", /* @__PURE__ */ prompted(true), (result, options, secret, io) => imageAt(urlIn("text-to-image", IMAGES, result, secret, firstImage), result, options, io));
 
 /** `{...parameters, image_url, image_urls: [image_url]}` (the image as a data URL; some fal apps read the list); the first image fetched. */
 const imageToImageBody = /* @__PURE__ */ imaged((url) => ({ image_url: url, image_urls: [url] }));

@@ -2,27 +2,32 @@
 import { HF_ROUTER_URL } from "../routes";
 import { dataUrl } from "../../checks/images";
 import { type Payload, serialize } from "../../core/request";
-import type { BaseArgs, Options } from "../../types";
+import { isRecord, type JsonObject } from "../../core/json";
+import type { BaseArgs, Options, TextToImageOptions } from "../../types";
 import type { ProviderMapping } from "./mapping";
 
-type Loose = Record<string, unknown>;
+/** The call's arguments as a provider's format reads them: the fields it reads are checked where they are read. */
+export type ProviderArgs = BaseArgs & { readonly inputs?: unknown; readonly parameters?: unknown; readonly data?: unknown };
+
+/** The call's options as a provider's format reads them (text-to-image's `outputType` checked by its task first). */
+export type ProviderOptions = Options & TextToImageOptions;
 
 /** A provider's format for one task, as `@huggingface/inference` 4.13's provider helper sends it. */
 export interface ProviderTask {
   /** The path under `https://router.huggingface.co/{provider}/` for the provider's model id. */
   readonly path: (providerId: string) => string;
   /** Checks the arguments (an InputError before any request), then makes the body for the provider's model id (and the model's whole mapping entry, its adapter). */
-  readonly body: (args: BaseArgs & Loose, options: Options & Loose) => BodyMaker;
+  readonly body: (args: ProviderArgs, options: ProviderOptions) => BodyMaker;
   /** The request creates a job that is queued, polled and billed: it is never sent twice once its bytes may have gone out. */
   readonly submits?: boolean;
   /** Headers the provider needs besides the call's. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Shapes the parsed answer (JSON, or a Blob) as the task answers it; `io` fetches what the answer points to. */
-  readonly answer: (value: unknown, options: Options & Loose, secret: string | undefined, io: ProviderIo) => unknown;
+  readonly answer: (value: unknown, options: ProviderOptions, secret: string | undefined, io: ProviderIo) => unknown;
 }
 
 /** Makes a pair's body once the Hub's mapping of the model is known. */
-export type BodyMaker = (providerId: string, mapping: ProviderMapping) => Loose | Promise<Loose>;
+export type BodyMaker = (providerId: string, mapping: ProviderMapping) => ProviderBody | Promise<ProviderBody>;
 
 /** What a provider's answer may need fetched, under the call's limits and `fetch`. */
 export interface ProviderIo {
@@ -40,15 +45,19 @@ export interface ProviderIo {
 export const providerUrl = (provider: string, path: string): string => `${HF_ROUTER_URL}/${provider}/${path.replace(/^\/+/, "")}`;
 
 /** The arguments a provider's body starts from: the call's own fields, `inputs` and `parameters` left out (`parameters` are spread in by the caller). */
-export function restOf(args: BaseArgs & Loose): Loose {
-  const rest: Loose = { ...args };
+export function restOf(args: ProviderArgs): JsonObject {
+  const rest: JsonObject = { ...args };
   for (const own of ["accessToken", "model", "endpointUrl", "provider", "inputs", "parameters"]) delete rest[own];
   return rest;
 }
 
-/** An image a provider's answer names at `url`, as `outputType` asks: the answer itself (`"json"`), the URL (`"url"`), else the file fetched (a Blob, or a `data:` URL). */
-export async function imageAt(url: string, answer: object, options: Options & Loose, io: ProviderIo): Promise<unknown> {
-  if (options.outputType === "json") return { ...answer };
+/** `value[k0][k1]...` (a number indexes an array, a name an object), or undefined where a step is neither. */
+export const get = (value: unknown, ...keys: (string | number)[]): unknown =>
+  keys.reduce<unknown>((o, k) => (Array.isArray(o) ? (typeof k === "number" ? o[k] : undefined) : isRecord(o) ? o[k] : undefined), value);
+
+/** An image a provider's answer names at `url`, as `outputType` asks: a copy of the answer (`"json"`), the URL (`"url"`), else the file fetched (a Blob, or a `data:` URL). */
+export async function imageAt(url: string, answer: unknown, options: ProviderOptions, io: ProviderIo): Promise<unknown> {
+  if (options.outputType === "json") return isRecord(answer) ? { ...answer } : answer;
   if (options.outputType === "url") return url;
   const blob = await io.file(url);
   return options.outputType === "dataUrl" ? dataUrl(blob) : blob;
@@ -57,15 +66,18 @@ export async function imageAt(url: string, answer: object, options: Options & Lo
 /** The key under which a provider's body maker hands over a body that is not JSON (a multipart form), sent as is. */
 export const RAW_BODY = /* @__PURE__ */ Symbol("raw body");
 
+/** What a body maker makes: a JSON body, or (under {@link RAW_BODY}) one sent as is. */
+export type ProviderBody = JsonObject & { readonly [RAW_BODY]?: Payload };
+
 /** A multipart form as a body: its bytes, its media type (the boundary in it), and `shown`, what errors show of it. */
-export async function formBody(form: FormData, shown: Loose): Promise<Loose> {
+export async function formBody(form: FormData, shown: JsonObject): Promise<ProviderBody> {
   const res = new Response(form);
   const payload: Payload = { value: shown, json: "", bytes: await res.blob(), contentType: res.headers.get("content-type") ?? "multipart/form-data" };
   return { [RAW_BODY]: payload };
 }
 
 /** What a body maker made, as sent: a raw body as it is, anything else as JSON. */
-export const payloadOf = (made: Loose): Payload => (RAW_BODY in made ? (made as { [RAW_BODY]: Payload })[RAW_BODY] : serialize(made));
+export const payloadOf = (made: ProviderBody): Payload => made[RAW_BODY] ?? serialize(made);
 
 const AUDIO_EXTENSIONS: Readonly<Record<string, string>> = {
   "audio/wav": "wav",

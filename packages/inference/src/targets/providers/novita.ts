@@ -7,11 +7,11 @@ import { InferenceError, InputError } from "../../core/errors";
 import { InferenceClientProviderOutputError } from "../../core/hfErrors";
 import { isRecord, malformed } from "../../checks/answers";
 import { base64, checkParameters, needBinary, needString } from "../../checks/inputs";
+import type { JsonObject } from "../../core/json";
 import type { ProviderIo, ProviderTask } from "./helper";
 import { restOf } from "./helper";
 import { chatTextTask } from "./openaiCompatible";
 
-type Loose = Record<string, unknown>;
 /** `POST /v3/openai/chat/completions`: the prompt as one user message; the reply's content is `generated_text`. */
 export const novitaTextGeneration = /* @__PURE__ */ chatTextTask("Novita text generation", "v3/openai/chat/completions");
 
@@ -60,12 +60,13 @@ export const novitaTextToVideo: ProviderTask = {
 const RATIOS = ["21:9", "16:9", "4:3", "1:1", "3:4", "9:16"] as const;
 type Size = { width: number; height: number };
 
+const isPositive = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n) && n > 0;
+
 /** `parameters.target_size`, when given: positive `width` and `height`. */
 function targetSize(value: unknown): Size | undefined {
   if (value === undefined) return undefined;
-  const ok = isRecord(value) && [value.width, value.height].every((n) => typeof n === "number" && Number.isFinite(n) && n > 0);
-  if (!ok) throw new InputError("`parameters.target_size` must be {width, height}, two numbers > 0", "parameters.target_size");
-  return value as Size;
+  if (!isRecord(value) || !isPositive(value.width) || !isPositive(value.height)) throw new InputError("`parameters.target_size` must be {width, height}, two numbers > 0", "parameters.target_size");
+  return { width: value.width, height: value.height };
 }
 
 /** The ratio of MiniMax H3's closest to `size`'s. */
@@ -75,7 +76,7 @@ function closestRatio({ width, height }: Size): string {
 }
 
 /** MiniMax H3's settings as 4.13 derives them (each unless given): 4–15 s from `num_frames` at 24 fps, 768P or 2K by the short edge, the closest ratio. */
-function miniMaxSettings(p: Loose, image: boolean): Loose {
+function miniMaxSettings(p: JsonObject, image: boolean): JsonObject {
   const size = targetSize(p.target_size);
   const frames = p.num_frames;
   if (frames !== undefined && !(typeof frames === "number" && Number.isFinite(frames))) throw new InputError("`parameters.num_frames` must be a number", "parameters.num_frames");
@@ -107,13 +108,13 @@ export const novitaImageTextToVideo: ProviderTask = {
   body(args) {
     const p = checkParameters(args.parameters) ?? {};
     const { prompt } = p;
-    const rest: Loose = { ...p };
+    const rest: JsonObject = { ...p };
     for (const own of [...MINIMAX_OWN, "guidance_scale", "negative_prompt", "num_inference_steps", "seed"]) delete rest[own];
     if (typeof prompt !== "string" || !prompt.trim()) throw new InputError("Novita MiniMax H3 requires a non-empty parameters.prompt.", "parameters.prompt");
     const image = args.inputs === undefined ? undefined : needBinary(args.inputs, "inputs");
     const settings = miniMaxSettings(p, image !== undefined);
     return async (model) => {
-      const content: Loose[] = [{ type: "text", text: prompt }];
+      const content: JsonObject[] = [{ type: "text", text: prompt }];
       if (image !== undefined) {
         const bytes = new Uint8Array(image instanceof Blob ? await image.arrayBuffer() : image);
         const type = (image instanceof Blob && image.type) || "image/png";

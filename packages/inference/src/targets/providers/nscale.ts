@@ -3,9 +3,8 @@ import { InputError } from "../../core/errors";
 import { asOutput } from "../../checks/images";
 import { malformed } from "../../checks/answers";
 import { checkParameters, needString } from "../../checks/inputs";
-import type { OutputType } from "../../types";
 import type { ProviderTask } from "./helper";
-import { restOf } from "./helper";
+import { get, restOf } from "./helper";
 
 const OUTPUT_TYPES: readonly unknown[] = [undefined, "blob", "dataUrl", "json"];
 
@@ -19,8 +18,8 @@ export const nscaleTextToImage: ProviderTask = {
     return (model) => ({ ...body, model });
   },
   answer(value, options, secret) {
-    const b64 = (value as { data?: { b64_json?: unknown }[] } | null)?.data?.[0]?.b64_json;
+    const b64 = get(value, "data", 0, "b64_json");
     if (typeof b64 !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) throw malformed("Nscale text-to-image", "{ data: Array<{ b64_json: string }> }", value, secret);
-    return asOutput("Nscale text-to-image", value, options.outputType as OutputType | undefined, secret);
+    return asOutput("Nscale text-to-image", value, options.outputType, secret);
   },
 };

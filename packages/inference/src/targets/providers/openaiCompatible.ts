@@ -8,28 +8,32 @@ import { isGreedy, validateGenerateInput } from "../../checks/params";
 import { asOutput } from "../../checks/images";
 import { blobAnswer, isNumber, isRecord, malformed } from "../../checks/answers";
 import { checkParameters, needBinary, needString, needStrings } from "../../checks/inputs";
-import type { OutputType, TextGenerationInput, TextGenerationInputGenerateParameters } from "../../types";
-import type { ProviderTask } from "./helper";
-import { audioFileName, formBody, restOf } from "./helper";
-
-type Loose = Record<string, unknown>;
+import type { JsonObject } from "../../core/json";
+import type { TextGenerationInput, TextGenerationInputGenerateParameters } from "../../types";
+import type { ProviderArgs, ProviderTask } from "./helper";
+import { audioFileName, formBody, get, restOf } from "./helper";
 
 /** The first choice of a completion, if the answer has one. */
-const firstChoice = (value: unknown): Loose | undefined => {
+const firstChoice = (value: unknown): JsonObject | undefined => {
   const choices = isRecord(value) ? value.choices : undefined;
   return Array.isArray(choices) && isRecord(choices[0]) ? choices[0] : undefined;
 };
 
-/** The generation arguments checked (InputError before any request); `stream` is the call's own (ignored here, as documented). */
-function generationRest(args: Loose): Loose {
-  validateGenerateInput(args as TextGenerationInput);
+/**
+ * The generation arguments checked (InputError before any request), and the rest of them to send; `stream` is the
+ * call's own (ignored here, as documented).
+ */
+function generation(args: ProviderArgs): { rest: JsonObject; parameters: TextGenerationInputGenerateParameters | undefined } {
+  // The check proves the type: `inputs` a string, `parameters` absent or an object whose fields it types.
+  const checked = args as TextGenerationInput;
+  validateGenerateInput(checked);
   const rest = restOf(args);
   delete rest.stream;
-  return rest;
+  return { rest, parameters: checked.parameters };
 }
 
 /** `parameters` as 4.13 maps them for completions: `max_new_tokens` sent as `max_tokens`, the rest as they are. */
-function maxTokens(parameters: TextGenerationInputGenerateParameters | undefined): Loose {
+function maxTokens(parameters: TextGenerationInputGenerateParameters | undefined): JsonObject {
   if (!parameters) return {};
   const { max_new_tokens, ...rest } = parameters;
   return max_new_tokens === undefined ? rest : { ...rest, max_tokens: max_new_tokens };
@@ -45,7 +49,8 @@ export function completionsTask(label: string, path: string, style: { details?: 
   return {
     path: () => path,
     body(args) {
-      const body = { ...generationRest(args), ...maxTokens(args.parameters as TextGenerationInputGenerateParameters) };
+      const { rest, parameters } = generation(args);
+      const body = { ...rest, ...maxTokens(parameters) };
       return (model) => ({ ...body, prompt: args.inputs, model });
     },
     answer(value, _options, secret) {
@@ -57,8 +62,8 @@ export function completionsTask(label: string, path: string, style: { details?: 
 }
 
 /** TGI's generation parameters in OpenAI's chat words; what has no counterpart is not sent. */
-function chatParameters(p: TextGenerationInputGenerateParameters = {}): Loose {
-  const out: Loose = {};
+function chatParameters(p: TextGenerationInputGenerateParameters = {}): JsonObject {
+  const out: JsonObject = {};
   if (p.max_new_tokens !== undefined) out.max_tokens = p.max_new_tokens;
   if (p.do_sample === false || isGreedy(p)) out.temperature = 0;
   else for (const k of ["temperature", "top_p"] as const) if (p[k] !== undefined) out[k] = p[k];
@@ -74,11 +79,12 @@ export function chatTextTask(label: string, path: string): ProviderTask {
   return {
     path: () => path,
     body(args) {
-      const body = { ...generationRest(args), ...chatParameters(args.parameters as TextGenerationInputGenerateParameters), messages: [{ role: "user", content: args.inputs }] };
+      const { rest, parameters } = generation(args);
+      const body = { ...rest, ...chatParameters(parameters), messages: [{ role: "user", content: args.inputs }] };
       return (model) => ({ ...body, model });
     },
     answer(value, _options, secret) {
-      const content = (firstChoice(value)?.message as Loose | undefined)?.content;
+      const content = get(firstChoice(value), "message", "content");
       if (typeof content !== "string") throw malformed(label, "{choices: [{message: {content: string}}]}", value, secret);
       return { generated_text: content };
     },
@@ -104,12 +110,14 @@ export function embeddingsTask(label: string, path: string, bare = false): Provi
     },
     answer(value, _options, secret) {
       const data = isRecord(value) ? value.data : undefined;
-      const ok = Array.isArray(data) && data.every((d) => isRecord(d) && Array.isArray(d.embedding) && d.embedding.every(isNumber));
-      if (!ok) throw malformed(label, "{data: [{embedding: number[]}]}", value, secret);
-      return (data as { embedding: number[] }[]).map((d) => d.embedding);
+      if (!Array.isArray(data) || !data.every(isEmbedding)) throw malformed(label, "{data: [{embedding: number[]}]}", value, secret);
+      return data.map((d) => d.embedding);
     },
   };
 }
+
+/** One input's embedding, as the answer lists it. */
+const isEmbedding = (d: unknown): d is { embedding: number[] } => isRecord(d) && Array.isArray(d.embedding) && d.embedding.every(isNumber);
 
 /** Speech: `{...args, ...parameters, input, model}`; the answer is the audio. */
 export function speechTask(label: string, path: string): ProviderTask {
@@ -133,11 +141,11 @@ export function imagesTask(label: string, path: string, base64Format: string): P
       return (model) => ({ ...body, model });
     },
     answer(value, options, secret) {
-      const first = isRecord(value) && Array.isArray(value.data) ? (value.data[0] as unknown) : undefined;
-      if (!isRecord(first)) throw malformed(label, "{data: [{b64_json} | {url}]}", value, secret);
-      if (options.outputType === "json") return { ...(value as Loose) };
+      const first = isRecord(value) && Array.isArray(value.data) ? get(value.data, 0) : undefined;
+      if (!isRecord(value) || !isRecord(first)) throw malformed(label, "{data: [{b64_json} | {url}]}", value, secret);
+      if (options.outputType === "json") return { ...value };
       if (typeof first.url === "string") return first.url;
-      return asOutput(label, value, options.outputType as OutputType | undefined, secret);
+      return asOutput(label, value, options.outputType, secret);
     },
   };
 }
@@ -158,14 +166,14 @@ export function transcriptionTask(label: string, path: string): ProviderTask {
     answer(value, _options, secret) {
       if (!isRecord(value) || typeof value.text !== "string") throw malformed(label, "{text: string}", value, secret);
       if (!Array.isArray(value.segments)) return { text: value.text };
-      const timed = value.segments.filter((s): s is Loose => isRecord(s) && typeof s.text === "string" && isNumber(s.start) && isNumber(s.end));
+      const timed = value.segments.filter((s): s is JsonObject => isRecord(s) && typeof s.text === "string" && isNumber(s.start) && isNumber(s.end));
       return { text: value.text, chunks: timed.map((s) => ({ text: s.text, timestamp: [s.start, s.end] })) };
     },
   };
 }
 
 /** A multipart body: `file` first, then each field (a string as is, a number or boolean as text, anything else as JSON; null and undefined left out). */
-function uploadBody(file: Blob, name: string, fields: Loose): Promise<Loose> {
+function uploadBody(file: Blob, name: string, fields: JsonObject): Promise<JsonObject> {
   const form = new FormData();
   form.append("file", file, name);
   for (const [key, value] of Object.entries(fields)) {

@@ -8,11 +8,9 @@ import { InferenceClientProviderOutputError } from "../../core/hfErrors";
 import { serverText } from "../../core/redact";
 import { malformed } from "../../checks/answers";
 import { base64, checkParameters, needBinary, needString } from "../../checks/inputs";
-import type { BaseArgs } from "../../types";
-import type { ProviderIo, ProviderTask } from "./helper";
-import { imageAt, restOf } from "./helper";
-
-type Loose = Record<string, unknown>;
+import type { JsonObject } from "../../core/json";
+import type { ProviderArgs, ProviderIo, ProviderTask } from "./helper";
+import { get, imageAt, restOf } from "./helper";
 
 /** A binary input as a `data:` URL (`fallback` its type when it has none), read when the request is made. */
 export function dataUrlOf(value: Blob | ArrayBuffer, fallback: string): () => Promise<string> {
@@ -23,16 +21,17 @@ export function dataUrlOf(value: Blob | ArrayBuffer, fallback: string): () => Pr
 }
 
 /** The LoRA fields of a Hub mapping entry (when one is given to the body maker). */
-export function loraOf(entry: object | undefined, model: unknown): { adapter: boolean; weights: boolean; hfModelId: string } {
-  const e = (entry ?? {}) as { adapter?: unknown; adapterWeightsPath?: unknown; hfModelId?: unknown };
-  return { adapter: e.adapter === "lora", weights: e.adapter === "lora" && !!e.adapterWeightsPath, hfModelId: typeof e.hfModelId === "string" ? e.hfModelId : String(model) };
+export function loraOf(entry: unknown, model: unknown): { adapter: boolean; weights: boolean; hfModelId: string } {
+  const lora = get(entry, "adapter") === "lora";
+  const hfModelId = get(entry, "hfModelId");
+  return { adapter: lora, weights: lora && !!get(entry, "adapterWeightsPath"), hfModelId: typeof hfModelId === "string" ? hfModelId : String(model) };
 }
 
 /**
  * A Replicate pair: `fields` checks the call's own input (an InputError before any request) and gives what ends
  * the `input` (from the arguments and parameters spread before it); `lora`: a LoRA mapping adds `lora_weights`.
  */
-function predictions(fields: (args: BaseArgs & Loose) => (input: Loose) => Loose | Promise<Loose>, answer: ProviderTask["answer"], lora = false): ProviderTask {
+function predictions(fields: (args: ProviderArgs) => (input: JsonObject) => JsonObject | Promise<JsonObject>, answer: ProviderTask["answer"], lora = false): ProviderTask {
   return {
     path: (id) => (id.includes(":") ? "v1/predictions" : `v1/models/${id}/predictions`),
     headers: { Prefer: "wait" },
@@ -42,7 +41,7 @@ function predictions(fields: (args: BaseArgs & Loose) => (input: Loose) => Loose
       const finish = fields(args);
       const rest = restOf(args);
       delete rest.data;
-      return async (id: string, entry?: object) => {
+      return async (id: string, entry?: unknown) => {
         const input = await finish({ ...rest, ...parameters });
         const adapter = loraOf(entry, args.model);
         if (lora && adapter.weights) input.lora_weights = `https://huggingface.co/${adapter.hfModelId}`;
@@ -62,25 +61,26 @@ const MAX_POLLS = 600;
  * canceled one is an InferenceClientProviderOutputError with its error. 4.13 reads the first answer only.
  */
 async function settled(value: unknown, secret: string | undefined, io: ProviderIo): Promise<unknown> {
-  let prediction = value as { id?: unknown; status?: unknown; error?: unknown; urls?: { get?: unknown } } | null;
-  const get = prediction?.urls?.get;
+  let prediction = value;
+  const poll = get(value, "urls", "get");
   for (let polls = 0; ; polls++) {
-    const status = prediction?.status;
+    const status = get(prediction, "status");
     if (status === "failed" || status === "canceled") {
-      const why = typeof prediction?.error === "string" && prediction.error ? `: ${serverText(prediction.error, secret, 500)}` : "";
-      throw new InferenceClientProviderOutputError(`Replicate prediction ${serverText(prediction?.id, secret)} ${status}${why}`);
+      const error = get(prediction, "error");
+      const why = typeof error === "string" && error ? `: ${serverText(error, secret, 500)}` : "";
+      throw new InferenceClientProviderOutputError(`Replicate prediction ${serverText(get(prediction, "id"), secret)} ${status}${why}`);
     }
-    if ((status !== "starting" && status !== "processing") || typeof get !== "string" || !/^https?:\/\//i.test(get)) return prediction;
-    if (polls >= MAX_POLLS) throw new InferenceError(`Replicate's prediction ${serverText(prediction?.id, secret)} did not end in ${MAX_POLLS} s (last status ${status})`);
+    if ((status !== "starting" && status !== "processing") || typeof poll !== "string" || !/^https?:\/\//i.test(poll)) return prediction;
+    if (polls >= MAX_POLLS) throw new InferenceError(`Replicate's prediction ${serverText(get(prediction, "id"), secret)} did not end in ${MAX_POLLS} s (last status ${status})`);
     await io.sleep(1000);
-    prediction = (await io.json(io.route(new URL(get).pathname))) as typeof prediction;
+    prediction = await io.json(io.route(new URL(poll).pathname));
   }
 }
 
 /** The file a prediction's `output` names: a URL, or a list of them (the first taken). */
 function outputUrl(task: string, value: unknown, secret: string | undefined): string {
-  const output = (value as { output?: unknown } | null)?.output;
-  const url: unknown = Array.isArray(output) ? (output as unknown[])[0] : output;
+  const output = get(value, "output");
+  const url = Array.isArray(output) ? get(output, 0) : output;
   if (typeof url !== "string" || !/^https?:\/\//i.test(url)) throw malformed(`Replicate ${task}`, "{output: url | url[]}", value, secret);
   return url;
 }
@@ -94,7 +94,7 @@ export const replicateTextToImage: ProviderTask = /* @__PURE__ */ predictions(
     const prompt = needString(args.inputs, "inputs");
     return (input) => ({ ...input, prompt });
   },
-  (value, options, secret, io) => imageAt(outputUrl("text-to-image", value, secret), value as object, options, io),
+  (value, options, secret, io) => imageAt(outputUrl("text-to-image", value, secret), value, options, io),
   true,
 );
 
@@ -137,12 +137,14 @@ export const replicateAutomaticSpeechRecognition: ProviderTask = /* @__PURE__ */
 );
 
 async function transcription(value: unknown, secret: string | undefined, io: ProviderIo): Promise<{ text: string }> {
-  const output = (value as { output?: unknown } | null)?.output;
-  const first: unknown = Array.isArray(output) ? (output as unknown[])[0] : output;
+  const output = get(value, "output");
+  const first = Array.isArray(output) ? get(output, 0) : output;
   if (typeof first === "string") return { text: first };
-  const out = (typeof output === "object" && output !== null ? output : {}) as { transcription?: unknown; translation?: unknown; txt_file?: unknown };
-  if (typeof out.transcription === "string") return { text: out.transcription };
-  if (typeof out.translation === "string") return { text: out.translation };
-  if (typeof out.txt_file === "string" && /^https?:\/\//i.test(out.txt_file)) return { text: await (await io.file(out.txt_file)).text() };
+  const transcribed = get(output, "transcription");
+  if (typeof transcribed === "string") return { text: transcribed };
+  const translated = get(output, "translation");
+  if (typeof translated === "string") return { text: translated };
+  const file = get(output, "txt_file");
+  if (typeof file === "string" && /^https?:\/\//i.test(file)) return { text: await (await io.file(file)).text() };
   throw malformed("Replicate automatic-speech-recognition", "{output: string | string[] | {transcription | translation | txt_file}}", value, secret);
 }

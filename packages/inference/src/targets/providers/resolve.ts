@@ -7,14 +7,12 @@ import { InputError } from "../../core/errors";
 import { checkBaseUrl } from "../routes";
 import type { Call } from "../../core/call";
 import type { Outgoing } from "../../core/request";
-import type { BaseArgs, Logger, Options } from "../../types";
+import type { Logger } from "../../types";
 import { warnOnce } from "../../core/logger";
 import { keyHeaders, routeOf } from "./direct";
-import { type BodyMaker, payloadOf, type ProviderIo, type ProviderTask } from "./helper";
+import { type BodyMaker, payloadOf, type ProviderArgs, type ProviderIo, type ProviderOptions, type ProviderTask } from "./helper";
 import { HF_HUB_URL, type ProviderMapping, providerMappings } from "./mapping";
 import { implementedPairs, providerTask } from "./table";
-
-type Loose = Record<string, unknown>;
 
 /** One request of a task, ready to send, and how its answer is read. */
 export interface Target {
@@ -32,15 +30,13 @@ export interface ProviderPlan {
   readonly provider: string;
   readonly model: string;
   readonly task: string;
-  readonly format?: ProviderTask;
-  readonly make?: BodyMaker;
+  readonly named?: { readonly format: ProviderTask; readonly make: BodyMaker };
   readonly hubUrl: string;
 }
 
 /** A named provider must serve the task here: an InputError listing the implemented pairs, before any request. */
-export function planProvider(provider: string, task: string, args: BaseArgs & Loose, options: Options & Loose): ProviderPlan {
+export function planProvider(provider: string, task: string, model: string, args: ProviderArgs, options: ProviderOptions): ProviderPlan {
   const hubUrl = options.hubUrl === undefined ? HF_HUB_URL : checkBaseUrl(options.hubUrl, "hubUrl");
-  const model = args.model as string;
   if (provider === "auto") return { provider, model, task, hubUrl };
   const format = providerTask(provider, task);
   if (!format) {
@@ -49,14 +45,14 @@ export function planProvider(provider: string, task: string, args: BaseArgs & Lo
       "provider",
     );
   }
-  return { provider, model, task, hubUrl, format, make: format.body(args, options) };
+  return { provider, model, task, hubUrl, named: { format, make: format.body(args, options) } };
 }
 
 /** What the resolution needs of the call. */
 export interface Resolving {
   readonly call: Call;
-  readonly options: Options & Loose;
-  readonly args: BaseArgs & Loose;
+  readonly options: ProviderOptions;
+  readonly args: ProviderArgs;
   readonly logger: Logger;
   /** The hf-inference target of the model's id there, when `"auto"` picks hf-inference. */
   readonly onHfInference: (model: string) => Promise<Target>;
@@ -65,17 +61,15 @@ export interface Resolving {
 /** The mapping looked up (once per model), the provider picked, and the target made. */
 export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise<Target> {
   const mappings = await providerMappings(plan.model, { hubUrl: plan.hubUrl, token: r.call.secret, fetch: r.options.fetch, call: r.call });
-  const entry = plan.provider === "auto" ? pickAuto(plan, mappings) : pickNamed(plan, mappings);
+  const { entry, format, make } = plan.named ? { ...plan.named, entry: pickNamed(plan, mappings) } : pickAuto(plan, mappings);
   if (entry.status === "staging") {
     warnOnce(r.logger, `staging:${plan.model}:${entry.provider}`, `Model ${plan.model} is in staging mode for provider ${entry.provider}. Meant for test purposes only.`);
   }
-  if (entry.provider === "hf-inference") return r.onHfInference(entry.providerId);
-  // "auto" picks only implemented pairs; a named provider was checked by planProvider.
-  const format = (plan.format ?? providerTask(entry.provider, plan.task)) as ProviderTask;
-  const make = plan.make ?? format.body(r.args, r.options);
+  if (!format) return r.onHfInference(entry.providerId);
+  const made = make ?? format.body(r.args, r.options);
   const key = keyHeaders(entry.provider, r.call.secret);
   return {
-    out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret), body: payloadOf(await make(entry.providerId, entry)) },
+    out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret), body: payloadOf(await made(entry.providerId, entry)) },
     headers: key || format.headers ? { ...format.headers, ...key } : undefined,
     provider: entry.provider,
     submitOnce: format.submits,
@@ -83,13 +77,23 @@ export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise
   };
 }
 
+/** The entry picked, and its provider's format (none for hf-inference) with, for a named provider, the body maker already made. */
+interface Picked {
+  readonly entry: ProviderMapping;
+  readonly format?: ProviderTask;
+  readonly make?: BodyMaker;
+}
+
 const mapped = (mappings: readonly ProviderMapping[]): string => (mappings.length ? mappings.map((m) => `${m.provider} (${m.task}, ${m.status})`).join(", ") : "no provider");
 
-/** `"auto"`: the first live provider the Hub maps for the task, in the Hub's order, among hf-inference and the implemented pairs. */
-function pickAuto(plan: ProviderPlan, mappings: readonly ProviderMapping[]): ProviderMapping {
-  const usable = (m: ProviderMapping) => m.status === "live" && m.task === plan.task && (m.provider === "hf-inference" || providerTask(m.provider, plan.task) !== undefined);
-  const entry = mappings.find(usable);
-  if (entry) return entry;
+/** `"auto"`: the first live provider the Hub maps for the task, in the Hub's order, among hf-inference (no format) and the implemented pairs. */
+function pickAuto(plan: ProviderPlan, mappings: readonly ProviderMapping[]): Picked {
+  for (const entry of mappings) {
+    if (entry.status !== "live" || entry.task !== plan.task) continue;
+    if (entry.provider === "hf-inference") return { entry };
+    const format = providerTask(entry.provider, plan.task);
+    if (format) return { entry, format };
+  }
   throw new InputError(
     `No Inference Provider available for model ${plan.model}. (provider "auto", task ${plan.task}: the Hub maps it to ${mapped(mappings)}; hfkit picks a live one among hf-inference and ${implementedPairs().join(", ")})`,
     "provider",

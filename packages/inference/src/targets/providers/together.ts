@@ -9,14 +9,12 @@ import { serverText } from "../../core/redact";
 import { asOutput } from "../../checks/images";
 import { isRecord, malformed } from "../../checks/answers";
 import { base64, checkParameters, needBinary, needString } from "../../checks/inputs";
-import type { OutputType } from "../../types";
-import type { ProviderIo, ProviderTask } from "./helper";
-import { audioFileName, formBody, restOf } from "./helper";
-
-type Loose = Record<string, unknown>;
+import type { JsonObject } from "../../core/json";
+import type { ProviderArgs, ProviderIo, ProviderTask } from "./helper";
+import { audioFileName, formBody, get, restOf } from "./helper";
 
 /** `num_inference_steps` as Together names it, `steps`. */
-function withSteps(parameters: Loose): Loose {
+function withSteps(parameters: JsonObject): JsonObject {
   const { num_inference_steps: steps, ...rest } = parameters;
   return steps === undefined ? rest : { ...rest, steps };
 }
@@ -37,8 +35,8 @@ export const togetherTextToImage: ProviderTask = {
     return (model) => ({ ...body, model });
   },
   answer(value, options, secret) {
-    const outputType = options.outputType as OutputType | undefined;
-    const url = (value as { data?: { url?: unknown }[] } | null)?.data?.[0]?.url;
+    const outputType = options.outputType;
+    const url = get(value, "data", 0, "url");
     if (outputType !== "json" && typeof url === "string") return url;
     return asOutput("Together text-to-image", value, outputType, secret);
   },
@@ -64,7 +62,7 @@ export const togetherImageToImage: ProviderTask = {
 };
 
 /** Together's video parameters: `num_inference_steps` as `steps`, `target_size` as `width` and `height`. */
-function videoParameters(parameters: Loose): Loose {
+function videoParameters(parameters: JsonObject): JsonObject {
   const { target_size: size, ...rest } = withSteps(parameters);
   if (!isRecord(size)) return rest;
   return { ...rest, ...(size.width === undefined ? {} : { width: size.width }), ...(size.height === undefined ? {} : { height: size.height }) };
@@ -77,8 +75,8 @@ const PENDING: readonly unknown[] = [undefined, "queued", "in_progress"];
 /** Waits for a video job (`{id, status}`) through the router, then fetches its `outputs.video_url`. */
 async function videoOf(value: unknown, secret: string | undefined, io: ProviderIo): Promise<Blob> {
   const id = isRecord(value) ? value.id : undefined;
-  if (typeof id !== "string" || id === "") throw new InferenceClientProviderOutputError("Received malformed response from Together video API: no job ID found in the response");
-  let job = value as Loose;
+  if (!isRecord(value) || typeof id !== "string" || id === "") throw new InferenceClientProviderOutputError("Received malformed response from Together video API: no job ID found in the response");
+  let job = value;
   for (let polls = 0; PENDING.includes(job.status); polls++) {
     if (polls >= VIDEO_POLLS) throw new InferenceClientProviderOutputError(`Timed out while waiting for Together video generation — aborting after ${VIDEO_POLLS} status polls`);
     await io.sleep(2000);
@@ -97,7 +95,7 @@ async function videoOf(value: unknown, secret: string | undefined, io: ProviderI
 }
 
 /** `POST /v2/videos`: a job, polled at `GET /v2/videos/{id}` until completed; the video fetched, a Blob. */
-const togetherVideo = (make: (args: Parameters<ProviderTask["body"]>[0]) => (model: string) => Promise<Loose> | Loose): ProviderTask => ({
+const togetherVideo = (make: (args: ProviderArgs) => (model: string) => Promise<JsonObject> | JsonObject): ProviderTask => ({
   path: () => "v2/videos",
   submits: true,
   body: (args) => make(args),
@@ -136,7 +134,7 @@ export const togetherTextToSpeech: ProviderTask = {
 };
 
 /** The audio as Together's form takes it: a Blob (named `audio.{ext}` of its type), or an http(s) URL Together fetches. */
-function audioOf(args: Loose): Blob | string {
+function audioOf(args: ProviderArgs): Blob | string {
   const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
   const audio = args[field];
   if (typeof audio === "string" && /^https?:\/\//i.test(audio)) return audio;
@@ -165,7 +163,7 @@ export const togetherAutomaticSpeechRecognition: ProviderTask = {
       const form = new FormData();
       if (typeof audio === "string") form.append("file", audio);
       else form.append("file", audio, audioFileName(audio));
-      const shown: Loose = { file: typeof audio === "string" ? audio : `[audio: ${audio.size} bytes]` };
+      const shown: JsonObject = { file: typeof audio === "string" ? audio : `[audio: ${audio.size} bytes]` };
       for (const [key, value] of Object.entries({ ...fields, model })) {
         if (value === undefined || value === null) continue;
         form.append(key, formValue(value));

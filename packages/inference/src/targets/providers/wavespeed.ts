@@ -8,12 +8,10 @@ import { InferenceClientProviderOutputError } from "../../core/hfErrors";
 import { serverText } from "../../core/redact";
 import { malformed } from "../../checks/answers";
 import { base64, checkParameters, needBinary, needString } from "../../checks/inputs";
-import type { Options } from "../../types";
-import type { ProviderIo, ProviderTask } from "./helper";
-import { imageAt, restOf } from "./helper";
+import { isRecord, type JsonObject } from "../../core/json";
+import type { ProviderIo, ProviderOptions, ProviderTask } from "./helper";
+import { get, imageAt, restOf } from "./helper";
 import { loraOf } from "./replicate";
-
-type Loose = Record<string, unknown>;
 
 /** A 1×1 transparent PNG: the image sent (as 4.13) when an image-text task is given none. */
 const TRANSPARENT_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
@@ -36,7 +34,7 @@ function submit(image: ImageInput, outputType: boolean): ProviderTask {
       const { images: givenImages, ...parameters } = checkParameters(args.parameters) ?? {};
       const rest = restOf(args);
       let prompt: unknown;
-      let picture: (() => Promise<Loose>) | undefined;
+      let picture: (() => Promise<JsonObject>) | undefined;
       if (image === "none") prompt = needString(args.inputs, "inputs");
       else {
         prompt = parameters.prompt;
@@ -49,8 +47,8 @@ function submit(image: ImageInput, outputType: boolean): ProviderTask {
           return { image: base, images: images ?? [base] };
         };
       }
-      return async (_id: string, entry?: object) => {
-        const body: Loose = { ...rest, ...(picture ? await picture() : {}), ...parameters, prompt };
+      return async (_id: string, entry?: unknown) => {
+        const body: JsonObject = { ...rest, ...(picture ? await picture() : {}), ...parameters, prompt };
         const adapter = loraOf(entry, args.model);
         if (adapter.adapter) body.loras = [{ path: adapter.hfModelId, scale: 1 }];
         return body;
@@ -61,11 +59,11 @@ function submit(image: ImageInput, outputType: boolean): ProviderTask {
 }
 
 /** Polls the submitted task (`{data: {urls: {get}}}`) until it completes (its first output as asked) or fails. */
-async function result(value: unknown, options: Options & Loose, secret: string | undefined, io: ProviderIo): Promise<unknown> {
-  const get = (value as { data?: { urls?: { get?: unknown } } } | null)?.data?.urls?.get;
+async function result(value: unknown, options: ProviderOptions, secret: string | undefined, io: ProviderIo): Promise<unknown> {
+  const at = get(value, "data", "urls", "get");
   let path: string | undefined;
   try {
-    if (typeof get === "string") path = new URL(get).pathname;
+    if (typeof at === "string") path = new URL(at).pathname;
   } catch {
     // Not a URL: malformed below.
   }
@@ -74,16 +72,16 @@ async function result(value: unknown, options: Options & Loose, secret: string |
     if (polls >= MAX_POLLS) throw new InferenceError(`WaveSpeed AI's task did not complete in ${MAX_POLLS / 2} s (last status ${serverText(status, secret)})`);
     if (polls > 0) await io.sleep(500);
     const polled = await io.json(io.route(path));
-    const task = (polled as { data?: unknown } | null)?.data as { status?: unknown; outputs?: unknown; error?: unknown } | null | undefined;
-    if (typeof task !== "object" || task === null || typeof task.status !== "string") throw malformed("WaveSpeed AI", "{data: {status, outputs}}", polled, secret);
+    const task = get(polled, "data");
+    if (!isRecord(task) || typeof task.status !== "string") throw malformed("WaveSpeed AI", "{data: {status, outputs}}", polled, secret);
     status = task.status;
     if (status === "failed") throw new InferenceClientProviderOutputError(typeof task.error === "string" && task.error ? serverText(task.error, secret, 500) : "Task failed");
     if (status !== "completed") continue;
-    const url = Array.isArray(task.outputs) ? (task.outputs as unknown[])[0] : undefined;
+    const url = Array.isArray(task.outputs) ? get(task.outputs, 0) : undefined;
     if (typeof url !== "string" || !/^https?:\/\//i.test(url)) {
       throw new InferenceClientProviderOutputError("Received malformed response from WaveSpeed AI API: No output URL in completed response");
     }
-    return imageAt(url, polled as object, options, io);
+    return imageAt(url, polled, options, io);
   }
 }
 

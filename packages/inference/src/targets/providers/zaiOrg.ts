@@ -7,7 +7,7 @@ import { InferenceClientProviderOutputError } from "../../core/hfErrors";
 import { isRecord, malformed } from "../../checks/answers";
 import { base64, checkParameters, needBinary, needString } from "../../checks/inputs";
 import type { ProviderTask } from "./helper";
-import { imageAt, restOf } from "./helper";
+import { get, imageAt, restOf } from "./helper";
 
 /** Every Z.ai request names its channel and language, as 4.13 sends them. */
 const HEADERS = { "x-source-channel": "hugging_face", "accept-language": "en-US,en" } as const;
@@ -37,7 +37,7 @@ export const zaiOrgTextToImage: ProviderTask = {
       if (!isRecord(result)) throw malformed("ZAI text-to-image", "a task result ({ task_status, image_result? })", result, secret);
       if (result.task_status === "FAIL") throw new InferenceClientProviderOutputError("ZAI text-to-image API task failed");
       if (result.task_status !== "SUCCESS") continue;
-      const url = (result.image_result as { url?: unknown }[] | undefined)?.[0]?.url;
+      const url = get(result.image_result, 0, "url");
       if (!Array.isArray(result.image_result) || typeof url !== "string" || !/^https?:\/\//i.test(url)) {
         throw malformed("ZAI text-to-image", "{ image_result: Array<{ url: string }> }", result, secret);
       }
