@@ -5,9 +5,8 @@ import type { ChatCompletionInput, TextGenerationInput, TextGenerationInputGener
  * Structural and range checks on OpenAI-style chat arguments, before any request. It checks what a
  * probability or a count must be, and does not second-guess the server (any role string passes).
  */
-export function validateChatInput(input: ChatCompletionInput): void {
-  // Read as a record: what JavaScript callers pass may hold any field, of any type.
-  const args = input as unknown as Record<string, unknown> & ChatCompletionInput;
+export function validateChatInput(args: ChatCompletionInput): void {
+  // Each check reads its field as unknown: what JavaScript callers pass may hold any field, of any type.
   validateMessages(args.messages);
   checkRange(args, "top_p", 0, 1);
   checkRange(args, "temperature", 0, Infinity);
@@ -30,7 +29,10 @@ export function validateChatInput(input: ChatCompletionInput): void {
   }
 }
 
-function checkStop(args: Record<string, unknown>, prefix = ""): void {
+/** The fields a check reads, each of any type: a typed argument or a record passes. */
+type Fields<K extends string> = { readonly [F in K]?: unknown };
+
+function checkStop(args: Fields<"stop">, prefix = ""): void {
   const stop = args.stop;
   if (stop != null && typeof stop !== "string" && !(Array.isArray(stop) && stop.every((s) => typeof s === "string"))) {
     throw new InputError(`\`${prefix}stop\` must be a string or an array of strings`, `${prefix}stop`);
@@ -42,9 +44,10 @@ function validateMessages(messages: unknown): void {
     throw new InputError("`messages` must be a non-empty array of {role, content}", "messages");
   }
   for (let i = 0; i < messages.length; i++) {
-    const m = messages[i] as Record<string, unknown> | null;
+    const item: unknown = messages[i];
     const at = `messages[${i}]`;
-    if (typeof m !== "object" || m === null) throw new InputError(`\`${at}\` must be an object {role, content}`, at);
+    if (typeof item !== "object" || item === null) throw new InputError(`\`${at}\` must be an object {role, content}`, at);
+    const m: Fields<"role" | "content" | "tool_calls"> = item;
     if (typeof m.role !== "string" || m.role === "") {
       throw new InputError(`\`${at}.role\` must be a non-empty string`, `${at}.role`);
     }
@@ -61,7 +64,7 @@ function show(v: unknown): string {
 }
 
 /** A finite number in [min, max]; `above` makes min exclusive (a penalty factor must be > 0). */
-export function checkRange(args: Record<string, unknown>, field: string, min: number, max: number, prefix = "", above = false): void {
+export function checkRange<K extends string>(args: Fields<K>, field: K, min: number, max: number, prefix = "", above = false): void {
   const v = args[field];
   if (v === undefined || v === null) return;
   if (typeof v !== "number" || !Number.isFinite(v) || v < min || (above && v === min) || v > max) {
@@ -72,7 +75,7 @@ export function checkRange(args: Record<string, unknown>, field: string, min: nu
 }
 
 /** An integer from `min` that a JSON number holds exactly (a seed, a count). */
-export function checkInteger(args: Record<string, unknown>, field: string, min: number, prefix = ""): void {
+export function checkInteger<K extends string>(args: Fields<K>, field: K, min: number, prefix = ""): void {
   const v = args[field];
   if (v === undefined || v === null) return;
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) {
@@ -81,7 +84,7 @@ export function checkInteger(args: Record<string, unknown>, field: string, min: 
   }
 }
 
-export function checkBoolean(args: Record<string, unknown>, field: string, prefix = ""): void {
+export function checkBoolean<K extends string>(args: Fields<K>, field: K, prefix = ""): void {
   const v = args[field];
   if (v !== undefined && v !== null && typeof v !== "boolean") {
     throw new InputError(`\`${prefix}${field}\` must be true or false (got ${show(v)})`, prefix + field);
@@ -100,10 +103,10 @@ export function validateGenerateInput(args: TextGenerationInput): void {
   checkRange(p, "temperature", 0, Infinity, at);
   checkRange(p, "repetition_penalty", 0, Infinity, at, true);
   checkRange(p, "frequency_penalty", -2, 2, at);
-  for (const field of ["max_new_tokens", "top_k", "truncate", "best_of"]) checkInteger(p, field, 1, at);
+  for (const field of ["max_new_tokens", "top_k", "truncate", "best_of"] as const) checkInteger(p, field, 1, at);
   checkInteger(p, "top_n_tokens", 0, at);
   checkInteger(p, "seed", 0, at);
-  for (const field of ["do_sample", "return_full_text", "details", "decoder_input_details", "watermark"]) checkBoolean(p, field, at);
+  for (const field of ["do_sample", "return_full_text", "details", "decoder_input_details", "watermark"] as const) checkBoolean(p, field, at);
   checkStop(p, at);
 }
 

@@ -20,7 +20,8 @@ function feed(writer: ResponseWriter, chunk: ChatCompletionStreamOutput, ending:
   if (typeof delta.reasoning === "string") writer.text("reasoning", delta.reasoning);
   if (typeof delta.content === "string") writer.text("message", delta.content);
   delta.tool_calls?.forEach((call, i) => {
-    const fn = call.function as { name?: string | null; arguments?: unknown } | undefined;
+    // Read as the server sent it: a piece may lack the function or its arguments.
+    const fn: { name?: string | null; arguments?: unknown } | undefined = call.function;
     const args = typeof fn?.arguments === "string" ? fn.arguments : "";
     writer.toolCall(call.index ?? i, call.id || undefined, fn?.name ?? undefined, args);
   });

@@ -14,10 +14,10 @@ import { EventStream } from "../../core/sse";
 import { arraySource, type Source, type StreamRules } from "../../core/source";
 import type { ResponsesArgs, ResponsesOutput, ResponsesStreamEvent } from "../../types";
 import { outputText, ResponseWriter } from "./writer";
+import { isRecord, type JsonObject } from "../../core/json";
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A whole response as far as it is read: an object whose `output` is an array. */
+const isResponse = (v: unknown): v is ResponsesOutput => isRecord(v) && Array.isArray(v.output);
 
 /** Arguments that steer the client and never go on the wire as they are. */
 const CLIENT_KEYS = /* @__PURE__ */ new Set(["accessToken", "endpointUrl", "provider", "model", "stream"]);
@@ -30,6 +30,9 @@ const EVENT_TYPES = /* @__PURE__ */ new Set([
   "response.function_call_arguments.delta", "response.function_call_arguments.done",
 ]); // prettier-ignore
 
+/** An event of a type that is yielded, read as that type's event. */
+const isYielded = (event: JsonObject): event is JsonObject & ResponsesStreamEvent => typeof event.type === "string" && EVENT_TYPES.has(event.type);
+
 /** The HTTP status of OpenAI's error codes, so that a failed response is the typed error its class would be over HTTP. */
 const STATUS_OF_CODE: Record<string, number> = { rate_limit_exceeded: 429, server_is_overloaded: 429, invalid_prompt: 400, invalid_request_error: 400, server_error: 500 };
 
@@ -37,20 +40,19 @@ const STATUS_OF_CODE: Record<string, number> = { rate_limit_exceeded: 429, serve
 export function nativeRequest(ctx: ChatContext, args: ResponsesArgs): Outgoing {
   const { route } = ctx;
   const url = route.kind === "router" ? `${HF_ROUTER_URL}/v1/responses` : `${route.pipelineUrl}/v1/responses`;
-  const body: Json = { model: route.bodyModel };
-  const fields = args as unknown as Json;
-  for (const key in fields) if (fields[key] != null && !CLIENT_KEYS.has(key)) body[key] = fields[key];
+  const body: JsonObject = { model: route.bodyModel };
+  for (const [key, value] of Object.entries(args)) if (value != null && !CLIENT_KEYS.has(key)) body[key] = value;
   body.stream = ctx.stream;
   return { url, body: serialize(body) };
 }
 
 /** The error body of an `error` event or a `response.failed`, in the shape the error table reads; undefined for any other event. */
-export function failureOf(event: Json): unknown {
+export function failureOf(event: JsonObject): unknown {
   let error: unknown;
-  if (event.type === "error") error = isObject(event.error) ? event.error : event;
-  else if (event.type === "response.failed") error = isObject(event.response) ? event.response.error : undefined;
+  if (event.type === "error") error = isRecord(event.error) ? event.error : event;
+  else if (event.type === "response.failed") error = isRecord(event.response) ? event.response.error : undefined;
   else return undefined;
-  const e = isObject(error) ? error : {};
+  const e = isRecord(error) ? error : {};
   const code = typeof e.code === "string" ? e.code : typeof e.type === "string" ? e.type : undefined;
   const message = typeof e.message === "string" && e.message ? e.message : "The response failed";
   return { error: { message, type: code, code: (code && STATUS_OF_CODE[code]) ?? (typeof e.code === "number" ? e.code : undefined), param: e.param ?? null } };
@@ -58,12 +60,12 @@ export function failureOf(event: Json): unknown {
 
 /** A 2xx JSON body as a response: an error or a failed response is the typed error, anything else quoted. */
 function toResponse(body: unknown, text: string, origin: Origin): ResponsesOutput {
-  if (isObject(body) && Array.isArray(body.output)) {
+  if (isResponse(body)) {
     if (body.status === "failed") throw toHttpError({ status: 200, body: failureOf({ type: "response.failed", response: body }), inStream: true, ...origin });
-    if (typeof body.output_text !== "string") body.output_text = outputText(body as unknown as ResponsesOutput);
-    return body as unknown as ResponsesOutput;
+    if (typeof body.output_text !== "string") body.output_text = outputText(body.output);
+    return body;
   }
-  if (isObject(body) && body.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
+  if (isRecord(body) && body.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
   throw new MalformedEventError(`Expected a response, the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
 }
 
@@ -71,12 +73,14 @@ function toResponse(body: unknown, text: string, origin: Origin): ResponsesOutpu
 export function responseEvents(native: ResponsesOutput): ResponsesStreamEvent[] {
   const writer = new ResponseWriter({ ...native, status: "in_progress", output: [], usage: null });
   // Read as the server sent it: any shape.
-  (native.output as unknown[]).forEach((item, i) => {
-    if (!isObject(item)) return;
+  const items: readonly unknown[] = native.output;
+  items.forEach((item, i) => {
+    if (!isRecord(item)) return;
     const text = (s: unknown): string => (typeof s === "string" ? s : "");
     if (item.type === "function_call") writer.toolCall(i, text(item.call_id) || undefined, text(item.name), text(item.arguments));
     else if ((item.type === "message" || item.type === "reasoning") && Array.isArray(item.content)) {
-      for (const part of item.content as unknown[]) if (isObject(part)) writer.text(item.type, text(part.text));
+      const parts: unknown[] = item.content;
+      for (const part of parts) if (isRecord(part)) writer.text(item.type, text(part.text));
     }
   });
   writer.finish(native.status === "incomplete" ? "length" : "stop", native.usage);
@@ -88,16 +92,16 @@ function nativeRules(origin: Origin): StreamRules<ResponsesStreamEvent> {
   let complete = false;
   return {
     accept(event) {
-      const type = event.type;
-      if (typeof type !== "string" || !EVENT_TYPES.has(type)) return undefined;
-      if (type === "response.completed" || type === "response.incomplete") {
+      if (!isYielded(event)) return undefined;
+      if (event.type === "response.completed" || event.type === "response.incomplete") {
         complete = true;
-        const response = event.response;
-        if (isObject(response) && Array.isArray(response.output) && typeof response.output_text !== "string") {
-          response.output_text = outputText(response as unknown as ResponsesOutput);
+        // Read as the server sent it: any shape.
+        const response: unknown = event.response;
+        if (isRecord(response) && Array.isArray(response.output) && typeof response.output_text !== "string") {
+          response.output_text = outputText(response.output);
         }
       }
-      return event as unknown as ResponsesStreamEvent;
+      return event;
     },
     graceAfterComplete: () => (complete ? 0 : undefined),
     whole: (body, text) => responseEvents(toResponse(body, text, origin)),

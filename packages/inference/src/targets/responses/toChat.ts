@@ -15,8 +15,8 @@ import type {
   ResponsesInputContentPart,
   ResponsesInputItem,
 } from "../../types";
+import type { JsonObject } from "../../core/json";
 
-type Json = Record<string, unknown>;
 
 function chatPart(part: ResponsesInputContentPart): ChatCompletionInputMessageChunk {
   if (part.type === "input_image") return { type: "image_url", image_url: { url: String(part.image_url ?? ""), ...(part.detail ? { detail: part.detail } : {}) } };
@@ -54,7 +54,7 @@ function chatTools(tools: ResponsesFunctionTool[] | undefined): ChatCompletionIn
     if (tool.type !== "function") {
       throw new InputError(`\`tools[${i}]\`: a \`${tool.type}\` tool needs a server with the Responses API; this model is served over chat completions, which takes functions only`, `tools[${i}].type`);
     }
-    const fn: Json = { name: tool.name };
+    const fn: JsonObject = { name: tool.name };
     if (tool.description !== undefined) fn.description = tool.description;
     if (tool.parameters !== undefined) fn.parameters = tool.parameters;
     return { type: "function", function: fn as ChatCompletionInputTool["function"] };
@@ -70,7 +70,7 @@ function responseFormat(args: ResponsesArgs): ChatCompletionArgs["response_forma
   const format = args.text?.format;
   if (!format || format.type === "text") return undefined;
   if (format.type === "json_object") return { type: "json_object" };
-  const schema: Json = { name: format.name, schema: format.schema };
+  const schema: JsonObject = { name: format.name, schema: format.schema };
   if (format.strict !== undefined) schema.strict = format.strict;
   if (format.description !== undefined) schema.description = format.description;
   return { type: "json_schema", json_schema: schema };
@@ -79,17 +79,17 @@ function responseFormat(args: ResponsesArgs): ChatCompletionArgs["response_forma
 /** The chat arguments of a Responses call (the route's fields kept: `model`, `provider`, `endpointUrl`, `accessToken`). */
 export function toChatArgs(args: ResponsesArgs, stream: boolean): ChatCompletionArgs {
   const chat: ChatCompletionArgs = { messages: chatMessages(args) };
-  const copy = (from: keyof ResponsesArgs, to: keyof ChatCompletionArgs): void => {
-    if (args[from] != null) (chat as unknown as Json)[to] = args[from];
+  const copy = <K extends keyof ChatCompletionArgs>(to: K, value: ChatCompletionArgs[K] | null | undefined): void => {
+    if (value != null) chat[to] = value;
   };
-  copy("model", "model");
-  copy("accessToken", "accessToken");
-  copy("endpointUrl", "endpointUrl");
-  copy("provider", "provider");
-  copy("temperature", "temperature");
-  copy("top_p", "top_p");
-  copy("max_output_tokens", "max_tokens");
-  copy("user", "user");
+  copy("model", args.model);
+  copy("accessToken", args.accessToken);
+  copy("endpointUrl", args.endpointUrl);
+  copy("provider", args.provider);
+  copy("temperature", args.temperature);
+  copy("top_p", args.top_p);
+  copy("max_tokens", args.max_output_tokens);
+  copy("user", args.user);
   // Other tool types are refused by `checkChatServable` only if the call is served over chat.
   const tools = chatTools(args.tools?.filter((tool) => tool.type === "function"));
   if (tools) chat.tools = tools;

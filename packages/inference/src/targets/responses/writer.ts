@@ -16,6 +16,7 @@ import type {
 } from "../../types";
 import { newId } from "./ids";
 import { grow } from "../../core/body";
+import { isRecord } from "../../core/json";
 
 type TextItem = ResponsesOutputMessage | ResponsesReasoningItem;
 /** An event before it is numbered. */
@@ -62,14 +63,13 @@ export function responsesUsage(usage: ChatCompletionUsage | null | undefined): R
   };
 }
 
-/** The text of every message of an output, joined. */
-export function outputText(response: Pick<ResponsesOutput, "output">): string {
+/** The text of every message of an output, joined; read as the server sent it: any shape. */
+export function outputText(output: readonly unknown[]): string {
   let text = "";
-  // Read as the server sent it: any shape.
-  for (const item of response.output as unknown[]) {
-    const it = item as { type?: unknown; content?: unknown } | null;
-    if (it?.type !== "message" || !Array.isArray(it.content)) continue;
-    for (const part of it.content as { type?: unknown; text?: unknown }[]) if (part?.type === "output_text" && typeof part.text === "string") text += part.text;
+  for (const item of output) {
+    if (!isRecord(item) || item.type !== "message" || !Array.isArray(item.content)) continue;
+    const parts: unknown[] = item.content;
+    for (const part of parts) if (isRecord(part) && part.type === "output_text" && typeof part.text === "string") text += part.text;
   }
   return text;
 }
@@ -163,7 +163,7 @@ export class ResponseWriter {
     response.status = cut ? "incomplete" : "completed";
     if (cut) response.incomplete_details = { reason: "max_output_tokens" };
     response.usage = usage;
-    response.output_text = outputText(response);
+    response.output_text = outputText(response.output);
     this.emit({ type: cut ? "response.incomplete" : "response.completed", response: copy(response) });
     return response;
   }
