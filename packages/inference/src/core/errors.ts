@@ -10,8 +10,6 @@ export type { HttpRequestInfo, HttpResponseInfo } from "./errorShapes";
 
 const BRAND = Symbol.for("hfkit.error.kinds");
 
-type Kinded = { kind: string };
-
 /** The base of every error the client throws: catch it to catch them all. */
 export class InferenceError extends Error {
   /** The class's name, which `instanceof` checks across copies of the package. */
@@ -22,25 +20,27 @@ export class InferenceError extends Error {
   /** `message` says what failed; `cause` is the underlying error, if any. */
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = (new.target as unknown as Kinded).kind;
-    const kinds: string[] = [];
-    for (let c: unknown = new.target; c && Object.hasOwn(c, "kind"); c = Object.getPrototypeOf(c)) {
-      kinds.push((c as Kinded).kind);
+    this.name = new.target.kind;
+    const kinds: unknown[] = [];
+    // Each class up the chain that declares its own `kind`; `Error` does not.
+    for (let c: { kind?: unknown } | null = new.target; c && Object.hasOwn(c, "kind"); c = Reflect.getPrototypeOf(c)) {
+      kinds.push(c.kind);
     }
     Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
   }
 
   /** Marks this error as also being of the class whose `kind` is given (a second family, such as `@huggingface/inference`'s). */
   protected also(kind: string): void {
-    ((this as unknown as Record<symbol, string[]>)[BRAND] ??= []).push(kind);
+    const kinds: unknown = Reflect.get(this, BRAND); // the constructor's array
+    if (Array.isArray(kinds)) kinds.push(kind);
   }
 
   /** `instanceof` that also recognises errors of this class made by another copy of the package (ESM and CommonJS). */
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value !== "object" || value === null) return false;
     if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
-    const kinds = (value as Record<symbol, unknown>)[BRAND];
-    return Array.isArray(kinds) && kinds.includes((this as unknown as Kinded).kind);
+    const kinds: unknown = Reflect.get(value, BRAND);
+    return Array.isArray(kinds) && kinds.includes(this.kind);
   }
 }
 

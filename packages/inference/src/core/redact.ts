@@ -3,6 +3,7 @@
  * id, headers or `cause` chain, nor in a URL. Servers echo it (an `Authorization` header quoted in an
  * error body, an `x-request-id` built from it), and fetch errors quote URLs that may carry it.
  */
+import type { JsonObject } from "./json";
 
 const REDACTED = "[redacted]";
 /** Hugging Face tokens (`hf_` + 34 letters and digits), whoever's they are. */
@@ -55,6 +56,9 @@ export function serverText(value: unknown, secret?: string, max = 200): string {
 /** Fields of a Node or undici error worth keeping in a redacted copy. */
 const KEPT_FIELDS = ["code", "errno", "syscall", "address", "port", "hostname"] as const;
 
+/** An error with those fields, each of any type, where it has them. */
+type WithFields = Error & { [F in (typeof KEPT_FIELDS)[number]]?: unknown };
+
 /**
  * An error and its `cause` chain with every message, stack and kept field redacted: fetch errors quote the URL
  * they failed on (with its userinfo or `?token=`), and `inspect` prints it all. An error with nothing to redact
@@ -65,15 +69,16 @@ export function redactError(error: unknown, secret?: string, depth = 0): unknown
   if (!(error instanceof Error)) return error;
   if (depth > 8) return new Error(REDACTED); // a chain longer than any runtime makes: not shown unredacted
   const cause = error.cause;
-  const copy = new Error(redactText(error.message, secret), cause === undefined ? undefined : { cause: redactError(cause, secret, depth + 1) });
+  const from: WithFields = error;
+  const copy: WithFields = new Error(redactText(error.message, secret), cause === undefined ? undefined : { cause: redactError(cause, secret, depth + 1) });
   copy.name = error.name;
   copy.stack = error.stack && redactText(error.stack, secret);
   let same = copy.message === error.message && copy.stack === error.stack && copy.cause === cause;
   for (const field of KEPT_FIELDS) {
-    const v = (error as unknown as Record<string, unknown>)[field];
+    const v = from[field];
     if (v === undefined) continue;
     const safe = typeof v === "string" ? redactText(v, secret) : v;
-    (copy as unknown as Record<string, unknown>)[field] = safe;
+    copy[field] = safe;
     same &&= safe === v;
   }
   return same ? error : copy;
@@ -85,8 +90,9 @@ export function redactError(error: unknown, secret?: string, depth = 0): unknown
  */
 export function sealError<E>(error: E, secret?: string): E {
   if (!(error instanceof Error)) return error;
-  const fields = error as unknown as Record<string, unknown>;
-  for (const key of Object.keys(error)) fields[key] = redactValue(fields[key], secret); // `cause` is not enumerable: below
+  const fields: JsonObject = {};
+  for (const [key, value] of Object.entries(error)) fields[key] = redactValue(value, secret); // `cause` is not enumerable: below
+  Object.assign(error, fields);
   error.message = redactText(error.message, secret);
   if (error.stack) error.stack = redactText(error.stack, secret);
   if (error.cause !== undefined) error.cause = redactError(error.cause, secret);

@@ -43,7 +43,8 @@ export function normalizeChunk(chunk: ChatCompletionStreamOutput, finished?: Set
   }
   for (let i = 0; i < choices.length; i++) {
     const choice = choices[i]!;
-    const delta = choice.delta as ChatCompletionStreamOutput["choices"][number]["delta"] | undefined;
+    // Read as the server sent it: a chunk may come without one.
+    const delta: ChatCompletionStreamOutput["choices"][number]["delta"] | undefined = choice.delta;
     const reason = choice.finish_reason;
     if (reason) {
       // TGI < 2.1 sends the EOS token's own text ("</s>") with `eos_token`; later versions send "".
@@ -142,11 +143,11 @@ export function splitThinking(chunk: ChatCompletionStreamOutput, splitters: Map<
     const index = choice.index ?? 0;
     let splitter = splitters.get(index);
     if (!splitter) splitters.set(index, (splitter = new ThinkSplitter()));
-    const delta = choice.delta as Part;
+    const delta = choice.delta;
     if (typeof delta.content === "string") place(delta, splitter.split(delta.content));
     if (choice.finish_reason) {
       const rest = splitter.flush();
-      if (rest.content || rest.reasoning) place(delta, { content: `${(delta.content as string | undefined) ?? ""}${rest.content}`, reasoning: rest.reasoning });
+      if (rest.content || rest.reasoning) place(delta, { content: `${delta.content ?? ""}${rest.content}`, reasoning: rest.reasoning });
     }
   }
 }
@@ -154,7 +155,7 @@ export function splitThinking(chunk: ChatCompletionStreamOutput, splitters: Map<
 /** A whole answer's contents split, as `splitThinking` does for a stream. */
 export function splitThinkingOutput(output: ChatCompletionOutput): void {
   for (const choice of output.choices) {
-    const message = choice.message as Part;
+    const message = choice.message;
     if (typeof message.content !== "string") continue;
     const splitter = new ThinkSplitter();
     const parts = splitter.split(message.content);
