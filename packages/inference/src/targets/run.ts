@@ -74,10 +74,11 @@ function withHeaders(headers: Record<string, string>, extra: Readonly<Record<str
 /** The request of `spec` on hf-inference or an endpoint (the body checked first). */
 async function hfTarget<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args: A, options: Options): Promise<Target & { model: string }> {
   const route = taskRoute(args, options, spec.task);
-  return { out: { url: route.url, body: payloadOf(await spec.body(args, options)) }, answer: spec.answer, model: route.model };
+  return { out: { url: route.url, body: taskPayload(await spec.body(args, options)) }, answer: spec.answer, model: route.model };
 }
 
-function payloadOf(body: TaskBody): Payload {
+/** A task's body on hf-inference or an endpoint, as sent: JSON serialised once, or the bytes with their media type. */
+function taskPayload(body: TaskBody): Payload {
   if ("json" in body) return serialize(body.json);
   const size = body.bytes instanceof ArrayBuffer ? body.bytes.byteLength : body.bytes.size;
   return { value: { data: `[binary body: ${size} bytes]` }, json: "", bytes: body.bytes, contentType: body.contentType || "application/octet-stream" };

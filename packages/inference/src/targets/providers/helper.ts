@@ -77,7 +77,7 @@ export async function formBody(form: FormData, shown: JsonObject): Promise<Provi
 }
 
 /** What a body maker made, as sent: a raw body as it is, anything else as JSON. */
-export const payloadOf = (made: ProviderBody): Payload => made[RAW_BODY] ?? serialize(made);
+export const providerPayload = (made: ProviderBody): Payload => made[RAW_BODY] ?? serialize(made);
 
 const AUDIO_EXTENSIONS: Readonly<Record<string, string>> = {
   "audio/wav": "wav",

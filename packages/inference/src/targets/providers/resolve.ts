@@ -10,7 +10,7 @@ import type { Outgoing } from "../../core/request";
 import type { Logger } from "../../types";
 import { warnOnce } from "../../core/logger";
 import { keyHeaders, routeOf } from "./direct";
-import { type BodyMaker, payloadOf, type ProviderArgs, type ProviderIo, type ProviderOptions, type ProviderTask } from "./helper";
+import { type BodyMaker, providerPayload, type ProviderArgs, type ProviderIo, type ProviderOptions, type ProviderTask } from "./helper";
 import { HF_HUB_URL, type ProviderMapping, providerMappings } from "./mapping";
 import { implementedPairs, providerTask } from "./table";
 
@@ -69,7 +69,7 @@ export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise
   const made = make ?? format.body(r.args, r.options);
   const key = keyHeaders(entry.provider, r.call.secret);
   return {
-    out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret), body: payloadOf(await made(entry.providerId, entry)) },
+    out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret), body: providerPayload(await made(entry.providerId, entry)) },
     headers: key || format.headers ? { ...format.headers, ...key } : undefined,
     provider: entry.provider,
     submitOnce: format.submits,
