@@ -23,7 +23,7 @@ const STATUS_TYPES: Record<number, string> = {
 
 /** An error as OpenAI's `{"error": {message, type, code, param}}`, read from its fields (no class is imported: nothing is pulled into a bundle). */
 function errorBody(error: unknown): StreamErrorBody {
-  const e = (typeof error === "object" && error !== null ? error : {}) as { message?: unknown; name?: unknown; status?: unknown; kind?: unknown };
+  const e: { message?: unknown; name?: unknown; status?: unknown; kind?: unknown } = typeof error === "object" && error !== null ? error : {};
   const message = typeof e.message === "string" ? e.message : String(error);
   const status = typeof e.status === "number" ? e.status : undefined;
   const name = typeof e.name === "string" ? e.name : "Error";

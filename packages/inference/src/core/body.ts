@@ -35,9 +35,11 @@ export function firstNonBlank(text: string): number {
  * A body's reader. A body that is not a web ReadableStream (node-fetch's Node stream) is destroyed, so that its
  * socket is freed, and refused with an error that says what to do, which no retry repeats.
  */
-export function readerOf(body: unknown): ReadableStreamDefaultReader<Uint8Array> {
-  if (typeof (body as { getReader?: unknown }).getReader === "function") return (body as ReadableStream<Uint8Array>).getReader();
-  (body as { destroy?: () => void }).destroy?.();
+export function readerOf(body: ReadableStream<Uint8Array>): ReadableStreamDefaultReader<Uint8Array> {
+  // Typed as a web stream, whatever the `fetch` passed made it.
+  const given: { getReader?: unknown; destroy?: () => void } = body;
+  if (typeof given.getReader === "function") return body.getReader();
+  given.destroy?.();
   throw new InferenceError("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
 }
 

@@ -57,12 +57,12 @@ export function readErrorFields(body: unknown): ErrorFields {
     return fields;
   }
   if (typeof body !== "object" || body === null) return fields;
-  const b = body as Record<string, unknown>;
+  const b: { error?: unknown; message?: unknown; detail?: unknown; error_type?: unknown; estimated_time?: unknown } = body;
   const err = b.error;
   if (typeof err === "string") fields.message = err;
   else if (Array.isArray(err)) fields.message = err.map(String).join("; ");
   else if (typeof err === "object" && err !== null) {
-    const e = err as Record<string, unknown>;
+    const e: { message?: unknown; http_status_code?: unknown; code?: unknown; type?: unknown } = err;
     fields.message = typeof e.message === "string" ? e.message : JSON.stringify(e);
     // TGI's `http_status_code`; vLLM's and OpenAI's numeric `code`.
     const code = typeof e.http_status_code === "number" ? e.http_status_code : e.code;

@@ -87,7 +87,7 @@ export async function withRetries<C extends { readonly call: Call; readonly poli
         loadingWaits++;
         warnLoadingOnce(policy, plan.estimatedTime);
       } else retries++;
-      const status = (error as { status?: number }).status;
+      const { status }: InferenceError & { status?: number } = error;
       policy.onRetry?.({ attempt: n + 1, delayMs: plan.delayMs, status, reason: plan.reason, estimatedTime: plan.estimatedTime });
       policy.debug?.(`retry ${n} in ${Math.round(plan.delayMs)} ms (${plan.reason}${status ? `, HTTP ${status}` : ""})`);
       await call.sleep(plan.delayMs);

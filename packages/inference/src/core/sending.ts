@@ -44,7 +44,7 @@ function checkOptions(options: Options): void {
 /** The checks every call makes of its arguments object, its token and its options, before anything else. */
 export function checkArgs(args: unknown, options: Options): void {
   if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
-  const token = (args as BaseArgs).accessToken;
+  const { accessToken: token }: { accessToken?: unknown } = args;
   // Never echoed: the message names what is wrong, not the value.
   // A header value: printable ASCII without spaces (a control character would split the request).
   if (token !== undefined && (typeof token !== "string" || /[^!-~]/.test(token))) {

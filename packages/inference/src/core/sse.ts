@@ -111,8 +111,8 @@ export class EventStream<T> implements Source<T> {
     this.call.stopWatching();
   }
 
-  private take(): T {
-    const value = this.queue[this.head] as T;
+  private take(): T | undefined {
+    const value = this.queue[this.head];
     this.queue[this.head++] = undefined;
     if (this.head === this.size) this.head = this.size = 0;
     return value;
@@ -209,7 +209,8 @@ export class EventStream<T> implements Source<T> {
       this.error = new MalformedEventError(`Unexpected event in the stream: ${serverText(data, this.origin.secret)}`, data, undefined, this.origin.secret);
       return;
     }
-    if ((parsed as { error?: unknown }).error != null) return this.inStreamError(parsed);
+    const { error }: { error?: unknown } = parsed;
+    if (error != null) return this.inStreamError(parsed);
     const failed = this.rules.failure?.(parsed as Record<string, unknown>);
     if (failed !== undefined) return this.inStreamError(failed);
     const value = this.rules.accept(parsed as Record<string, unknown>);
