@@ -75,13 +75,13 @@ export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | 
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+  if (typeof value !== "string" || !url || (url.protocol !== "http:" && url.protocol !== "https:")) {
     throw new InputError(`\`${field}\` must be an absolute http:// or https:// URL (got ${shown})`, field);
   }
   if (url.username || url.password) {
     throw new InputError(`\`${field}\` must not carry \`user:password@\`: pass the token as \`accessToken\` (got ${shown})`, field);
   }
-  return value as string;
+  return value;
 }
 
 /**

@@ -13,6 +13,7 @@ import { arraySource, type Source, type StreamRules } from "../../core/source";
 import { grow } from "../../core/body";
 import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../../core/request";
 import { EventStream } from "../../core/sse";
+import { isRecord } from "../../core/json";
 import type { TextGenerationInputGenerateParameters, TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
 import type { GenerateBackend, Request } from "./backend";
 
@@ -40,9 +41,12 @@ type Choice = { text?: unknown; finish_reason?: unknown };
 /** The first choice of a completions answer or chunk; an error JSON is mapped, anything else quoted. */
 function firstChoice(body: unknown, text: string, origin: Origin): Choice | undefined {
   if (typeof body === "object" && body !== null) {
-    const b = body as { choices?: unknown; error?: unknown };
+    const b: { choices?: unknown; error?: unknown } = body;
     if (b.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
-    if (Array.isArray(b.choices)) return (b.choices[0] ?? undefined) as Choice | undefined;
+    if (Array.isArray(b.choices)) {
+      const first: unknown = b.choices[0];
+      return isRecord(first) ? first : undefined; // any other value has no text and no finish reason either
+    }
   }
   throw new MalformedEventError(`Expected a completion, the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
 }

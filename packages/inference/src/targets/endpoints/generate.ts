@@ -12,6 +12,7 @@ import type { GenerateContext } from "../chat";
 import { arraySource, type Source, type StreamRules } from "../../core/source";
 import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../../core/request";
 import { EventStream } from "../../core/sse";
+import { isRecord, type JsonObject } from "../../core/json";
 import type { TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
 import type { Backends, GenerateBackend, Request } from "./backend";
 import { completionsGenerate } from "./completions";
@@ -24,11 +25,14 @@ function generateBody(ctx: GenerateContext, stream: boolean): Record<string, unk
   return { inputs: args.inputs, parameters, ...(stream ? { stream: true } : {}) };
 }
 
+/** An answer as far as it is read: its `generated_text` a string. */
+const isGeneration = (v: JsonObject): v is JsonObject & TextGenerationOutput => typeof v.generated_text === "string";
+
 /** `[{generated_text, details?}]` (or one object) as its first element; an error JSON is mapped, anything else quoted. */
 export function toGenerationOutput(body: unknown, text: string, origin: Origin): TextGenerationOutput {
-  const first = (Array.isArray(body) ? body[0] : body) as Record<string, unknown> | null | undefined;
-  if (typeof first === "object" && first !== null) {
-    if (typeof first.generated_text === "string") return first as TextGenerationOutput;
+  const first: unknown = Array.isArray(body) ? body[0] : body;
+  if (isRecord(first)) {
+    if (isGeneration(first)) return first;
     if (first.error != null) throw toHttpError({ status: 200, body: first, inStream: true, ...origin });
   }
   throw new MalformedEventError(`Expected [{generated_text}], the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);

@@ -12,6 +12,7 @@ import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from
 import { EventStream } from "../../core/sse";
 import type { ChatCompletionOutput, ChatCompletionStreamOutput } from "../../types";
 import type { ChatBackend, Request } from "./backend";
+import { isRecord, type JsonObject } from "../../core/json";
 import { normalizeChunk, normalizeOutput, splitThinking, splitThinkingOutput, type ThinkSplitter } from "./dialects";
 
 /** How long to keep reading after every choice has finished, for stragglers such as a usage chunk. */
@@ -90,12 +91,14 @@ export function chatRules(ctx: ChatContext, origin: Origin): StreamRules<ChatCom
   };
 }
 
+/** A chat answer as far as it is read: its `choices` an array. */
+const hasChoices = (body: JsonObject): body is ChatCompletionOutput => Array.isArray(body.choices);
+
 /** A 2xx JSON body as a chat answer; an error JSON is mapped, anything else quoted. */
 export function toChatOutput(body: unknown, text: string, origin: Origin): ChatCompletionOutput {
-  if (typeof body === "object" && body !== null) {
-    const b = body as Record<string, unknown>;
-    if (b.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
-    if (Array.isArray(b.choices)) return normalizeOutput(body as ChatCompletionOutput);
+  if (isRecord(body)) {
+    if (body.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
+    if (hasChoices(body)) return normalizeOutput(body);
   }
   throw new MalformedEventError(`Expected a chat completion, the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
 }

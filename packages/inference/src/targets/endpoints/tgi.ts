@@ -4,6 +4,7 @@
  */
 import { type HttpError, InputError, ValidationError } from "../../core/errors";
 import { readErrorFields } from "../../core/errorTable";
+import { isRecord } from "../../core/json";
 import type { ChatContext } from "../chat";
 import { warnOnce } from "../../core/logger";
 import type { ChatBackend, Request } from "./backend";
@@ -33,7 +34,7 @@ function tgiChatBody(ctx: ChatContext, learnt: ReadonlySet<string>): Record<stri
 function isNotTgi(error: HttpError): boolean {
   const f = readErrorFields(error.body);
   if (error.status === 500) {
-    const warnings = (error.body as { warnings?: unknown } | null)?.warnings;
+    const warnings = isRecord(error.body) ? error.body.warnings : undefined;
     return f.errorType === undefined && /unknown error/i.test(f.message) && Array.isArray(warnings);
   }
   if (error.status === 400) return /wrong format|not supported/i.test(f.message);

@@ -8,6 +8,7 @@ import { isGreedy } from "../../checks/params";
 import { type HttpError, InputError, MalformedEventError } from "../../core/errors";
 import { readErrorFields } from "../../core/errorTable";
 import { arraySource } from "../../core/source";
+import { isRecord } from "../../core/json";
 import { parseMaybeJson, readText } from "../../core/request";
 import type { ChatCompletionInput, ChatCompletionOutput, Logger } from "../../types";
 import { warnOnce } from "../../core/logger";
@@ -63,7 +64,7 @@ function unusedModelKwargs(error: HttpError): string[] | undefined {
   const { message } = readErrorFields(error.body);
   const m = /`model_kwargs` are not used by the model: \[([^\]]*)\]/.exec(message);
   if (!m) return undefined;
-  return [...(m[1] ?? "").matchAll(/['"]([^'"]+)['"]/g)].map((x) => x[1] as string);
+  return [...(m[1] ?? "").matchAll(/['"]([^'"]+)['"]/g)].map((x) => x[1] ?? "");
 }
 
 /** Cuts `text` at the first stop sequence, as the server would have. */
@@ -86,14 +87,14 @@ function pipelineOutput(
   raw: string,
   secret?: string,
 ): ChatCompletionOutput {
-  const first = Array.isArray(answer) ? (answer[0] as { generated_text?: unknown } | undefined) : undefined;
-  const generated = first?.generated_text;
+  const first: unknown = Array.isArray(answer) ? answer[0] : undefined;
+  const generated = isRecord(first) ? first.generated_text : undefined;
   let text: string | undefined;
   if (typeof generated === "string") text = generated;
   else if (Array.isArray(generated)) {
     // The server ignored return_full_text: the whole conversation, the answer last.
-    const last = generated[generated.length - 1] as { role?: string; content?: unknown } | undefined;
-    if (last?.role === "assistant" && typeof last.content === "string") text = last.content;
+    const last: unknown = generated[generated.length - 1];
+    if (isRecord(last) && last.role === "assistant" && typeof last.content === "string") text = last.content;
   }
   if (text === undefined) {
     throw new MalformedEventError(`Expected [{generated_text}] from the pipeline, got: ${serverText(raw, secret)}`, raw, undefined, secret);
@@ -121,7 +122,7 @@ export const transformers: ChatBackend = {
   readStream: async (ctx, reply, learnt) => arraySource(outputToChunks(await transformers.read(ctx, reply, learnt))),
   avoid(error, ctx, sent) {
     const unused = unusedModelKwargs(error);
-    const parameters = (sent.parameters ?? {}) as Record<string, unknown>;
+    const parameters = isRecord(sent.parameters) ? sent.parameters : {};
     if (!unused?.length || !unused.every((name) => name in parameters)) return undefined;
     const stopNote = unused.includes("stop") ? "; the client applies `stop` to the answer" : "";
     ctx.logger.warn(`Model ${ctx.route.model} does not take ${unused.map((n) => `\`${n}\``).join(", ")}: sent without${stopNote}.`);
