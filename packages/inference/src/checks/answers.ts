@@ -4,6 +4,7 @@
  */
 import { InferenceClientProviderOutputError } from "../core/hfErrors";
 import { serverText } from "../core/redact";
+import { isRecord } from "../core/json";
 
 /** A check of one value of an answer. */
 export type Check = (value: unknown) => boolean;
@@ -13,7 +14,6 @@ export type Answer<O> = (value: unknown, secret: string | undefined) => O | Prom
 
 /** A JSON object (not null, not an array). */
 export { isRecord } from "../core/json";
-import { isRecord } from "../core/json";
 
 export const isString: Check = (v) => typeof v === "string";
 export const isNumber: Check = (v) => typeof v === "number" && Number.isFinite(v);

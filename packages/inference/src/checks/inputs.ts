@@ -5,16 +5,14 @@
 import { InputError } from "../core/errors";
 import { checkInteger } from "./params";
 import type { BaseArgs, TaskParameters } from "../types";
-import { isRecord } from "./answers";
+import { isRecord, type JsonObject } from "../core/json";
 
 /** What a task sends: a JSON body, or a binary one (audio, an image) with its media type. */
-export type TaskBody = { json: Record<string, unknown> } | { bytes: Blob | ArrayBuffer; contentType: string };
-
-type Loose = Record<string, unknown>;
+export type TaskBody = { json: JsonObject } | { bytes: Blob | ArrayBuffer; contentType: string };
 
 /** The call's own fields (token, model, route) are never sent: the rest is the body, as `@huggingface/inference` sends it. */
-export function jsonBody(args: BaseArgs, extra?: Loose): TaskBody {
-  const json: Loose = { ...(args as Loose), ...extra };
+export function jsonBody(args: BaseArgs, extra?: JsonObject): { json: JsonObject } {
+  const json: JsonObject = { ...args, ...extra };
   for (const own of ["accessToken", "model", "endpointUrl", "provider"]) delete json[own];
   return { json };
 }
@@ -34,7 +32,7 @@ export function needStrings(value: unknown, field: string, min = 1): string[] {
 }
 
 /** `value` at `field` is an object. */
-export function needObject(value: unknown, field: string): Loose {
+export function needObject(value: unknown, field: string): JsonObject {
   if (!isRecord(value)) throw new InputError(`\`${field}\` must be an object`, field);
   return value;
 }
@@ -131,7 +129,7 @@ export function textBody(args: BaseArgs & { inputs?: unknown; parameters?: unkno
 }
 
 /** `args` and its `inputs` are objects (checked further by `check`): the body is the arguments as they are. */
-export function objectBody(args: BaseArgs & { inputs?: unknown; parameters?: unknown }, check: (inputs: Loose) => void): TaskBody {
+export function objectBody(args: BaseArgs & { inputs?: unknown; parameters?: unknown }, check: (inputs: JsonObject) => void): TaskBody {
   check(needObject(args.inputs, "inputs"));
   checkParameters(args.parameters);
   return jsonBody(args);

@@ -38,7 +38,7 @@ export function streamingRequest<T>(args: RequestArgs, options: Options & Reques
     checkArgs(args, options);
     warnDeprecated("streamingRequest", options);
     const route = taskRoute(args, options, options.task ?? "custom");
-    const out = { url: route.url, body: serialize((jsonBody(args, { stream: true }) as { json: Record<string, unknown> }).json) };
+    const out = { url: route.url, body: serialize(jsonBody(args, { stream: true }).json) };
     const ctx = sending(args, options, route.model);
     return { call: ctx.call, source: withRetries(ctx, async () => open<T>(ctx.call, await sendOnce(ctx.call, ctx.conn, out))) };
   });

@@ -1,12 +1,16 @@
 import type { Options, ZeroShotClassificationArgs, ZeroShotClassificationOutput } from "../types";
 import { runTask } from "../targets/run";
-import { arrayOf, type Check, fields, isNumber, isString, labelScore, malformed } from "../checks/answers";
+import { arrayOf, isNumber, isRecord, isString, labelScore, malformed } from "../checks/answers";
 import { jsonBody, needObject, needString, needStrings } from "../checks/inputs";
 
 const TASK = "zero-shot-classification";
 
 /** The pipeline's older answer: `{sequence, labels, scores}`, labels and scores in step. */
-const legacy: Check = (v) => fields({ labels: arrayOf(isString), scores: arrayOf(isNumber) })(v) && (v as { labels: unknown[]; scores: unknown[] }).labels.length === (v as { scores: unknown[] }).scores.length;
+function legacy(v: unknown): v is { labels: string[]; scores: number[] } {
+  if (!isRecord(v)) return false;
+  const { labels, scores } = v;
+  return Array.isArray(labels) && Array.isArray(scores) && labels.every(isString) && scores.every(isNumber) && labels.length === scores.length;
+}
 
 /** Picks the labels that fit a text best among `parameters.candidate_labels`, most likely first. */
 export function zeroShotClassification(args: ZeroShotClassificationArgs, options?: Options): Promise<ZeroShotClassificationOutput> {
@@ -17,8 +21,8 @@ export function zeroShotClassification(args: ZeroShotClassificationArgs, options
   };
   const answer = (value: unknown, secret: string | undefined): ZeroShotClassificationOutput => {
     if (legacy(value)) {
-      const { labels, scores } = value as { labels: string[]; scores: number[] };
-      return labels.map((label, i) => ({ label, score: scores[i] as number }));
+      const { labels, scores } = value;
+      return labels.map((label, i) => ({ label, score: scores[i] ?? 0 })); // in step: each label has its score
     }
     if (arrayOf(labelScore)(value)) return value as ZeroShotClassificationOutput;
     throw malformed(TASK, "Array<{label: string, score: number}>", value, secret);

@@ -9,8 +9,9 @@ const TASK = "zero-shot-image-classification";
 export function zeroShotImageClassification(args: ZeroShotImageClassificationArgs, options?: Options): Promise<ZeroShotImageClassificationOutput> {
   const body = async (a: ZeroShotImageClassificationArgs) => {
     needStrings(needObject(a.parameters, "parameters").candidate_labels, "parameters.candidate_labels");
-    const legacy = typeof a.inputs === "object" && a.inputs !== null && "image" in a.inputs;
-    const image = await base64Of(legacy ? (a.inputs as { image: unknown }).image : a.inputs, legacy ? "inputs.image" : "inputs");
+    const inputs = a.inputs;
+    const legacy = typeof inputs === "object" && inputs !== null && "image" in inputs;
+    const image = await base64Of(legacy ? inputs.image : inputs, legacy ? "inputs.image" : "inputs");
     return jsonBody(a, { inputs: { image } });
   };
   return runTask({ task: TASK, body, answer: shaped(TASK, arrayOf(labelScore), "Array<{label: string, score: number}>") }, args, options);
