@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
@@ -88,5 +89,48 @@ describe("the layers of src/", () => {
     expect(layerOf(task)).toBeGreaterThan(layerOf(core));
     expect(() => layerOf(join(SRC, "elsewhere/x.ts"))).toThrow(/in no layer/);
     expect(importsOf(task).map((f) => relative(SRC, f))).toContain("targets/run.ts");
+  });
+});
+
+/** The type casts of a file: each `x as T` (not `as const`) and `<T>x`, as `line: text`. */
+function castsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const cast = ts.isAsExpression(node) || ts.isTypeAssertionExpression(node);
+    if (cast && !(ts.isTypeReferenceNode(node.type) && node.type.typeName.getText(source) === "const")) {
+      found.push(`${relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText(source).replace(/\s+/g, " ")}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe("the types hold across the layers", () => {
+  it("at most 60 type casts in src/ (values are checked by guards, not asserted)", () => {
+    const casts = FILES.flatMap(castsOf);
+    expect(casts.length).toBeGreaterThan(0);
+    expect(casts.length, casts.join("\n")).toBeLessThanOrEqual(60);
+  });
+
+  it("the count sees a cast and skips `as const`", () => {
+    const file = join(SRC, "core/json.ts");
+    expect(castsOf(file)).toEqual([]);
+    const sample = ts.createSourceFile("x.ts", "const a = b as string; const c = [1] as const; const d = <number>e;", ts.ScriptTarget.Latest, true);
+    let n = 0;
+    const visit = (node: ts.Node): void => {
+      if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && !(ts.isTypeReferenceNode(node.type) && node.type.typeName.getText(sample) === "const")) n++;
+      ts.forEachChild(node, visit);
+    };
+    visit(sample);
+    expect(n).toBe(2);
+  });
+
+  it("one name for an object of any fields: JsonObject, declared once (core/json.ts)", () => {
+    const aliases = FILES.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/^\s*(?:export\s+)?type\s+(\w+)\s*=\s*Record<string,\s*unknown>;/gm)].map((m) => `${relative(SRC, file)}: ${m[1]}`),
+    );
+    expect(aliases).toEqual(["core/json.ts: JsonObject"]);
   });
 });

@@ -147,6 +147,22 @@ describe("the transformers payload", () => {
     expect(hub.requests).toHaveLength(0);
   });
 
+  it("null is unset (as Python clients send it): the pipeline is asked, nothing refused", async () => {
+    const args = { model, messages, tool_choice: null, response_format: null, top_logprobs: null, seed: null, tools: null };
+    const out = await client.chatCompletion(args as never, { backend: "transformers" });
+    expect(out.choices[0]?.message.content).toEqual(expect.any(String));
+    expect(hub.requests.at(-1)!.body).toEqual({ inputs: messages, parameters: { return_full_text: false } });
+  });
+
+  it("a response_format other than text is refused, whatever its shape", async () => {
+    for (const response_format of [{ type: "json_object" }, "json", { type: "json_schema", json_schema: { name: "x", schema: {} } }]) {
+      const error = await client.chatCompletion({ model, messages, response_format } as never, { backend: "transformers" }).catch((e: unknown) => e);
+      expect(error, JSON.stringify(response_format)).toMatchObject({ name: "InputError", field: "response_format" });
+    }
+    await client.chatCompletion({ model, messages, response_format: { type: "text" } }, { backend: "transformers" });
+    expect(hub.requests).toHaveLength(1);
+  });
+
   it("lenient: true drops them and warns once", async () => {
     const args = { model, messages, logprobs: true, seed: 3 };
     await client.chatCompletion(args, { backend: "transformers", lenient: true });

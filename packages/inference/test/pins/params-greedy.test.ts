@@ -61,6 +61,9 @@ describe("chat on the OpenAI protocol and on TGI (the same body)", () => {
     [{ top_p: 0, temperature: 0.7 }, { temperature: 0 }],
     [{ temperature: 0 }, { temperature: 0 }],
     [{ temperature: 0, top_p: 0.5 }, { temperature: 0, top_p: 0.5 }],
+    [{ temperature: 0, top_p: 1 }, { temperature: 0 }],
+    // TGI's own word for it, passed through on chat: greedy all the same (one rule, `isGreedy`).
+    [{ typical_p: 0, temperature: 0.7 }, { temperature: 0 }],
     [{ top_p: 1, temperature: 0.7 }, { temperature: 0.7 }],
     [{ top_p: 0.5 }, { top_p: 0.5 }],
     [{ presence_penalty: 0 }, {}],

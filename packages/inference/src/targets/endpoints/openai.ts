@@ -4,6 +4,7 @@
  * to every chunk, not code paths of their own.
  */
 import { serverText } from "../../core/redact";
+import { isGreedy } from "../../checks/params";
 import { MalformedEventError } from "../../core/errors";
 import { toHttpError } from "../../core/errorTable";
 import type { ChatContext } from "../chat";
@@ -38,10 +39,9 @@ export function chatBody(ctx: ChatContext): Record<string, unknown> {
   for (const [key, value] of Object.entries(args)) {
     if (value != null && !CLIENT_KEYS.has(key)) body[key] = value;
   }
-  if (args.top_p === 0) {
-    delete body.top_p;
-    body.temperature = 0;
-  } else if (args.top_p === 1) delete body.top_p;
+  // Greedy (`checks/params.ts`) is `temperature: 0`, which every server takes; `top_p` 0 or 1 is then not sent.
+  if (isGreedy(args)) body.temperature = 0;
+  if (args.top_p === 0 || args.top_p === 1) delete body.top_p;
   if (args.presence_penalty === 0) delete body.presence_penalty;
   if (args.n === 1) delete body.n;
   if (typeof args.stop === "string") body.stop = [args.stop];

@@ -15,17 +15,17 @@ import { warnOnce } from "../../core/logger";
 import type { ChatBackend } from "./backend";
 import { outputToChunks } from "./openai";
 
-/** What the pipeline cannot honour; an InputError unless the caller is `lenient`. */
+/** What the pipeline cannot honour; an InputError unless the caller is `lenient`. `null` is unset, as Python clients send it. */
 const UNSUPPORTED: Array<[keyof ChatCompletionInput, (v: unknown) => boolean]> = [
   ["tools", (v) => Array.isArray(v) && v.length > 0],
-  ["tool_choice", (v) => v !== undefined && v !== "none"],
-  ["response_format", (v) => v !== undefined && (v as { type?: string }).type !== "text"],
+  ["tool_choice", (v) => v != null && v !== "none"],
+  ["response_format", (v) => v != null && !(isRecord(v) && v.type === "text")],
   ["logprobs", (v) => v === true],
-  ["top_logprobs", (v) => v !== undefined],
+  ["top_logprobs", (v) => v != null],
   ["n", (v) => typeof v === "number" && v > 1],
   ["frequency_penalty", (v) => typeof v === "number" && v !== 0],
   ["presence_penalty", (v) => typeof v === "number" && v !== 0],
-  ["seed", (v) => v !== undefined],
+  ["seed", (v) => v != null],
 ];
 
 /** Throws (or, when lenient, warns once) for what a transformers-served model cannot do. */
