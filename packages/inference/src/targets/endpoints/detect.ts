@@ -10,7 +10,7 @@ import { noop, type Source } from "../../core/source";
 import type { Backend } from "../../types";
 import type { CallContext } from "../chat";
 import type { Backends, HandOff, ServerBackend } from "./backend";
-import { BoundedMemory } from "./memory";
+import { BoundedMemory } from "../../core/memory";
 
 /** What was learnt of a (base, model): which backend serves it, and which parameters it refuses. */
 export interface BackendFact {

@@ -3,7 +3,7 @@
  * as `@huggingface/inference` 4.13 looks it up): fetched once per (hub, model, token), kept in one bounded memory
  * with an expiry shared by every client; concurrent first calls wait for one lookup.
  */
-import { BoundedMemory, perCredential } from "../endpoints/memory";
+import { BoundedMemory, perCredential } from "../../core/memory";
 import { toHttpError } from "../../core/errorTable";
 import { InferenceClientHubApiError } from "../../core/hfErrors";
 import { modelPath } from "../routes";

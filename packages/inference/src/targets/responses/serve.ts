@@ -6,7 +6,7 @@
  */
 import { backendMemory, streamTries, wholeTries } from "../endpoints/detect";
 import { BACKENDS } from "../endpoints/index";
-import { BoundedMemory } from "../endpoints/memory";
+import { BoundedMemory } from "../../core/memory";
 import { HttpError, InputError } from "../../core/errors";
 import { readErrorFields } from "../../core/errorTable";
 import { type ChatContext, prepareChat } from "../chat";
