@@ -50,12 +50,12 @@ describe("the Node build (dist/node/)", () => {
     expect(dynamic.sort()).toEqual(lazyChunks.sort());
     // Nor is their code: no statically loaded file defines the task core, a provider's format or the Responses writer.
     for (const file of graph) {
-      expect(readFileSync(join(dir, file), "utf8"), file).not.toMatch(/function runTask\b|\bPROVIDER_TASKS\b|function resolveProvider\b|class ResponseWriter\b|function serveResponses\b/);
+      expect(readFileSync(join(dir, file), "utf8"), file).not.toMatch(/function runTask\b|\bPROVIDER_TASKS\b|function resolveProvider\b|class ResponseWriter\b|function responseTries\b/);
     }
     const lazyCode = lazyChunks.map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
     expect(lazyCode).toMatch(/function runTask\b/);
     expect(lazyCode).toMatch(/\bPROVIDER_TASKS\b/);
-    expect(lazyCode).toMatch(/function serveResponses\b/);
+    expect(lazyCode).toMatch(/function responseTries\b/);
   });
 });
 
