@@ -3,6 +3,7 @@ import { chatCompletion } from "./tasks/chatCompletion";
 import { chatCompletionStream } from "./tasks/chatCompletionStream";
 import { conversational } from "./tasks/conversational";
 import { responses, responsesStream } from "./tasks/eager";
+import { listModels } from "./targets/catalog";
 import { textGeneration } from "./tasks/textGeneration";
 import { textGenerationStream } from "./tasks/textGenerationStream";
 import type {
@@ -11,10 +12,12 @@ import type {
   ChatCompletionStreamOutput,
   ConversationalArgs,
   ConversationalOutput,
+  ListModelsOptions,
   Options,
   ResponsesArgs,
   ResponsesOutput,
   ResponsesStreamEvent,
+  RouterModel,
   TextGenerationArgs,
   TextGenerationOutput,
   TextGenerationStreamOutput,
@@ -79,6 +82,11 @@ export class InferenceClient extends TaskClient {
   /** A Responses API answer streamed as its events: see {@link responsesStream}. */
   responsesStream(args: ResponsesArgs, options?: Options): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
     return responsesStream(this.args(args), this.options(options));
+  }
+
+  /** The models the HF router serves, with each provider's status, prices and capabilities: see {@link listModels}. */
+  listModels(options?: ListModelsOptions): Promise<readonly RouterModel[]> {
+    return listModels({ ...this.defaultOptions, ...options, accessToken: options?.accessToken ?? this.accessToken });
   }
 }
 

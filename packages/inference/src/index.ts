@@ -40,6 +40,7 @@ export {
   responses,
   responsesStream,
 } from "./tasks/eager";
+export { listModels } from "./targets/catalog";
 export { collectStream } from "./api/collectStream";
 export { toReadableStream, toResponse } from "./api/streamResponse";
 export {

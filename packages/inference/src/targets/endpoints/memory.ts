@@ -53,3 +53,23 @@ export class BoundedMemory<V> {
     this.facts.clear();
   }
 }
+
+/** A memory filled by lookups: one lookup at a time per key, shared by whoever asks meanwhile; a failed one is not kept. */
+export class LookupMemory<V> extends BoundedMemory<V> {
+  /** The lookups in flight, by key. */
+  readonly lookups = new Map<string, Promise<V>>();
+
+  /** The value of `key`: remembered (unless `fresh`), else the lookup in flight, else `start()`'s. */
+  lookup(key: string, start: () => Promise<V>, fresh?: boolean): Promise<V> {
+    const known = fresh ? undefined : this.get(key);
+    if (known !== undefined) return Promise.resolve(known);
+    let running = this.lookups.get(key);
+    if (!running) {
+      const started = start().then((value) => (this.set(key, value), value));
+      this.lookups.set(key, (running = started));
+      const forget = (): void => void (this.lookups.get(key) === started && this.lookups.delete(key));
+      started.then(forget, forget);
+    }
+    return running;
+  }
+}
