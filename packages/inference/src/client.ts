@@ -3,9 +3,9 @@ import { chatCompletion } from "./tasks/chatCompletion";
 import { chatCompletionStream } from "./tasks/chatCompletionStream";
 import { conversational } from "./tasks/conversational";
 import { responses, responsesStream } from "./tasks/eager";
-import { listModels } from "./targets/catalog";
 import { textGeneration } from "./tasks/textGeneration";
 import { textGenerationStream } from "./tasks/textGenerationStream";
+import { listModels } from "./targets/catalog";
 import type {
   ChatCompletionArgs,
   ChatCompletionOutput,

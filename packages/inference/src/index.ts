@@ -40,7 +40,6 @@ export {
   responses,
   responsesStream,
 } from "./tasks/eager";
-export { listModels } from "./targets/catalog";
 export { collectStream } from "./api/collectStream";
 export { toReadableStream, toResponse } from "./api/streamResponse";
 export {
@@ -74,3 +73,4 @@ export type * from "./types";
 export { VERSION } from "./version";
 export { getLogger, setLogger } from "./core/logger";
 export { INFERENCE_PROVIDERS, PROVIDERS_HUB_ORGS, type InferenceProvider, type InferenceProviderOrPolicy, PROVIDERS_OR_POLICIES } from "./targets/providers/names";
+export { listModels } from "./targets/catalog";

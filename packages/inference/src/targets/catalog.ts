@@ -40,8 +40,8 @@ export async function listModels(options: ListModelsOptions = {}): Promise<reado
   const secret = call.secret;
   try {
     // Per token: what the router lists for one account is never handed to another.
-    const lookup = catalogMemory.lookup(perCredential(url, secret), () => fetchCatalog(url, conn, secret), refresh);
-    return await call.until(lookup);
+    const key = perCredential(url, secret);
+    return await call.until(catalogMemory.known(key, refresh) ?? catalogMemory.track(key, fetchCatalog(url, conn, secret)));
   } catch (error) {
     throw sealError(call.translate(error, url), secret);
   } finally {

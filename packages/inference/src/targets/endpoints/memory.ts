@@ -59,17 +59,18 @@ export class LookupMemory<V> extends BoundedMemory<V> {
   /** The lookups in flight, by key. */
   readonly lookups = new Map<string, Promise<V>>();
 
-  /** The value of `key`: remembered (unless `fresh`), else the lookup in flight, else `start()`'s. */
-  lookup(key: string, start: () => Promise<V>, fresh?: boolean): Promise<V> {
-    const known = fresh ? undefined : this.get(key);
-    if (known !== undefined) return Promise.resolve(known);
-    let running = this.lookups.get(key);
-    if (!running) {
-      const started = start().then((value) => (this.set(key, value), value));
-      this.lookups.set(key, (running = started));
-      const forget = (): void => void (this.lookups.get(key) === started && this.lookups.delete(key));
-      started.then(forget, forget);
-    }
-    return running;
+  /** What `key` is remembered as (unless `fresh`), else the lookup in flight for it; undefined when neither. */
+  known(key: string, fresh?: boolean): Promise<V> | undefined {
+    const value = fresh ? undefined : this.get(key);
+    return value === undefined ? this.lookups.get(key) : Promise.resolve(value);
+  }
+
+  /** Shares `lookup` with whoever asks for `key` until it settles; what it finds is remembered, a failure is not. */
+  track(key: string, lookup: Promise<V>): Promise<V> {
+    const started = lookup.then((value) => (this.set(key, value), value));
+    this.lookups.set(key, started);
+    const forget = (): void => void (this.lookups.get(key) === started && this.lookups.delete(key));
+    started.then(forget, forget);
+    return started;
   }
 }

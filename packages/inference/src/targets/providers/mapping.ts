@@ -45,7 +45,7 @@ export interface Lookup {
 export function providerMappings(model: string, lookup: Lookup): Promise<readonly ProviderMapping[]> {
   // Per token: a private model's mapping, or a 401, is never handed to a caller with another token.
   const key = perCredential(`${lookup.hubUrl}|${model}`, hubToken(lookup.token));
-  const running = mappingMemory.lookup(key, () => fetchMappings(model, lookup));
+  const running = mappingMemory.known(key) ?? mappingMemory.track(key, fetchMappings(model, lookup));
   const url = urlOf(model, lookup.hubUrl);
   return lookup.call.until(running).catch((error: unknown) => {
     throw lookup.call.translate(error, url);
