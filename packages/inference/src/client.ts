@@ -5,16 +5,19 @@ import { conversational } from "./tasks/conversational";
 import { responses, responsesStream } from "./tasks/eager";
 import { textGeneration } from "./tasks/textGeneration";
 import { textGenerationStream } from "./tasks/textGenerationStream";
+import { listModels } from "./targets/catalog";
 import type {
   ChatCompletionArgs,
   ChatCompletionOutput,
   ChatCompletionStreamOutput,
   ConversationalArgs,
   ConversationalOutput,
+  ListModelsOptions,
   Options,
   ResponsesArgs,
   ResponsesOutput,
   ResponsesStreamEvent,
+  RouterModel,
   TextGenerationArgs,
   TextGenerationOutput,
   TextGenerationStreamOutput,
@@ -79,6 +82,11 @@ export class InferenceClient extends TaskClient {
   /** A Responses API answer streamed as its events: see {@link responsesStream}. */
   responsesStream(args: ResponsesArgs, options?: Options): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
     return responsesStream(this.args(args), this.options(options));
+  }
+
+  /** The models the HF router serves, with each provider's status, prices and capabilities: see {@link listModels}. */
+  listModels(options?: ListModelsOptions): Promise<readonly RouterModel[]> {
+    return listModels({ ...this.defaultOptions, ...options, accessToken: options?.accessToken ?? this.accessToken });
   }
 }
 

@@ -17,6 +17,7 @@ export type {
   ProviderMappingEntry,
   ProxyFault,
   RecordedRequest,
+  RouterProvider,
   StreamFault,
   TgiVersion,
 } from "./types.js";

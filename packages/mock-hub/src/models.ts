@@ -1,7 +1,7 @@
 import { DIALECTS, isOpenAiServer } from "./openai/dialects.js";
 import { PIPELINE_TASKS } from "./pipelines.js";
 import { inlineThinkTokens, splitTokens } from "./tokens.js";
-import type { Backend, ChatRouteError, ModelConfig } from "./types.js";
+import type { Backend, ChatRouteError, ModelConfig, RouterProvider } from "./types.js";
 
 /** What every model answers unless its config gives another `text`. */
 export const DEFAULT_TEXT = "The capital of France is Paris.";
@@ -131,8 +131,12 @@ export const PREDEFINED_MODELS = {
   "hfkit/router-multi": {
     /** Served by vLLM. */
     backend: "vllm",
-    /** The providers serving it, `:fastest` first. */
-    providers: ["together", "novita", "hf-inference"],
+    /** The providers serving it, `:fastest` first; novita without tools or structured output, hf-inference unpriced. */
+    providers: [
+      { provider: "together", contextLength: 131072, pricing: { input: 0.6, output: 0.6 } },
+      { provider: "novita", contextLength: 32768, pricing: { input: 0.2, output: 0.8 }, supportsTools: false, supportsStructuredOutput: false },
+      { provider: "hf-inference", pricing: null },
+    ],
     /** A leading chunk with `choices: []`. */
     leadingEmptyChoices: true,
   },
@@ -160,7 +164,11 @@ export interface ResolvedModel {
   reasoning: string | undefined;
   /** The chat answer's tokens: the text's, or `<think>…</think>` and the text's. */
   chatTokens: readonly string[];
+  /** The names of its router providers, `:fastest` first. */
   providers: readonly string[];
+  /** Its router providers, with what the router's `GET /v1/models` says of each (defaults not applied). */
+  routerProviders: readonly RouterProvider[];
+  architecture: NonNullable<ModelConfig["architecture"]>;
   leadingEmptyChoices: boolean;
   /** The pipeline served at `POST /models/{id}`, when not text generation. */
   task: string | undefined;
@@ -172,6 +180,7 @@ export function resolveModel(id: string, models: ReadonlyMap<string, ModelConfig
   const backend = config.backend ?? "tgi";
   const text = config.text ?? DEFAULT_TEXT;
   const inline = config.thinkInline === true;
+  const routerProviders = (config.providers ?? ["hf-inference"]).map((p) => (typeof p === "string" ? { provider: p } : p));
   return {
     id,
     backend,
@@ -184,7 +193,9 @@ export function resolveModel(id: string, models: ReadonlyMap<string, ModelConfig
     toolArguments: config.toolArguments,
     reasoning: inline ? undefined : config.reasoning,
     chatTokens: inline ? inlineThinkTokens(config.reasoning ?? "", text) : splitTokens(text),
-    providers: config.providers ?? ["hf-inference"],
+    providers: routerProviders.map((p) => p.provider),
+    routerProviders,
+    architecture: config.architecture ?? {},
     leadingEmptyChoices: config.leadingEmptyChoices ?? false,
     task: config.task ?? (id.startsWith("hfkit/") && PIPELINE_TASKS.includes(id.slice(6)) ? id.slice(6) : undefined),
   };

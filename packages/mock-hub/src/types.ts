@@ -29,8 +29,18 @@ export interface ModelConfig {
   reasoning?: string;
   /** Chat answers put the reasoning inline in `content` as `<think>…</think>` (tags cut across chunks). */
   thinkInline?: boolean;
-  /** The router's providers for this model, first = `:fastest`. Default `["hf-inference"]`. */
-  providers?: string[];
+  /**
+   * The router's providers for this model, first = `:fastest`: a name, or a name with what the router's
+   * `GET /v1/models` says of it. Default `["hf-inference"]`.
+   */
+  providers?: (string | RouterProvider)[];
+  /** What the router's `GET /v1/models` says the model takes in and gives out. Default text in, text out. */
+  architecture?: {
+    /** Default `["text"]`. */
+    inputModalities?: string[];
+    /** Default `["text"]`. */
+    outputModalities?: string[];
+  };
   /** OpenAI-protocol servers: the stream starts with a chunk whose `choices` is `[]`. */
   leadingEmptyChoices?: boolean;
   /** false: TGI answers 422 `template_error` on the chat route. Default true. */
@@ -55,6 +65,24 @@ export interface ModelConfig {
    * this object's). Default: the mapping of a few `hfkit/...` ids (see the README), else `{}`.
    */
   inferenceProviderMapping?: Record<string, ProviderMappingEntry>;
+}
+
+/** A provider of a model on the router, and what the router's `GET /v1/models` says of it (each field optional). */
+export interface RouterProvider {
+  /** The provider's name, e.g. `"together"`. */
+  provider: string;
+  /** Its `status`. Default `"live"`. */
+  status?: string;
+  /** Its `context_length`, in tokens; `null` leaves it out. Default the model's `maxTotalTokens`. */
+  contextLength?: number | null;
+  /** Its `pricing`, dollars per million tokens; `null` leaves it out. Default `{ input: 0.1, output: 0.3 }`. */
+  pricing?: { input: number; output: number } | null;
+  /** Its `supports_tools`. Default true. */
+  supportsTools?: boolean;
+  /** Its `supports_structured_output`. Default true. */
+  supportsStructuredOutput?: boolean;
+  /** Its `is_model_author`. Default false. */
+  isModelAuthor?: boolean;
 }
 
 /** One provider's entry in a model's `inferenceProviderMapping`, as the Hub answers it. */

@@ -56,3 +56,24 @@ export class BoundedMemory<V> {
     this.facts.clear();
   }
 }
+
+/** A memory filled by lookups: one lookup at a time per key, shared by whoever asks meanwhile; a failed one is not kept. */
+export class LookupMemory<V> extends BoundedMemory<V> {
+  /** The lookups in flight, by key. */
+  readonly lookups = new Map<string, Promise<V>>();
+
+  /** What `key` is remembered as (unless `fresh`), else the lookup in flight for it; undefined when neither. */
+  known(key: string, fresh?: boolean): Promise<V> | undefined {
+    const value = fresh ? undefined : this.get(key);
+    return value === undefined ? this.lookups.get(key) : Promise.resolve(value);
+  }
+
+  /** Shares `lookup` with whoever asks for `key` until it settles; what it finds is remembered, a failure is not. */
+  track(key: string, lookup: Promise<V>): Promise<V> {
+    const started = lookup.then((value) => (this.set(key, value), value));
+    this.lookups.set(key, started);
+    const forget = (): void => void (this.lookups.get(key) === started && this.lookups.delete(key));
+    started.then(forget, forget);
+    return started;
+  }
+}

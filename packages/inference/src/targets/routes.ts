@@ -67,7 +67,7 @@ export function modelPath(model: string): string {
  * A base URL option, checked before any request: absolute, http or https, no `user:password@`
  * (a credential there would be quoted by every fetch error; the token goes in `accessToken`).
  */
-export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | "hubUrl"): string {
+export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | "hubUrl" | "routerUrl"): string {
   const shown = typeof value === "string" ? JSON.stringify(redactText(redactUrl(value)).slice(0, 120)) : String(value);
   let url: URL | undefined;
   try {

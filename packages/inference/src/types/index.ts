@@ -130,7 +130,18 @@ export interface Options {
   includeCredentials?: string | boolean;
 }
 
+/** Options of `listModels`: a call's options, and the catalog's own. */
+export interface ListModelsOptions extends Options {
+  /** A Hugging Face token (`hf_...`); left out, `HF_TOKEN` from the environment where there is one. */
+  accessToken?: string;
+  /** The router asked: `{routerUrl}/v1/models`. Default `https://router.huggingface.co`. */
+  routerUrl?: string;
+  /** `true`: ask the router again even if its list is remembered (then remember the new one). */
+  refresh?: boolean;
+}
+
 export type * from "./base";
+export type * from "./catalog";
 export type * from "./chat";
 export type * from "./chatOutput";
 export type * from "./generation";

@@ -56,8 +56,27 @@ function serverEntry(id: string, models: Models): Entry[] {
   return [{ id, object: "model", created: CREATED, owned_by: ownedBy }];
 }
 
+/** The default price of a provider, in dollars per million tokens. */
+const PRICING = { input: 0.1, output: 0.3 };
+
 function routerEntry(id: string, models: Models): Entry[] {
-  const providers = resolveModel(id, models).providers.map((provider) => ({ provider, status: "live" }));
-  if (providers.length === 0) return [];
-  return [{ id, object: "model", created: CREATED, owned_by: id.split("/")[0], providers }];
+  const { routerProviders, architecture, maxTotalTokens } = resolveModel(id, models);
+  if (routerProviders.length === 0) return [];
+  const providers = routerProviders.map((p) => {
+    const contextLength = p.contextLength === undefined ? maxTotalTokens : p.contextLength;
+    const pricing = p.pricing === undefined ? PRICING : p.pricing;
+    return {
+      provider: p.provider,
+      status: p.status ?? "live",
+      ...(contextLength === null ? {} : { context_length: contextLength }),
+      ...(pricing === null ? {} : { pricing }),
+      supports_tools: p.supportsTools ?? true,
+      supports_structured_output: p.supportsStructuredOutput ?? true,
+      is_model_author: p.isModelAuthor ?? false,
+    };
+  });
+  const input = architecture.inputModalities ?? ["text"];
+  const output = architecture.outputModalities ?? ["text"];
+  const arch = { input_modalities: input, output_modalities: output };
+  return [{ id, object: "model", created: CREATED, owned_by: id.split("/")[0], architecture: arch, providers }];
 }

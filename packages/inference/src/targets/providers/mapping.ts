@@ -3,7 +3,7 @@
  * as `@huggingface/inference` 4.13 looks it up): fetched once per (hub, model, token), kept in one bounded memory
  * with an expiry shared by every client; concurrent first calls wait for one lookup.
  */
-import { BoundedMemory, perCredential } from "../../core/memory";
+import { LookupMemory, perCredential } from "../../core/memory";
 import { toHttpError } from "../../core/errorTable";
 import { InferenceClientHubApiError } from "../../core/hfErrors";
 import { modelPath } from "../routes";
@@ -30,16 +30,8 @@ export interface ProviderMapping {
   readonly adapterWeightsPath?: string;
 }
 
-class MappingMemory extends BoundedMemory<readonly ProviderMapping[]> {
-  readonly lookups = new Map<string, Promise<readonly ProviderMapping[]>>();
-
-  constructor() {
-    super(MAX_MAPPINGS);
-  }
-}
-
 /** The mappings looked up, and the lookups in flight. */
-export const mappingMemory = /* @__PURE__ */ new MappingMemory();
+export const mappingMemory = /* @__PURE__ */ new LookupMemory<readonly ProviderMapping[]>(MAX_MAPPINGS);
 
 /** What a lookup is sent with. */
 export interface Lookup {
@@ -53,15 +45,7 @@ export interface Lookup {
 export function providerMappings(model: string, lookup: Lookup): Promise<readonly ProviderMapping[]> {
   // Per token: a private model's mapping, or a 401, is never handed to a caller with another token.
   const key = perCredential(`${lookup.hubUrl}|${model}`, hubToken(lookup.token));
-  const known = mappingMemory.get(key);
-  if (known) return Promise.resolve(known);
-  let running = mappingMemory.lookups.get(key);
-  if (!running) {
-    const started = fetchMappings(model, lookup).then((mappings) => (mappingMemory.set(key, mappings), mappings));
-    mappingMemory.lookups.set(key, (running = started));
-    const forget = (): void => void (mappingMemory.lookups.get(key) === started && mappingMemory.lookups.delete(key));
-    started.then(forget, forget);
-  }
+  const running = mappingMemory.known(key) ?? mappingMemory.track(key, fetchMappings(model, lookup));
   const url = urlOf(model, lookup.hubUrl);
   return lookup.call.until(running).catch((error: unknown) => {
     throw lookup.call.translate(error, url);
