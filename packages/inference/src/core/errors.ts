@@ -8,7 +8,7 @@ import { redactText } from "./redact";
 
 export type { HttpRequestInfo, HttpResponseInfo } from "./errorShapes";
 
-const BRAND = Symbol.for("hfkit.error.kinds");
+const BRAND: unique symbol = Symbol.for("hfkit.error.kinds");
 
 /** The base of every error the client throws: catch it to catch them all. */
 export class InferenceError extends Error {
@@ -16,6 +16,8 @@ export class InferenceError extends Error {
   static readonly kind: string = "InferenceError";
   /** The class's name, e.g. `"RateLimitError"` (its `kind`, so it survives minification). */
   declare name: string;
+  /** The `kind` of each class this error is (set by the constructor, not enumerable). */
+  private declare readonly [BRAND]: unknown[];
 
   /** `message` says what failed; `cause` is the underlying error, if any. */
   constructor(message: string, options?: { cause?: unknown }) {
@@ -31,8 +33,7 @@ export class InferenceError extends Error {
 
   /** Marks this error as also being of the class whose `kind` is given (a second family, such as `@huggingface/inference`'s). */
   protected also(kind: string): void {
-    const kinds: unknown = Reflect.get(this, BRAND); // the constructor's array
-    if (Array.isArray(kinds)) kinds.push(kind);
+    this[BRAND].push(kind);
   }
 
   /** `instanceof` that also recognises errors of this class made by another copy of the package (ESM and CommonJS). */

@@ -42,10 +42,7 @@ export class BoundedMemory<V> {
   set(key: string, value: V): void {
     this.facts.delete(key);
     this.facts.set(key, { value, expires: Date.now() + TTL_MS });
-    if (this.facts.size > this.capacity) {
-      const oldest = this.facts.keys().next();
-      if (!oldest.done) this.facts.delete(oldest.value);
-    }
+    if (this.facts.size > this.capacity) this.facts.delete(this.facts.keys().next().value ?? "");
   }
 
   get size(): number {

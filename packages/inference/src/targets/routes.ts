@@ -68,20 +68,20 @@ export function modelPath(model: string): string {
  * (a credential there would be quoted by every fetch error; the token goes in `accessToken`).
  */
 export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | "hubUrl" | "routerUrl"): string {
+  let why = "be an absolute http:// or https:// URL";
+  if (typeof value === "string") {
+    try {
+      const url = new URL(value);
+      if (url.protocol === "http:" || url.protocol === "https:") {
+        if (!url.username && !url.password) return value;
+        why = "not carry `user:password@`: pass the token as `accessToken`";
+      }
+    } catch {
+      // not a URL: said below
+    }
+  }
   const shown = typeof value === "string" ? JSON.stringify(redactText(redactUrl(value)).slice(0, 120)) : String(value);
-  let url: URL | undefined;
-  try {
-    url = typeof value === "string" ? new URL(value) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (typeof value !== "string" || !url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new InputError(`\`${field}\` must be an absolute http:// or https:// URL (got ${shown})`, field);
-  }
-  if (url.username || url.password) {
-    throw new InputError(`\`${field}\` must not carry \`user:password@\`: pass the token as \`accessToken\` (got ${shown})`, field);
-  }
-  return value;
+  throw new InputError(`\`${field}\` must ${why} (got ${shown})`, field);
 }
 
 /**
