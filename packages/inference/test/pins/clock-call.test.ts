@@ -209,6 +209,27 @@ describe("fail, check, attempt, finish", () => {
   });
 });
 
+describe("runtimes whose timers are numbers (browsers, workers, Deno)", () => {
+  it("a call with every limit runs and fails on time where setTimeout returns a number (no unref to call)", async () => {
+    const real = globalThis.setTimeout;
+    const timers = new Map<number, ReturnType<typeof setTimeout>>();
+    let next = 1;
+    vi.stubGlobal("setTimeout", (fn: () => void, ms?: number) => {
+      const id = next++;
+      timers.set(id, real(fn, ms));
+      return id;
+    });
+    vi.stubGlobal("clearTimeout", (id: number | undefined) => {
+      if (id !== undefined) clearTimeout(timers.get(id));
+    });
+    const call = new Call({ timeout: 20, firstChunkTimeout: 1000, idleTimeout: 1000, stallTimeout: 1000 });
+    call.watchBody();
+    const failed = await new Promise((resolve) => call.onCancel(resolve));
+    expect(failed).toMatchObject({ name: "TimeoutError", kind: "deadline" });
+    call.finish();
+  });
+});
+
 describe("remaining(): the time to the nearer limit, less the time spent", () => {
   it.each<[string, Partial<CallLimits>, number]>([
     ["no limit", {}, Infinity],
@@ -359,6 +380,15 @@ describe("translate: what fetch or a read threw, as the caller sees it", () => {
     expect(keyed.url).not.toContain(SECRET);
     const same = new InferenceError("mine");
     expect(call.translate(same)).toBe(same);
+  });
+
+  it("a fetch that rejects with no error at all (undefined, null) is a ConnectionError, not a TypeError of our own", async () => {
+    for (const thrown of [undefined, null]) {
+      const c = clientOn(raw(), { maxRetries: 0, fetch: () => Promise.reject(thrown) });
+      const error = await c.chatCompletion({ messages: QUESTION }).catch((e: unknown) => e);
+      expect(error, String(thrown)).toBeInstanceOf(ConnectionError);
+      expect((error as Error).message).toMatch(new RegExp(`failed: ${String(thrown)}$`));
+    }
   });
 
   it("a body that answers fine is not translated at all (control)", async () => {
