@@ -229,6 +229,7 @@ describe("chat: messages", () => {
     ["content a number", [{ role: "user", content: 3 }], "messages[0].content", "`messages[0].content` must be a string or an array of content parts"],
     ["no content and no tool_calls", [{ role: "assistant" }], "messages[0].content", "`messages[0].content` must be a string or an array of content parts"],
     ["null content and no tool_calls", [{ role: "assistant", content: null }], "messages[0].content", "`messages[0].content` must be a string or an array of content parts"],
+    ["content a number beside tool_calls", [{ role: "assistant", content: 3, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] }], "messages[0].content", "`messages[0].content` must be a string or an array of content parts"],
   ])("%s → refused", async (_name, messages, field, message) => {
     expectRefused(await chat({ messages }), field, message);
   });
