@@ -25,7 +25,7 @@ export const CORE = [
 ];
 
 const args = process.argv.slice(2);
-/** `--pins`: run the tests of test/pins/ alone (minutes instead of hours; the score is then a lower bound). */
+/** `--pins`: run the rules' own tests alone, test/pins/ and test/hardening/ (minutes instead of hours; the score is then a lower bound). */
 const pinsOnly = args.includes("--pins");
 const files = args.filter((a) => a !== "--pins").map((f) => f.replace(/^packages\/inference\//, ""));
 const chosen = files.length ? files : CORE;
@@ -38,7 +38,7 @@ for (const file of chosen) {
   const run = spawnSync(process.execPath, [join(root, "node_modules/@stryker-mutator/core/bin/stryker.js"), "run", join(root, "scripts/mutation/stryker.config.mjs")], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, MUTATE: `packages/inference/${file}`, REPORT: report, ...(pinsOnly ? { MUTATION_TESTS: "test/pins/**/*.test.ts" } : {}) },
+    env: { ...process.env, MUTATE: `packages/inference/${file}`, REPORT: report, ...(pinsOnly ? { MUTATION_TESTS: "test/{pins,hardening}/**/*.test.ts" } : {}) },
   });
   if (run.status !== 0) throw new Error(`stryker failed on ${file} (exit ${run.status})`);
   const parsed = JSON.parse(readFileSync(report, "utf8"));
