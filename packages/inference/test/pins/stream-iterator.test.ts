@@ -99,6 +99,23 @@ describe("while the request waits for its response", () => {
     expect(await stream.next()).toEqual(DONE);
   });
 
+  it("return() aborts the request with an AbortError saying the consumer closed the stream (what a custom fetch is told)", async () => {
+    const held = holdNextRequest(raw());
+    let signal: AbortSignal | undefined;
+    const stream = clientOn(raw(), {
+      fetch: (url, init) => {
+        signal = init?.signal ?? undefined;
+        return fetch(url, init);
+      },
+    }).chatCompletionStream({ messages: QUESTION });
+    const pending = stream.next();
+    await held;
+    expect(await stream.return(undefined)).toEqual(DONE);
+    expect(await within(pending, undefined, "the pending next()")).toEqual(DONE);
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toMatchObject({ name: "AbortError", message: "The stream was closed by its consumer" });
+  });
+
   it("throw(e) rejects with e and aborts it: the server sees the socket close", async () => {
     const held = holdNextRequest(raw());
     const stream = clientOn(raw()).chatCompletionStream({ messages: QUESTION });
