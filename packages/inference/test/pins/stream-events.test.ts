@@ -125,6 +125,12 @@ describe("[DONE]", () => {
     expect(run.tokens).toEqual(["A"]);
   });
 
+  it("a chunk whose text holds [DONE] is a chunk, not the end (only data that is [DONE] and nothing else ends it)", async () => {
+    const run = await streamOf(`${chunkEvent("[DONE]")}${chunkEvent(" then more", "stop")}data: [DONE]\n\n`);
+    expect(run.error).toBeUndefined();
+    expect(run.tokens).toEqual(["[DONE]", " then more"]);
+  });
+
   it("nothing after [DONE] is read: a later event, even an error, is not seen", async () => {
     const run = await streamOf(`${chunkEvent("A", "stop")}data: [DONE]\n\n${chunkEvent("B")}data: {"error":"late"}\n\n`);
     expect(run.error).toBeUndefined();
@@ -149,6 +155,12 @@ describe("a Responses stream's failures, read by its rules", () => {
     const error = await responsesError(`${created}data: ${JSON.stringify(failed)}\n\n`);
     expectError(error, ServerError, "boom (inside the stream)");
     expect((error as HttpError).status).toBe(500);
+  });
+
+  it("an `event: error` frame whose data is null: a typed error quoting it, not a TypeError of our own", async () => {
+    const error = await responsesError(`${created}event: error\ndata: null\n\n`);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as Error).message).toContain("inside the stream");
   });
 
   it("an `event: error` frame is read by the rules: its code's class and status", async () => {
