@@ -185,8 +185,8 @@ export class MalformedEventError extends InferenceError {
     super(redactText(message, secret), { cause });
     this.also(PROVIDER_OUTPUT);
     const text = String(data);
-    // Redacted before it is cut: a token across the cut would leave its start behind.
-    this.data = redactText(text.length > KEPT_TEXT_CHARS ? text.slice(0, KEPT_TEXT_CHARS + 256) : text, secret).slice(0, KEPT_TEXT_CHARS);
+    // Redacted before it is cut (with room for a secret of any length across the cut), then cut: no token's start is left behind.
+    this.data = redactText(text.slice(0, KEPT_TEXT_CHARS + 256 + (secret?.length ?? 0)), secret).slice(0, KEPT_TEXT_CHARS);
   }
 }
 

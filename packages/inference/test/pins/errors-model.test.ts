@@ -200,6 +200,14 @@ describe("MalformedEventError.data", () => {
     expect(e.message).toBe("bad: [redacted]");
   });
 
+  it("a long provider key (a 600-character JWT) across the 64 KiB point leaves not even its start", () => {
+    const key = `eyJ${"k".repeat(600)}`;
+    const text = `${"a".repeat(64 * 1024 - 10)}${key} and more`;
+    const e = new MalformedEventError("bad", text, undefined, key);
+    expect(e.data).toBe(`${"a".repeat(64 * 1024 - 10)}[redacted]`);
+    expect(e.data).not.toContain("eyJ");
+  });
+
   it("an HF token in the data is redacted even when the secret is another", () => {
     expect(new MalformedEventError("m", `x ${SECRET} y`, undefined, "other-secret").data).toBe("x [redacted] y");
   });
