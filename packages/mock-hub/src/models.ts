@@ -11,6 +11,13 @@ const DEFAULT_VERSION = "3.2.0";
 /** What the predefined reasoning models think before answering. */
 const REASONING = "The user asks about France. Its capital is Paris.";
 
+/** `hfkit/router-multi`'s providers, `:fastest` first: novita without tools or structured output, hf-inference unpriced. */
+const ROUTER_MULTI_PROVIDERS: RouterProvider[] = [
+  { provider: "together", contextLength: 131072, pricing: { input: 0.6, output: 0.6 } },
+  { provider: "novita", contextLength: 32768, pricing: { input: 0.2, output: 0.8 }, supportsTools: false, supportsStructuredOutput: false },
+  { provider: "hf-inference", pricing: null },
+];
+
 /** Ready-made models, one per behaviour worth testing against. */
 export const PREDEFINED_MODELS = {
   /** TGI 2.0.2: `data:{json}` with no space, no `[DONE]`, `eos_token` finish reasons, `</s>` streamed as text. */
@@ -132,11 +139,7 @@ export const PREDEFINED_MODELS = {
     /** Served by vLLM. */
     backend: "vllm",
     /** The providers serving it, `:fastest` first; novita without tools or structured output, hf-inference unpriced. */
-    providers: [
-      { provider: "together", contextLength: 131072, pricing: { input: 0.6, output: 0.6 } },
-      { provider: "novita", contextLength: 32768, pricing: { input: 0.2, output: 0.8 }, supportsTools: false, supportsStructuredOutput: false },
-      { provider: "hf-inference", pricing: null },
-    ],
+    providers: ROUTER_MULTI_PROVIDERS,
     /** A leading chunk with `choices: []`. */
     leadingEmptyChoices: true,
   },

@@ -76,7 +76,12 @@ export interface RouterProvider {
   /** Its `context_length`, in tokens; `null` leaves it out. Default the model's `maxTotalTokens`. */
   contextLength?: number | null;
   /** Its `pricing`, dollars per million tokens; `null` leaves it out. Default `{ input: 0.1, output: 0.3 }`. */
-  pricing?: { input: number; output: number } | null;
+  pricing?: {
+    /** Dollars per million prompt tokens. */
+    input: number;
+    /** Dollars per million generated tokens. */
+    output: number;
+  } | null;
   /** Its `supports_tools`. Default true. */
   supportsTools?: boolean;
   /** Its `supports_structured_output`. Default true. */

@@ -29,6 +29,7 @@ export interface RouterModelProvider {
   readonly context_length?: number;
   /** What it charges, in dollars per million tokens: both prices, or none. */
   readonly pricing?: RouterModelPricing;
+  /** It takes `tools` (function calling). */
   readonly supports_tools?: boolean;
   /** It honours a JSON-schema `response_format`. */
   readonly supports_structured_output?: boolean;
@@ -42,7 +43,9 @@ export interface RouterModel {
   readonly id: string;
   /** Unix time, in seconds. */
   readonly created?: number;
+  /** The organisation that owns the model. */
   readonly owned_by?: string;
+  /** What the model takes in and gives out. */
   readonly architecture?: RouterModelArchitecture;
   /** In the router's order; entries without a provider name are left out. */
   readonly providers: readonly RouterModelProvider[];
