@@ -64,9 +64,12 @@ export function needBinary(value: unknown, field: string): Blob | ArrayBuffer {
   return out;
 }
 
+/** Which field holds a task's file: `inputs`, or the older `data` when only it is given. */
+export const binaryField = (args: { inputs?: unknown; data?: unknown }): "inputs" | "data" => (args.data !== undefined && args.inputs === undefined ? "data" : "inputs");
+
 /** The binary input of `args` (`inputs`, or the older `data`), checked: a Blob, an ArrayBuffer or a typed array of at least one byte. */
 function binaryOf(args: { inputs?: unknown; data?: unknown }): Blob | ArrayBuffer {
-  const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
+  const field = binaryField(args);
   return needBinary(field === "data" ? args.data : args.inputs, field);
 }
 
@@ -88,7 +91,7 @@ export function checkBinary(args: { inputs?: unknown; data?: unknown; parameters
  * `parameters` when given.
  */
 export function checkAudio(args: { inputs?: unknown; data?: unknown; parameters?: unknown }): void {
-  const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
+  const field = binaryField(args);
   const audio = field === "data" ? args.data : args.inputs;
   if (typeof audio === "string") {
     if (audio === "") throw new InputError(`\`${field}\` must be a Blob or an ArrayBuffer (the audio file), or the URL of one`, field);

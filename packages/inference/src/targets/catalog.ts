@@ -6,7 +6,7 @@
 import { LookupMemory, perCredential } from "../core/memory";
 import { checkBaseUrl, HF_ROUTER_URL } from "./routes";
 import { parseMaybeJson, readText } from "../core/body";
-import { Call } from "../core/call";
+import { lookupCall } from "../core/call";
 import { toHttpError } from "../core/errorTable";
 import { InputError, MalformedEventError } from "../core/errors";
 import { isRecord } from "../core/json";
@@ -20,9 +20,6 @@ export const MAX_CATALOGS = 20;
 
 /** The lists looked up, and the lookups in flight. */
 export const catalogMemory = /* @__PURE__ */ new LookupMemory<readonly RouterModel[]>(MAX_CATALOGS);
-
-/** How long one lookup may take, whoever waits for it. */
-const LOOKUP_TIMEOUT_MS = 30_000;
 
 /**
  * The models the HF router serves, each with its providers: status, context length, pricing (dollars per million
@@ -51,7 +48,7 @@ export async function listModels(options: ListModelsOptions = {}): Promise<reado
 
 /** One lookup, under its own clock (a waiting call that gives up does not end it for the others). */
 async function fetchCatalog(url: string, conn: Connection, secret: string | undefined): Promise<readonly RouterModel[]> {
-  const own = new Call({ timeout: LOOKUP_TIMEOUT_MS, firstChunkTimeout: Infinity, idleTimeout: LOOKUP_TIMEOUT_MS, stallTimeout: Infinity }, secret);
+  const own = lookupCall(secret);
   try {
     conn.debug?.(`GET ${redactUrl(url)}`);
     const { res, release } = await fetchUnder(own, conn, url, { method: "GET", headers: conn.headers });

@@ -9,7 +9,7 @@ import { InferenceClientProviderOutputError } from "../../core/hfErrors";
 import { modelPath } from "../routes";
 import { malformed } from "../../checks/answers";
 import { serverText } from "../../core/redact";
-import { base64, checkParameters, needBinary, needString } from "../../checks/inputs";
+import { base64, binaryField, checkParameters, needBinary, needString } from "../../checks/inputs";
 import { isRecord, type JsonObject } from "../../core/json";
 import type { BodyMaker, ProviderArgs, ProviderIo, ProviderOptions, ProviderTask } from "./helper";
 import { get, imageAt, restOf } from "./helper";
@@ -30,7 +30,7 @@ const NO_TYPE = "Unable to determine the input's content-type. Make sure your ar
 
 /** The audio (`inputs`, or the older `data`) as fal takes it: a `data:` URL labelled as fal maps it; an InputError (4.13's words) otherwise. */
 function audioInput(args: ProviderArgs, notBlob = NO_TYPE): () => Promise<string> {
-  const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
+  const field = binaryField(args);
   const blob = needBinary(args[field], field);
   if (!(blob instanceof Blob)) throw new InputError(notBlob, field);
   if (!blob.type) throw new InputError(NO_TYPE, field);

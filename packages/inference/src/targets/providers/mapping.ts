@@ -8,7 +8,7 @@ import { toHttpError } from "../../core/errorTable";
 import { InferenceClientHubApiError } from "../../core/hfErrors";
 import { modelPath } from "../routes";
 import { parseMaybeJson, readText } from "../../core/body";
-import { Call } from "../../core/call";
+import { type Call, lookupCall } from "../../core/call";
 import { fetchUnder, requestIdOf } from "../../core/request";
 import { isRecord, type JsonObject } from "../../core/json";
 import type { FetchLike } from "../../types";
@@ -57,14 +57,11 @@ const hubToken = (token: string | undefined): string | undefined => (token?.star
 
 const urlOf = (model: string, hubUrl: string): string => `${hubUrl.replace(/\/+$/, "")}/api/models/${modelPath(model)}?expand[]=inferenceProviderMapping`;
 
-/** How long one lookup may take, whoever waits for it. */
-const LOOKUP_TIMEOUT_MS = 30_000;
-
 /** One lookup, under its own clock (a waiting call that gives up does not end it for the others). */
 async function fetchMappings(model: string, lookup: Lookup): Promise<readonly ProviderMapping[]> {
   const url = urlOf(model, lookup.hubUrl);
   const secret = lookup.token;
-  const own = new Call({ timeout: LOOKUP_TIMEOUT_MS, firstChunkTimeout: Infinity, idleTimeout: LOOKUP_TIMEOUT_MS, stallTimeout: Infinity }, secret);
+  const own = lookupCall(secret);
   try {
     const token = hubToken(secret);
     const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};

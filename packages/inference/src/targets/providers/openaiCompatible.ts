@@ -7,7 +7,7 @@ import { InputError } from "../../core/errors";
 import { isGreedy, validateGenerateInput } from "../../checks/params";
 import { asOutput } from "../../checks/images";
 import { blobAnswer, isNumber, isRecord, malformed } from "../../checks/answers";
-import { checkParameters, needBinary, needString, needStrings } from "../../checks/inputs";
+import { binaryField, checkParameters, needBinary, needString, needStrings } from "../../checks/inputs";
 import type { JsonObject } from "../../core/json";
 import type { TextGenerationInput, TextGenerationInputGenerateParameters } from "../../types";
 import type { ProviderArgs, ProviderTask } from "./helper";
@@ -155,7 +155,7 @@ export function transcriptionTask(label: string, path: string): ProviderTask {
   return {
     path: () => path,
     body(args) {
-      const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
+      const field = binaryField(args);
       const audio = needBinary(args[field], field);
       const file = audio instanceof Blob ? audio : new Blob([audio]);
       const fields = { ...restOf(args), ...checkParameters(args.parameters) };

@@ -7,7 +7,7 @@ import { InferenceError } from "../../core/errors";
 import { InferenceClientProviderOutputError } from "../../core/hfErrors";
 import { serverText } from "../../core/redact";
 import { malformed } from "../../checks/answers";
-import { base64, checkParameters, needBinary, needString } from "../../checks/inputs";
+import { base64, binaryField, checkParameters, needBinary, needString } from "../../checks/inputs";
 import type { JsonObject } from "../../core/json";
 import type { ProviderArgs, ProviderIo, ProviderTask } from "./helper";
 import { get, imageAt, restOf } from "./helper";
@@ -129,7 +129,7 @@ export const replicateImageToImage: ProviderTask = /* @__PURE__ */ predictions(
 /** The audio (`inputs`, or the older `data`) as a `data:` URL in `audio`; the text: the output, its first element, or its `transcription`, `translation` or `txt_file`. */
 export const replicateAutomaticSpeechRecognition: ProviderTask = /* @__PURE__ */ predictions(
   (args) => {
-    const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
+    const field = binaryField(args);
     const audio = dataUrlOf(needBinary(args[field], field), "audio/wav");
     return async (input) => ({ ...input, audio: await audio() });
   },

@@ -8,7 +8,7 @@ import { InferenceClientProviderOutputError } from "../../core/hfErrors";
 import { serverText } from "../../core/redact";
 import { asOutput } from "../../checks/images";
 import { isRecord, malformed } from "../../checks/answers";
-import { base64, checkParameters, needBinary, needString } from "../../checks/inputs";
+import { base64, binaryField, checkParameters, needBinary, needString } from "../../checks/inputs";
 import type { JsonObject } from "../../core/json";
 import type { ProviderArgs, ProviderIo, ProviderTask } from "./helper";
 import { audioFileName, formBody, get, restOf } from "./helper";
@@ -135,7 +135,7 @@ export const togetherTextToSpeech: ProviderTask = {
 
 /** The audio as Together's form takes it: a Blob (named `audio.{ext}` of its type), or an http(s) URL Together fetches. */
 function audioOf(args: ProviderArgs): Blob | string {
-  const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
+  const field = binaryField(args);
   const audio = args[field];
   if (typeof audio === "string" && /^https?:\/\//i.test(audio)) return audio;
   if (typeof audio === "string" || audio === undefined || audio === null) {

@@ -5,7 +5,7 @@
 import { InputError } from "../../core/errors";
 import { InferenceClientProviderOutputError } from "../../core/hfErrors";
 import { isRecord, malformed } from "../../checks/answers";
-import { base64, checkParameters, needBinary, needString } from "../../checks/inputs";
+import { base64, binaryField, checkParameters, needBinary, needString } from "../../checks/inputs";
 import type { ProviderTask } from "./helper";
 import { get, imageAt, restOf } from "./helper";
 
@@ -52,7 +52,7 @@ export const zaiOrgImageToText: ProviderTask = {
   path: () => "api/paas/v4/layout_parsing",
   headers: HEADERS,
   body(args) {
-    const field = args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
+    const field = binaryField(args);
     if (typeof args[field] === "string") throw new InputError(`ZAI image-to-text: \`${field}\` must be a Blob or an ArrayBuffer (hfkit does not fetch an image URL: fetch it and pass the Blob)`, field);
     const image = needBinary(args[field], field);
     const type = (image instanceof Blob && image.type) || "image/png";
