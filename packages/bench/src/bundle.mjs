@@ -10,7 +10,7 @@ export const APPS = { hfkit: "hfkit-client.mjs", "hfkit-fn": "hfkit-function.mjs
 const HFKIT_SOURCE = fileURLToPath(new URL("../../inference/src/index.ts", import.meta.url));
 /** Built-ins stay imports (not build errors), so the check below can name them. */
 const NODE_BUILTINS = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:*"];
-/** What may reach an hfkit bundle: the client's own file (eventsource-parser is bundled in it). */
+/** What may reach an hfkit bundle: the client's own file. */
 const ALLOWED = [/^\.\.\/inference\/dist\//];
 const FORBIDDEN = /mock-hub|snippets|(^|\/)cli\/|openai-compat|polyfill|^node:/;
 

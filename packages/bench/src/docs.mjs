@@ -75,7 +75,7 @@ function modulesTable(modules) {
 
 /** What each module of the client is for: the capability its bytes buy. */
 const CAPABILITIES = [
-  ["streaming: SSE parsing, termination without `[DONE]`, the async iterator", /eventsource-parser|transport\/sse|streamIterator|chatCompletionStream/],
+  ["streaming: SSE parsing, termination without `[DONE]`, the async iterator", /core\/sse|streamIterator|chatCompletionStream/],
   ["typed errors and the mapping of every server error", /errors\.ts|errorTable/],
   ["deadline, first-chunk and idle timeouts; bounded, loading-aware retries", /transport\/(call|retry)|warnOnce/],
   ["input validation and per-call options", /params|prepare/],
@@ -134,8 +134,7 @@ hfkit's \`InferenceClient\` elsewhere.
 1. **Bundle**: \`packages/bench/apps/*.mjs\`, each a page that streams one chat, bundled by esbuild
    (\`--bundle --minify --platform=browser --format=esm\`), then gzip (level 9) and brotli (quality 11)
    from \`node:zlib\`. Node built-ins are left as imports so that the check can name them; the hfkit
-   bundles may contain only \`@hfkit/inference\`'s one file, which bundles \`eventsource-parser\` (esbuild's
-   metafile inputs).
+   bundles may contain only \`@hfkit/inference\`'s one file (esbuild's metafile inputs).
 2. **Stream parse**: 100 000 TGI 3.2 chat chunks (the bytes \`@hfkit/mock-hub\` sends), served from memory
    through each client's \`fetch\` option, in 16 KB reads (cutting events anywhere) and one event per read.
    The floor is an async generator that decodes, splits on blank lines and \`JSON.parse\`s. Clients run in

@@ -56,7 +56,7 @@ async function measureAll() {
 function bundleCheck(strangers) {
   const lines = Object.entries(strangers).map(([key, list]) =>
     list.length === 0
-      ? `✓ ${key}: the bundle holds @hfkit/inference only, eventsource-parser bundled in (no Node built-in, mock hub, snippets, CLI, polyfill)`
+      ? `✓ ${key}: the bundle holds @hfkit/inference only (no Node built-in, mock hub, snippets, CLI, polyfill)`
       : `✗ ${key}: the bundle pulls in ${list.join(", ")}`,
   );
   return lines.join("\n");

@@ -1,5 +1,5 @@
 // In-memory SSE bodies shaped like TGI 3.2's chat stream (the bytes @hfkit/mock-hub sends), the floor,
-// and eventsource-parser alone (what a client built on it cannot beat).
+// and eventsource-parser alone (the parser most clients are built on; hfkit reads events itself).
 import { createParser } from "eventsource-parser";
 
 const WORDS = ["The", " capital", " of", " France", " is", " Paris."];

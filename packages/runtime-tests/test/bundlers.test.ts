@@ -8,7 +8,7 @@ const ENTRY = "bundle-entry.mjs";
 writeFileSync(join(appDir, ENTRY), 'export { InferenceClient, chatCompletionStream, ValidationError } from "@hfkit/inference";\n');
 
 // esbuild cannot resolve a Node built-in on these platforms, so a build that succeeds with nothing external
-// proves none is imported; the inputs show nothing but the SDK's one file (eventsource-parser is bundled in it) came in.
+// proves none is imported; the inputs show nothing but the SDK's one file came in.
 it.each([
   ["neutral", NEUTRAL],
   ["browser", BROWSER],

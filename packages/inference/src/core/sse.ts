@@ -1,4 +1,3 @@
-import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
 import { serverText } from "./redact";
 import { IncompleteStreamError, type InferenceError, InferenceError as BaseError, MalformedEventError } from "./errors";
 import { toHttpError } from "./errorTable";
@@ -11,6 +10,9 @@ import { noop, type Source, type StreamRules } from "./source";
 const enum Mode { Unknown, Events, Json } // prettier-ignore
 
 const DECODE_STREAM: TextDecodeOptions = { stream: true };
+const LF = 10;
+const COLON = 58;
+const SPACE = 32;
 
 /** `[DONE]` with any spacing around it (looked for first, so that no chunk's data is trimmed). */
 function isDoneMarker(data: string): boolean {
@@ -47,7 +49,14 @@ export class EventStream<T> implements Source<T> {
   private declare readonly release: () => void;
   private declare readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
-  private declare readonly parser: EventSourceParser;
+  /** The line the last read ended inside, in pieces (joined once, when its end arrives). */
+  private readonly partial: string[] = [];
+  /** The last read ended on a CR: an LF that starts the next one belongs to it. */
+  private afterCR = false;
+  /** The event being read: its `data` lines joined by "\n", how many, its `event` field. */
+  private data = "";
+  private dataLines = 0;
+  private eventName: string | undefined;
   private declare readonly offCancel: () => void;
   /** The read's callbacks, made once per `then` (the iterator passes the same one each time), not per read. */
   private pullThen: (() => unknown) | undefined;
@@ -65,7 +74,6 @@ export class EventStream<T> implements Source<T> {
       release();
       throw error;
     }
-    this.parser = createParser({ onEvent: (e) => this.onEvent(e) }); // comments count towards the event they precede: no event grows unbounded between its data lines
     this.offCancel = call.onCancel(() => this.cancelBody());
     call.watchBody();
   }
@@ -134,7 +142,66 @@ export class EventStream<T> implements Source<T> {
     if (this.mode !== Mode.Events && this.sniff(text)) return;
     this.pendingBytes += r.value.byteLength;
     if (this.pendingBytes > MAX_ANSWER_BYTES) return this.tooLarge(text);
-    this.parser.feed(text);
+    this.feed(text);
+  }
+
+  /**
+   * The event-stream format (WHATWG HTML, "Parsing an event stream"), as far as a client of these
+   * servers needs it: lines end at CRLF, LF or CR (a CR ending one read and an LF starting the next
+   * are one line end); `data` lines join with "\n"; `event` names the event; a blank line dispatches
+   * it when it has data. Comments, `id`, `retry` and unknown fields are read past. The UTF-8 BOM is
+   * the decoder's to drop. Comments count towards the bytes of the event they precede.
+   */
+  private feed(text: string): void {
+    let at = 0;
+    if (this.afterCR) {
+      this.afterCR = false;
+      if (text.charCodeAt(0) === LF) at = 1;
+    }
+    let lf = text.indexOf("\n", at);
+    let cr = text.indexOf("\r", at);
+    while (lf >= 0 || cr >= 0) {
+      const end = cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
+      if (this.partial.length > 0) {
+        this.partial.push(text.slice(at, end));
+        const line = this.partial.join("");
+        this.partial.length = 0;
+        this.onLine(line, 0, line.length);
+      } else this.onLine(text, at, end);
+      at = end + 1;
+      if (end === cr) {
+        if (at === text.length) this.afterCR = true;
+        else if (text.charCodeAt(at) === LF) at++;
+        cr = text.indexOf("\r", at);
+      }
+      if (lf >= 0 && lf < at) lf = text.indexOf("\n", at);
+      if (this.closed || this.error) return;
+    }
+    if (at < text.length) this.partial.push(at === 0 ? text : text.slice(at));
+  }
+
+  /** One line, `text[start, end)`. */
+  private onLine(text: string, start: number, end: number): void {
+    if (start === end) {
+      const lines = this.dataLines;
+      const name = this.eventName;
+      this.dataLines = 0;
+      this.eventName = undefined;
+      if (lines > 0) this.onEvent(name, this.data);
+      return;
+    }
+    // `data` and `event`, by their first letters' codes (a `startsWith` per line costs more than the rest).
+    const c = text.charCodeAt(start);
+    const isData = c === 100 && text.charCodeAt(start + 1) === 97 && text.charCodeAt(start + 2) === 116 && text.charCodeAt(start + 3) === 97;
+    if (!isData && !(c === 101 && text.startsWith("vent", start + 1))) return; // a comment, `id`, `retry` or another field
+    let at = start + (isData ? 4 : 5);
+    if (at < end) {
+      if (text.charCodeAt(at) !== COLON) return; // `datum:`, `events`: another field
+      at += text.charCodeAt(at + 1) === SPACE && at + 1 < end ? 2 : 1;
+    }
+    const value = text.slice(at, end);
+    if (!isData) this.eventName = value || undefined;
+    else this.data = this.dataLines++ === 0 ? value : `${this.data}\n${value}`;
   }
 
   /** Until the body's first non-blank byte, whether it is events or one bare JSON value; true when `text` was taken as JSON. */
@@ -162,7 +229,7 @@ export class EventStream<T> implements Source<T> {
     const rest = this.decoder.decode();
     if (this.mode === Mode.Json) return this.onWholeAnswer(this.json + rest);
     // An event the body ends without its blank line is still dispatched (a lone final CR ends its line too).
-    this.parser.feed(`${rest}\n\n`);
+    this.feed(`${rest}\n\n`);
     if (this.closed || this.error) return;
     if (this.rules.graceAfterComplete() === undefined) {
       this.error = new IncompleteStreamError(
@@ -187,11 +254,10 @@ export class EventStream<T> implements Source<T> {
     this.complete();
   }
 
-  private onEvent(event: EventSourceMessage): void {
+  private onEvent(name: string | undefined, data: string): void {
     this.pendingBytes = 0;
     if (this.closed || this.error) return;
-    const data = event.data;
-    if (event.event === "error") return this.inStreamError(this.failureOf(parseMaybeJson(data)));
+    if (name === "error") return this.inStreamError(this.failureOf(parseMaybeJson(data)));
     if (isDoneMarker(data)) {
       if (!this.accepted) this.error = new IncompleteStreamError("The stream sent [DONE] before any chunk");
       return this.complete();
