@@ -1,5 +1,32 @@
 import { InputError } from "../core/errors";
-import type { ChatCompletionInput, TextGenerationInput, TextGenerationInputGenerateParameters } from "../types";
+import type { ChatCompletionInput, Options, TextGenerationInput, TextGenerationInputGenerateParameters } from "../types";
+
+/** More retries than this only hammer a failing server. */
+const MAX_RETRIES = 100;
+
+const BACKEND_NAMES: readonly unknown[] = ["tgi", "transformers", "openai"];
+
+function checkOptions(options: Options): void {
+  if (options.backend !== undefined && !BACKEND_NAMES.includes(options.backend)) {
+    throw new InputError(`\`backend\` must be "tgi", "transformers" or "openai" (got ${JSON.stringify(options.backend)})`, "backend");
+  }
+  const r = options.maxRetries;
+  if (r !== undefined && !(Number.isInteger(r) && r >= 0 && r <= MAX_RETRIES)) {
+    throw new InputError(`\`maxRetries\` must be an integer from 0 to ${MAX_RETRIES} (got ${String(r)})`, "maxRetries");
+  }
+}
+
+/** The checks every call makes of its arguments object, its token and its options, before anything else. */
+export function checkArgs(args: unknown, options: Options): void {
+  if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
+  const { accessToken: token }: { accessToken?: unknown } = args;
+  // Never echoed: the message names what is wrong, not the value.
+  // A header value: printable ASCII without spaces (a control character would split the request).
+  if (token !== undefined && (typeof token !== "string" || /[^!-~]/.test(token))) {
+    throw new InputError("`accessToken` must be a string of printable ASCII without white space (a token read from a file may end in a newline: trim it)", "accessToken");
+  }
+  checkOptions(options);
+}
 
 /**
  * Structural and range checks on OpenAI-style chat arguments, before any request. It checks what a

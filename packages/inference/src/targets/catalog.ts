@@ -12,7 +12,8 @@ import { InputError, MalformedEventError } from "../core/errors";
 import { isRecord } from "../core/json";
 import { redactUrl, sealError, serverText } from "../core/redact";
 import { type Connection, fetchUnder, requestIdOf } from "../core/request";
-import { checkArgs, sending } from "../core/sending";
+import { sending } from "../core/sending";
+import { checkArgs } from "../checks/params";
 import type { ListModelsOptions, RouterModel, RouterModelProvider } from "../types";
 
 /** How many lists are kept, one per (router, token), each for the memory's hour. */

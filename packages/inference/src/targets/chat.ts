@@ -2,8 +2,8 @@
  * A chat or text-generation call on hf-inference, an endpoint or the router: its arguments checked
  * (an InputError before anything is sent), its route, and what it sends with.
  */
-import { validateChatInput, validateGenerateInput } from "../checks/params";
-import { checkArgs, sending } from "../core/sending";
+import { checkArgs, validateChatInput, validateGenerateInput } from "../checks/params";
+import { sending } from "../core/sending";
 import type { Call } from "../core/call";
 import type { Connection } from "../core/request";
 import type { RetryPolicy } from "../core/retry";

@@ -7,7 +7,8 @@ import { ConnectionError, HttpError, type InferenceError } from "../core/errors"
 import { sealError } from "../core/redact";
 import { type Payload, serialize } from "../core/request";
 import { withRetries } from "../core/retry";
-import { checkArgs, sending } from "../core/sending";
+import { sending } from "../core/sending";
+import { checkArgs } from "../checks/params";
 import type { Answer } from "../checks/answers";
 import type { TaskBody } from "../checks/inputs";
 import { isRecord } from "../core/json";

@@ -5,7 +5,8 @@ import { isEventStream, type Reply, sendOnce, serialize } from "../core/request"
 import { withRetries } from "../core/retry";
 import { EventStream } from "../core/sse";
 import type { Options, RequestArgs, RequestOptions } from "../types";
-import { checkArgs, sending } from "../core/sending";
+import { sending } from "../core/sending";
+import { checkArgs } from "../checks/params";
 import { warnDeprecated } from "./request";
 import { readAnswer } from "../targets/io";
 import { StreamIterator } from "../core/streamIterator";

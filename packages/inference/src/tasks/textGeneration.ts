@@ -2,7 +2,7 @@ import { generationTries } from "../targets/endpoints/generate";
 import { taskProvider } from "../targets/routes";
 import { withRetries } from "../core/retry";
 import type { Options, TextGenerationArgs, TextGenerationOutput } from "../types";
-import { checkArgs } from "../core/sending";
+import { checkArgs } from "../checks/params";
 import { prepareGeneration } from "../targets/chat";
 // From the tasks' module: loaded on first use in the Node build (see eager.ts).
 import { textGenerationOnProvider } from "./eager";
