@@ -20,8 +20,11 @@ const common = {
 } as const;
 
 export default defineConfig([
-  // For bundlers, browsers, edge runtimes and `require`: one file, every import static, so that tree-shaking keeps only what the app calls.
-  { ...common, format: ["esm", "cjs"], dts: true, splitting: false },
+  // For bundlers, browsers and edge runtimes: every task import static, so that tree-shaking keeps only what the app calls;
+  // failover (a chat's `provider` list, `fallbackModels`) and the router's catalog are chunks loaded on first use.
+  { ...common, format: ["esm"], outDir: "dist/esm-split", dts: true, splitting: true },
+  // For `require`: one file.
+  { ...common, format: ["cjs"], dts: true, splitting: false },
   // For Node, Deno and Bun (the "node" condition): the tasks and the Responses API in chunks loaded on first use.
   { ...common, format: ["esm"], outDir: "dist/node-split", splitting: true, esbuildPlugins: [lazyTasks] },
 ]);

@@ -1,16 +1,25 @@
-// The Node build's last step: esbuild's code splitting puts the code the root and the lazy chunk share in
+// The last step of the split builds: esbuild's code splitting puts the code the root and a lazy chunk share in
 // chunks of their own, so that importing the package loads several files. Rollup, given esbuild's output,
-// keeps that code in the root file and lets the lazy chunk import it from there: importing the package for
-// chat loads one file (about 1 ms less in Node than two), and the tasks' chunk is loaded on first use.
-import { readdirSync, rmSync } from "node:fs";
+// keeps that code in the root file and lets each lazy chunk import it from there: importing the package for
+// chat loads one file (about 1 ms less in Node than two), and each lazy chunk is loaded on first use.
+// dist/node/ (the "node" condition): the tasks and the Responses API, the catalog and failover, each loaded on first use;
+// dist/ (bundlers): the catalog and failover.
+import { readdirSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { rollup } from "rollup";
 
-const dir = fileURLToPath(new URL("../dist/node/", import.meta.url));
-const staging = fileURLToPath(new URL("../dist/node-split/", import.meta.url));
-const bundle = await rollup({ input: `${staging}index.js`, treeshake: false, preserveEntrySignatures: "allow-extension" });
-await bundle.write({ dir, format: "es", chunkFileNames: "[name].js" });
-await bundle.close();
-rmSync(staging, { recursive: true, force: true });
-const files = readdirSync(dir).filter((f) => f.endsWith(".js"));
-if (!files.includes("index.js") || files.length !== 2) throw new Error(`rechunk: expected index.js and one lazy chunk in dist/node, got ${files.join(", ")}`);
+async function rechunk(staging, dir, lazy) {
+  const bundle = await rollup({ input: `${staging}index.js`, treeshake: false, preserveEntrySignatures: "allow-extension" });
+  await bundle.write({ dir, format: "es", chunkFileNames: "[name].js" });
+  await bundle.close();
+  const files = readdirSync(dir).filter((f) => f.endsWith(".js"));
+  const chunks = [...new Set(files.filter((f) => f !== "index.js").map((f) => f.replace(/-\w+\.js$/, "")))].sort();
+  if (!files.includes("index.js") || chunks.join() !== lazy.join()) throw new Error(`rechunk: expected index.js and ${lazy.join(", ")} in ${dir}, got ${files.join(", ")}`);
+}
+
+const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+await rechunk(`${dist}node-split/`, `${dist}node/`, ["all", "catalog", "chunk", "failover"]);
+rmSync(`${dist}node-split`, { recursive: true, force: true });
+await rechunk(`${dist}esm-split/`, dist, ["catalog", "chunk", "failover"]);
+renameSync(`${dist}esm-split/index.d.ts`, `${dist}index.d.ts`);
+rmSync(`${dist}esm-split`, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { conversational } from "./tasks/conversational";
 import { responses, responsesStream } from "./tasks/eager";
 import { textGeneration } from "./tasks/textGeneration";
 import { textGenerationStream } from "./tasks/textGenerationStream";
-import { listModels } from "./targets/catalog";
+import { listModels } from "./tasks/listModels";
 import type {
   ChatCompletionArgs,
   ChatCompletionOutput,

@@ -73,4 +73,5 @@ export type * from "./types";
 export { VERSION } from "./version";
 export { getLogger, setLogger } from "./core/logger";
 export { INFERENCE_PROVIDERS, PROVIDERS_HUB_ORGS, type InferenceProvider, type InferenceProviderOrPolicy, PROVIDERS_OR_POLICIES } from "./targets/providers/names";
-export { listModels } from "./targets/catalog";
+export { listModels } from "./tasks/listModels";
+export { estimateCost, FailoverError } from "./targets/routing";

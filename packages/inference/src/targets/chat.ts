@@ -4,10 +4,11 @@
  */
 import { checkArgs, validateChatInput, validateGenerateInput } from "../checks/params";
 import { sending } from "../core/sending";
-import type { Call } from "../core/call";
+import { Call } from "../core/call";
+import { envToken } from "../core/environment";
 import type { Connection } from "../core/request";
 import type { RetryPolicy } from "../core/retry";
-import type { ChatCompletionArgs, Logger, Options, TextGenerationArgs } from "../types";
+import type { ChatCompletionArgs, Logger, OneChatArgs, Options, TextGenerationArgs } from "../types";
 import { type ChatRoute, chatRoute, generationRoute } from "./routes";
 
 /**
@@ -29,12 +30,27 @@ export interface CallContext<A> {
 }
 
 /** A chat call. */
-export type ChatContext = CallContext<ChatCompletionArgs>;
+export type ChatContext = CallContext<OneChatArgs>;
 /** A `generate` call. */
 export type GenerateContext = CallContext<TextGenerationArgs>;
 
+/** A chat call to one target: neither a `provider` list nor `fallbackModels` (those fail over: `targets/failover.ts`, loaded on first use). */
+export const oneTarget = (args: ChatCompletionArgs): args is ChatCompletionArgs & OneChatArgs =>
+  !Array.isArray(args?.provider) && args?.fallbackModels === undefined;
+
+/**
+ * The clock of a call that fails over, made when the call starts: its `timeout` and `signal` over every
+ * candidate (each candidate has its own first-chunk and body limits). A bad `timeout` is the failover's
+ * InputError: none is held here meanwhile.
+ */
+export function spanCall(args: ChatCompletionArgs, options: Options): Call {
+  const t = options.timeout;
+  const limits = { timeout: typeof t === "number" && t > 0 ? t : undefined, firstChunkTimeout: Infinity, idleTimeout: Infinity, stallTimeout: Infinity, signal: options.signal };
+  return new Call(limits, args?.accessToken ?? envToken());
+}
+
 /** Validates and routes a chat call; throws InputError before anything is sent. */
-export function prepareChat(args: ChatCompletionArgs, options: Options, stream: boolean): ChatContext {
+export function prepareChat(args: OneChatArgs, options: Options, stream: boolean): ChatContext {
   checkArgs(args, options);
   validateChatInput(args);
   const route = chatRoute(args, options);

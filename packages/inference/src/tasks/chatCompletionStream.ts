@@ -2,7 +2,7 @@ import { streamTries } from "../targets/endpoints/detect";
 import { BACKENDS } from "../targets/endpoints/index";
 import { withRetries } from "../core/retry";
 import type { ChatCompletionArgs, ChatCompletionStreamOutput, Options } from "../types";
-import { prepareChat } from "../targets/chat";
+import { oneTarget, prepareChat, spanCall } from "../targets/chat";
 import { StreamIterator } from "../core/streamIterator";
 
 export { COMPLETION_GRACE_MS, USAGE_GRACE_MS } from "../targets/endpoints/openai";
@@ -16,6 +16,10 @@ export function chatCompletionStream(
   options: Options = {},
 ): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
   return new StreamIterator<ChatCompletionStreamOutput>(() => {
+    if (!oneTarget(args)) {
+      const call = spanCall(args, options);
+      return { call, source: import("../targets/failover").then((m) => m.failoverStream(args, options, call)) };
+    }
     const ctx = prepareChat(args, options, true);
     return { call: ctx.call, source: withRetries(ctx, streamTries(ctx, BACKENDS)) };
   });

@@ -137,5 +137,19 @@ export interface ChatCompletionInput {
   extra_body?: Record<string, unknown>;
 }
 
-/** What `chatCompletion` and `chatCompletionStream` take: the chat arguments and the BaseArgs. */
-export type ChatCompletionArgs = BaseArgs & ChatCompletionInput;
+/** A chat call's own routing: one provider, or candidates tried in order before the first token. */
+export interface ChatRouting {
+  /**
+   * The inference provider for this call (overrides the `provider` option), or a list tried in order
+   * (`["groq", "together", "auto"]`): before the first token, a candidate that fails moves the call to the next.
+   */
+  provider?: string | readonly string[];
+  /** Models tried after the main model's providers, in order: `org/name` (the router's choice of provider) or `org/name:provider`. */
+  fallbackModels?: readonly string[];
+}
+
+/** What `chatCompletion` and `chatCompletionStream` take: the chat arguments, the BaseArgs and the routing. */
+export type ChatCompletionArgs = Omit<BaseArgs, "provider"> & ChatRouting & ChatCompletionInput;
+
+/** A chat call to one target (no failover): what the chat layers below the failover take. */
+export type OneChatArgs = BaseArgs & ChatCompletionInput;

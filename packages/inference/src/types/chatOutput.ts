@@ -1,4 +1,5 @@
 /** The chat task's answers: a whole answer, and the chunks of a stream. */
+import type { Served } from "./failover";
 
 /** A tool call in an answer: the model asks you to run a function and send back its result. */
 export interface ChatCompletionOutputToolCall {
@@ -75,6 +76,8 @@ export interface ChatCompletionOutput {
   choices: ChatCompletionOutputComplete[];
   /** Tokens counted for the call. */
   usage: ChatCompletionUsage;
+  /** A call that fails over: which candidate answered (and, with the router's catalog, what it cost). */
+  served?: Served;
   [property: string]: unknown;
 }
 
@@ -139,5 +142,7 @@ export interface ChatCompletionStreamOutput {
   choices: ChatCompletionStreamOutputChoice[];
   /** Tokens counted for the call, in the last chunk with `stream_options.include_usage`; else null or absent. */
   usage?: ChatCompletionUsage | null;
+  /** A call that fails over: which candidate answers (with `cost` on the chunk that has `usage`). */
+  served?: Served;
   [property: string]: unknown;
 }

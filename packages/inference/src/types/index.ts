@@ -1,3 +1,5 @@
+import type { FailoverEvent } from "./failover";
+
 /**
  * Public types. Shaped like `@huggingface/tasks` (so code typed against `@huggingface/inference`
  * type-checks unchanged) and OpenAI's chat protocol. No Node types are referenced.
@@ -126,6 +128,8 @@ export interface Options {
   onResponse?: (info: ResponseInfo) => void;
   /** Called before every retry wait. */
   onRetry?: (event: RetryEvent) => void;
+  /** Chat calls that fail over (a `provider` list or `fallbackModels`): called at each move to the next candidate. */
+  onFailover?: (event: FailoverEvent) => void;
   /** Accepted for compatibility with `@huggingface/inference`; no credentials mode is ever set. */
   includeCredentials?: string | boolean;
 }
@@ -142,6 +146,7 @@ export interface ListModelsOptions extends Options {
 
 export type * from "./base";
 export type * from "./catalog";
+export type * from "./failover";
 export type * from "./chat";
 export type * from "./chatOutput";
 export type * from "./generation";

@@ -1,7 +1,7 @@
 import type { HttpError } from "../../core/errors";
 import type { Reply } from "../../core/request";
 import type { Source } from "../../core/source";
-import type { Backend, ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput, TextGenerationArgs, TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
+import type { Backend, OneChatArgs, ChatCompletionOutput, ChatCompletionStreamOutput, TextGenerationArgs, TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
 import type { CallContext } from "../chat";
 
 /** One request a backend asks for: where, and the body (serialised once by the sending core). */
@@ -43,6 +43,6 @@ export interface ServerBackend<A, W, C> {
 export type Backends<A, W, C> = Readonly<Record<Backend, ServerBackend<A, W, C>>>;
 
 /** A backend of chat. */
-export type ChatBackend = ServerBackend<ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput>;
+export type ChatBackend = ServerBackend<OneChatArgs, ChatCompletionOutput, ChatCompletionStreamOutput>;
 /** A backend of `generate`. */
 export type GenerateBackend = ServerBackend<TextGenerationArgs, TextGenerationOutput, TextGenerationStreamOutput>;

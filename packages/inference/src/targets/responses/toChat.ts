@@ -6,7 +6,7 @@
  */
 import { InputError } from "../../core/errors";
 import type {
-  ChatCompletionArgs,
+  OneChatArgs,
   ChatCompletionInputMessage,
   ChatCompletionInputMessageChunk,
   ChatCompletionInputTool,
@@ -66,7 +66,7 @@ function chatToolChoice(choice: ResponsesArgs["tool_choice"]): unknown {
   return choice;
 }
 
-function responseFormat(args: ResponsesArgs): ChatCompletionArgs["response_format"] {
+function responseFormat(args: ResponsesArgs): OneChatArgs["response_format"] {
   const format = args.text?.format;
   if (!format || format.type === "text") return undefined;
   if (format.type === "json_object") return { type: "json_object" };
@@ -77,9 +77,9 @@ function responseFormat(args: ResponsesArgs): ChatCompletionArgs["response_forma
 }
 
 /** The chat arguments of a Responses call (the route's fields kept: `model`, `provider`, `endpointUrl`, `accessToken`). */
-export function toChatArgs(args: ResponsesArgs, stream: boolean): ChatCompletionArgs {
-  const chat: ChatCompletionArgs = { messages: chatMessages(args) };
-  const copy = <K extends keyof ChatCompletionArgs>(to: K, value: ChatCompletionArgs[K] | null | undefined): void => {
+export function toChatArgs(args: ResponsesArgs, stream: boolean): OneChatArgs {
+  const chat: OneChatArgs = { messages: chatMessages(args) };
+  const copy = <K extends keyof OneChatArgs>(to: K, value: OneChatArgs[K] | null | undefined): void => {
     if (value != null) chat[to] = value;
   };
   copy("model", args.model);
