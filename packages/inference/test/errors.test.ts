@@ -90,7 +90,7 @@ describe("classes", () => {
     const names: string[] = [];
     for (const [exported, value] of Object.entries(src)) {
       if (typeof value === "function" && value.prototype instanceof Error && !exported.startsWith("InferenceClient")) {
-        const args = exported === "TimeoutError" ? ["idle", 1] : exported === "FailoverError" ? [[]] : ["m", { status: 1, url: "u", body: null }];
+        const args = exported === "TimeoutError" ? ["idle", 1] : exported === "FailoverError" ? ["m", []] : ["m", { status: 1, url: "u", body: null }];
         const made = new (value as new (...a: unknown[]) => Error)(...args);
         expect(made.name, exported).toBe(exported);
         expect(made).toBeInstanceOf(InferenceError);

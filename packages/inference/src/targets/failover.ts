@@ -146,13 +146,27 @@ async function failover<T>(
         }
       }
       attempts.push(error === undefined ? { candidate: c.name, reason } : { candidate: c.name, reason, error });
-      if (next === undefined) throw new FailoverError(attempts);
+      if (next === undefined) throw failedOver(attempts);
       onFailover?.(error === undefined ? { from: c.name, to: next.name, reason } : { from: c.name, to: next.name, reason, error });
     }
     throw new InputError("A call that fails over needs at least one candidate", "provider"); // candidatesOf gives one at least
   } catch (e) {
     throw sealError(e, span.secret);
   }
+}
+
+/** The longest text quoted from one attempt's error in the message (each error keeps its whole message). */
+const QUOTED = 200;
+
+/** The error of a call whose candidates all failed or were skipped: its message names each and what ended it. */
+function failedOver(attempts: FailoverAttempt[]): FailoverError {
+  const describe = ({ candidate, reason, error }: FailoverAttempt): string => {
+    if (error === undefined) return `${candidate} skipped (${reason})`;
+    const text = error.message.length > QUOTED ? `${error.message.slice(0, QUOTED)}…` : error.message;
+    return `${candidate} ${reason} (${error.name}: ${text})`;
+  };
+  const last = attempts.filter((a) => a.error !== undefined).at(-1)?.error;
+  return new FailoverError(`Every candidate failed: ${attempts.map(describe).join("; ")}`, attempts, last === undefined ? undefined : { cause: last });
 }
 
 /** Why a candidate's failure moves the call to the next one; undefined: it would fail everywhere (the caller's mistake), or the call is over. */

@@ -2,27 +2,17 @@
 import { InferenceError } from "../core/errors";
 import type { ChatCompletionUsage, CostEstimate, FailoverAttempt, RouterModelPricing } from "../types";
 
-/** The longest text quoted from one attempt's error in the message (each error keeps its whole message). */
-const QUOTED = 200;
-
 /** Every candidate of a call that fails over failed or was skipped: `attempts` holds each, in order; `cause` is the last failure. */
 export class FailoverError extends InferenceError {
   static override readonly kind: string = "FailoverError";
   /** Each candidate's failure (a typed error) or skip, in the order tried. */
   declare readonly attempts: readonly FailoverAttempt[];
 
-  /** The message names every candidate and what ended it. */
-  constructor(attempts: readonly FailoverAttempt[]) {
-    const last = attempts.filter((a) => a.error !== undefined).at(-1)?.error;
-    super(`Every candidate failed: ${attempts.map(describe).join("; ")}`, last === undefined ? undefined : { cause: last });
+  /** `message` names every candidate and what ended it (the failover writes it: `targets/failover.ts`). */
+  constructor(message: string, attempts: readonly FailoverAttempt[], options?: { cause?: unknown }) {
+    super(message, options);
     this.attempts = attempts;
   }
-}
-
-function describe({ candidate, reason, error }: FailoverAttempt): string {
-  if (error === undefined) return `${candidate} skipped (${reason})`;
-  const text = error.message.length > QUOTED ? `${error.message.slice(0, QUOTED)}…` : error.message;
-  return `${candidate} ${reason} (${error.name}: ${text})`;
 }
 
 /** What `usage` costs at `pricing` (dollars per million tokens, as the router's catalog gives it): an estimate, not a bill. */
