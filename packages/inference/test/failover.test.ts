@@ -228,6 +228,7 @@ describe("a caller's mistake fails at once", () => {
     ["a model with a provider suffix beside a provider list", { model: "org/main:groq", provider: ["together"] }, "provider"],
     ["more than 16 candidates", { provider: Array.from({ length: 17 }, (_, i) => `p${i}`) }, "provider"],
     ["a bad argument of the chat itself", { provider: ["groq"], top_p: 5 }, "top_p"],
+    ["a provider list beside an endpoint", { provider: ["groq", "together"], endpointUrl: "http://127.0.0.1:9" }, "provider"],
   ] as const)("%s: an InputError naming `%s`, before any request", async (_what, args, field) => {
     behaviours = { "org/main:groq": "ok", "org/main:together": "ok" };
     const run = await stream(args);
@@ -271,6 +272,23 @@ describe("every candidate failed", () => {
     expect(run.error).toBeInstanceOf(FailoverError);
     // groq: one try (a move uses one unit of the budget); together, the last: one try and one retry.
     expect(sent()).toEqual(["org/main:groq", "org/main:together", "org/main:together"]);
+  });
+});
+
+describe("routerUrl", () => {
+  it("sends the chat and the catalog to another router (a mock hub), no fetch needed", async () => {
+    catalog = { object: "list", data: [{ id: MODEL, providers: [providerEntry("groq", { supports_tools: false }), providerEntry("together")] }] };
+    behaviours = { "org/main:together": "ok" };
+    const own = new InferenceClient(SECRET, { routerUrl: `${raw.url}/`, logger: { warn: () => {} } });
+    const out = await own.chatCompletion({ model: MODEL, messages: QUESTION, provider: ["groq", "together"], tools: [{ type: "function", function: { name: "f" } }] });
+    expect(out.served?.provider).toBe("together");
+    expect(raw.requests.map((r) => `${r.method} ${r.target}`)).toEqual(["GET /v1/models", "POST /v1/chat/completions"]);
+  });
+
+  it("that is not an http(s) URL is an InputError naming it, before any request", async () => {
+    const error = await client({ routerUrl: "ftp://router" }).chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e);
+    expect((error as InputError).field).toBe("routerUrl");
+    expect(raw.requests).toEqual([]);
   });
 });
 

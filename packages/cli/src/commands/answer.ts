@@ -4,6 +4,7 @@ import {
   type InferenceClient,
   ModelLoadingError,
   type Options,
+  type Served,
   TimeoutError,
 } from "@hfkit/inference";
 import type { Io } from "../io";
@@ -41,6 +42,10 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
   let text = "";
   const options: Options = {
     signal: controller.signal,
+    onFailover: (move) => {
+      progress.clear();
+      io.stderr.write(printable(`${move.from} ${move.error ? "failed" : "skipped"} (${move.reason}); trying ${move.to}\n`));
+    },
     onRetry: (event) => {
       loading = event.reason === "loading";
       progress.onRetry(event);
@@ -53,9 +58,12 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
       progress.clear();
       text = out.choices[0]?.message?.content ?? "";
       io.stdout.write(printable(s.json ? `${JSON.stringify(out)}\n` : `${text}\n`));
+      if (!s.json) printServed(io, out.served);
       return text;
     }
+    let served: Served | undefined;
     for await (const chunk of s.client.chatCompletionStream(args, options)) {
+      served = chunk.served ?? served;
       const content = chunk.choices[0]?.delta?.content ?? "";
       if (s.json || content) {
         progress.clear();
@@ -64,7 +72,10 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
       }
       text += content;
     }
-    if (!s.json) io.stdout.write("\n");
+    if (!s.json) {
+      io.stdout.write("\n");
+      printServed(io, served);
+    }
     return text;
   } catch (error) {
     if (controller.signal.aborted) {
@@ -76,6 +87,13 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
     release();
     progress.clear();
   }
+}
+
+/** A call that failed over says on stderr which candidate answered (and, with the catalog's prices, about what it cost). */
+function printServed(io: Io, served: Served | undefined): void {
+  if (served === undefined) return;
+  const cost = served.cost ? `, about $${served.cost.total.toPrecision(2)}` : "";
+  io.stderr.write(printable(`served by ${served.provider} (${served.model}${cost})\n`));
 }
 
 /** A loading model that outlasts the deadline says which limit to raise. */

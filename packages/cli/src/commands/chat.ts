@@ -17,7 +17,11 @@ answer in flight at once (in a conversation: back to the prompt; otherwise, or a
   -m, --model M        the model id (required unless --endpoint)
   --base-url U         an hf-inference-style server: chat goes to U/models/M/v1/chat/completions
   --endpoint URL       a dedicated endpoint: chat goes to URL/v1/chat/completions
-  --provider P         the router's provider (default auto); not with --base-url or --endpoint
+  --provider P[,P...]  the router's provider (default auto), or providers tried in order before the first
+                       token (a failed one moves the call to the next); not with --base-url or --endpoint
+  --fallback-model M   a model tried after the main model's providers (org/name or org/name:provider);
+                       repeatable, in order
+  --router-url U       the HF router (default https://router.huggingface.co; a mock hub's URL offline)
   --system S           a system message before the conversation
   --max-tokens N       at most N tokens in each answer (a whole number >= 1)
   --temperature T      sampling temperature (a number >= 0)
@@ -38,6 +42,8 @@ const OPTIONS = {
   "base-url": { type: "string" },
   endpoint: { type: "string" },
   provider: { type: "string" },
+  "fallback-model": { type: "string", multiple: true },
+  "router-url": { type: "string" },
   system: { type: "string" },
   "max-tokens": { type: "string" },
   temperature: { type: "string" },
@@ -60,7 +66,9 @@ export async function chat(argv: string[], io: Io): Promise<number> {
   const server = values["base-url"] ? "--base-url" : values.endpoint ? "--endpoint" : undefined;
   if (values["base-url"] && values.endpoint) throw new UsageError("give --base-url or --endpoint, not both");
   if (!values.model && !values.endpoint) throw new UsageError("--model is required (or --endpoint)");
-  if (server && values.provider !== undefined && !SERVER_PROVIDERS.includes(values.provider)) {
+  const providers = values.provider?.split(",").map((p) => p.trim());
+  if (providers?.some((p) => p === "")) throw new UsageError(`--provider ${values.provider}: a provider's name is empty`);
+  if (server && providers !== undefined && (providers.length > 1 || !SERVER_PROVIDERS.includes(values.provider ?? ""))) {
     throw new UsageError(
       `--provider ${values.provider} does not combine with ${server}: ${server} names the server itself (an hf-inference-style one); drop --provider`,
     );
@@ -76,6 +84,8 @@ export async function chat(argv: string[], io: Io): Promise<number> {
     timeout,
     request: {
       model: values.model,
+      ...(providers !== undefined && providers.length > 1 ? { provider: providers } : {}),
+      ...(values["fallback-model"] ? { fallbackModels: values["fallback-model"] } : {}),
       max_tokens: numberFlag("max-tokens", values["max-tokens"], { min: 1, integer: true }),
       temperature: numberFlag("temperature", values.temperature, { min: 0 }),
       top_p: numberFlag("top-p", values["top-p"], { min: 0, max: 1 }),
@@ -85,7 +95,8 @@ export async function chat(argv: string[], io: Io): Promise<number> {
     client: new InferenceClient(io.env.HF_TOKEN ?? "", {
       baseUrl: values["base-url"],
       endpointUrl: values.endpoint,
-      provider: values.provider,
+      provider: providers?.length === 1 ? providers[0] : undefined,
+      routerUrl: values["router-url"],
       timeout,
       logger: warnings(io.stderr),
     }),

@@ -190,6 +190,9 @@ function candidatesOf(args: ChatCompletionArgs, options: Options): Candidate[] {
   const model = typeof chat.model === "string" ? chat.model : undefined;
   const endpointUrl = chat.endpointUrl ?? options.endpointUrl;
   const providers: (string | undefined)[] = Array.isArray(provider) ? providerList(provider) : [typeof provider === "string" ? provider : options.provider];
+  if (Array.isArray(provider) && (endpointUrl !== undefined || options.baseUrl !== undefined)) {
+    throw new InputError("A `provider` list needs the HF router: `endpointUrl` and `baseUrl` name one server (name other models in `fallbackModels`)", "provider");
+  }
   if (Array.isArray(provider) && model?.includes(":")) {
     throw new InputError(`\`model\` names its provider (${JSON.stringify(model)}): give \`provider\` a list or the model a suffix, not both`, "provider");
   }

@@ -26,11 +26,12 @@ export interface RouteOptions {
   endpointUrl?: string;
   baseUrl?: string;
   provider?: string;
+  routerUrl?: string;
 }
 
 /** The route options of a call: its own `endpointUrl` and `provider` over the client's. */
 function routeOptions(args: BaseArgs, options: Options): RouteOptions {
-  return { model: args.model, endpointUrl: args.endpointUrl ?? options.endpointUrl, baseUrl: options.baseUrl, provider: args.provider ?? options.provider };
+  return { model: args.model, endpointUrl: args.endpointUrl ?? options.endpointUrl, baseUrl: options.baseUrl, provider: args.provider ?? options.provider, routerUrl: options.routerUrl };
 }
 
 const trimSlashes = (url: string): string => url.replace(/\/+$/, "");
@@ -140,7 +141,7 @@ function routeFor(o: RouteOptions): ChatRoute {
   const model = requireModel(o.model, "the Hugging Face router");
   modelPath(model.split(":")[0] ?? model);
   const provider = o.provider && o.provider !== "auto" && !model.includes(":") ? `:${o.provider}` : "";
-  const url = `${HF_ROUTER_URL}/v1/chat/completions`;
+  const url = `${o.routerUrl === undefined ? HF_ROUTER_URL : trimSlashes(checkBaseUrl(o.routerUrl, "routerUrl"))}/v1/chat/completions`;
   return { url, bodyModel: model + provider, model, kind: "router", pipelineUrl: url, key: "" };
 }
 

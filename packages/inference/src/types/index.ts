@@ -61,6 +61,11 @@ export interface Options {
   provider?: string;
   /** An hf-inference-style base: chat goes to `{baseUrl}/models/{model}/v1/chat/completions`. */
   baseUrl?: string;
+  /**
+   * The HF router: chat goes to `{routerUrl}/v1/chat/completions` and the catalog is read from `{routerUrl}/v1/models`.
+   * Default `https://router.huggingface.co`; a mock hub's URL runs the same calls offline.
+   */
+  routerUrl?: string;
   /** A dedicated endpoint (TGI or OpenAI-compatible server). */
   endpointUrl?: string;
   /**
@@ -138,8 +143,6 @@ export interface Options {
 export interface ListModelsOptions extends Options {
   /** A Hugging Face token (`hf_...`); left out, `HF_TOKEN` from the environment where there is one. */
   accessToken?: string;
-  /** The router asked: `{routerUrl}/v1/models`. Default `https://router.huggingface.co`. */
-  routerUrl?: string;
   /** `true`: ask the router again even if its list is remembered (then remember the new one). */
   refresh?: boolean;
 }

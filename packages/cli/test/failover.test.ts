@@ -1,0 +1,50 @@
+import { expect, it } from "vitest";
+import { hfkit, useHub } from "./run";
+
+const hub = useHub();
+
+const MODEL = "hfkit/router-multi";
+const onRouter = (...args: string[]) => hfkit(["chat", "--router-url", hub().url, "-m", MODEL, ...args], { env: { HF_TOKEN: "hf_cli_failover" } });
+const chats = () => hub().requests.filter((r) => r.method === "POST").map((r) => (r.body as { model: string }).model);
+
+it("--provider a,b tries the providers in order before the first token, says each move and who served", async () => {
+  hub().inject({ type: "serverError", status: 502 }, { model: MODEL, times: 1 });
+  const run = await onRouter("--provider", "together,novita", "hi");
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("The capital of France is Paris.\n");
+  expect(run.stderr).toMatch(/hfkit\/router-multi:together failed \(server-error\); trying hfkit\/router-multi:novita\n/);
+  // A stream without usage (no include_usage) has no cost to say.
+  expect(run.stderr).toMatch(/served by novita \(hfkit\/router-multi\)\n$/);
+  expect(chats()).toEqual([`${MODEL}:together`, `${MODEL}:novita`]);
+});
+
+it("--fallback-model (repeatable) is tried after the main model; --no-stream too", async () => {
+  hub().inject({ type: "serverError", status: 503, body: '{"error":"overloaded"}', contentType: "application/json" }, { model: MODEL, times: 1 });
+  const run = await onRouter("--no-stream", "--fallback-model", "hfkit/tgi-3.2", "--fallback-model", "hfkit/tgi-2.0", "hi");
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("The capital of France is Paris.\n");
+  expect(run.stderr).toMatch(/hfkit\/router-multi:auto failed \(overloaded\); trying hfkit\/tgi-3\.2:auto\n/);
+  expect(run.stderr).toMatch(/served by hf-inference \(hfkit\/tgi-3\.2, about \$[\d.e-]+\)\n$/);
+  expect(chats()).toEqual([MODEL, "hfkit/tgi-3.2"]);
+});
+
+it("an empty provider name in --provider is bad usage, nothing sent", async () => {
+  const bad = await onRouter("--provider", "together,,novita", "hi");
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/--provider together,,novita: a provider's name is empty/);
+  expect(chats()).toEqual([]);
+});
+
+it("a provider list does not combine with --endpoint or --base-url", async () => {
+  const run = await hfkit(["chat", "--endpoint", hub().url, "--provider", "auto,hf-inference", "hi"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/--provider auto,hf-inference does not combine with --endpoint/);
+});
+
+it("every candidate failing is one error naming each, a non-zero exit", async () => {
+  hub().inject({ type: "serverError", status: 502 }, { model: MODEL });
+  const run = await onRouter("--provider", "together,novita", "hi");
+  expect(run.code).not.toBe(0);
+  expect(run.stderr).toMatch(/Every candidate failed: hfkit\/router-multi:together server-error .*hfkit\/router-multi:novita server-error/);
+  expect(run.stdout).toBe("");
+});
