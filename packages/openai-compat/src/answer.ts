@@ -6,6 +6,7 @@ import {
   HttpError,
   InputError,
   type Options,
+  type Served,
 } from "@hfkit/inference";
 import { openAIChunks, openAICompletion } from "./normalize";
 import { DONE_EVENT, errorResponse, sseEvent, toOpenAIError } from "./protocol";
@@ -38,14 +39,19 @@ export async function answerChat(req: ChatRequest, options: Options): Promise<Re
   try {
     if (!args.stream) {
       const out = await chatCompletion(call, callOptions);
-      return new Response(JSON.stringify(openAICompletion(out)), { headers: { "content-type": "application/json" } });
+      return new Response(JSON.stringify(openAICompletion(out)), { headers: servedBy(out.served, { "content-type": "application/json" }) });
     }
     const stream = chatCompletionStream(call, callOptions);
     const first = await stream.next();
-    return new Response(eventBody(first, stream, chatFraming()), { headers: EVENT_STREAM_HEADERS });
+    return new Response(eventBody(first, stream, chatFraming()), { headers: servedBy(first.value?.served, EVENT_STREAM_HEADERS) });
   } catch (error) {
     return errorResponse(error, error instanceof HttpError ? error.requestId : undefined);
   }
+}
+
+/** A call that failed over names the provider that answered, as the HF router does (`x-inference-provider`). */
+function servedBy(served: Served | undefined, headers: Record<string, string>): Record<string, string> {
+  return served === undefined ? headers : { ...headers, "x-inference-provider": served.provider };
 }
 
 /** How a stream's values go on the wire: each value's event, the end's (chat's `[DONE]`), an error after the first value's. */

@@ -10,7 +10,12 @@ import { send } from "./relay";
 import { isModelsPath, type OpenAIRoute, openAIRoute, proxyRoute, type TargetKind, targetKind } from "./target";
 
 /** The options of the proxy: where it forwards, its limits, and any InferenceClient option for the calls it makes. */
-export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry"> {
+export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry" | "provider"> {
+  /**
+   * The router's provider for requests whose body names none, or providers tried in order before the first token
+   * (a request's own `provider`, a name or a list, and its `fallbackModels` win). Default `"auto"`.
+   */
+  provider?: string | readonly string[];
   /**
    * Where chat goes. An hf-inference base (`https://router.huggingface.co/hf-inference`): chat goes to
    * `{target}/models/{model}/v1/chat/completions`. The HF router (`https://router.huggingface.co`, or
@@ -231,10 +236,13 @@ async function forward(served: OpenAIRoute, body: unknown, req: IncomingMessage,
     if (event.reason === "loading" && !commitTimer && !res.headersSent) commitTimer = setTimeout(commit, commitAfterMs);
   };
   try {
-    const route = proxyRoute(target, proxy.kind, endpoint, (body as { model?: unknown } | null)?.model, provider);
+    const list = typeof provider === "string" ? undefined : provider;
+    const route = proxyRoute(target, proxy.kind, endpoint, (body as { model?: unknown } | null)?.model, list ? undefined : (provider as string | undefined));
+    // A provider list is a default for a chat whose body names no provider of its own.
+    const callBody = list && served === "chat" && isObject(body) && body.provider === undefined ? { ...body, provider: list } : body;
     // "" and not undefined: a caller without a token goes without one, never with one from the environment.
     const answerWith = served === "chat" ? answerChat : answerResponses;
-    const answer = await answerWith({ body, accessToken: token ?? "", signal }, { ...core, ...route, onRetry });
+    const answer = await answerWith({ body: callBody, accessToken: token ?? "", signal }, { ...core, ...route, onRetry });
     stop();
     // The client left: nothing to send.
     if (signal.aborted) return void (await answer.body?.cancel());
@@ -246,3 +254,5 @@ async function forward(served: OpenAIRoute, body: unknown, req: IncomingMessage,
     res.end(streaming ? sseEvent(toOpenAIError(error).body) : "");
   }
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -3,7 +3,6 @@ import { redactText, redactUrl } from "../core/redact";
 import type { BaseArgs, Options } from "../types";
 
 export const HF_ROUTER_URL = "https://router.huggingface.co";
-export const HF_INFERENCE_BASE = `${HF_ROUTER_URL}/hf-inference`;
 
 /** Where a chat call goes, and what serves it. */
 export interface ChatRoute {
@@ -35,6 +34,9 @@ function routeOptions(args: BaseArgs, options: Options): RouteOptions {
 }
 
 const trimSlashes = (url: string): string => url.replace(/\/+$/, "");
+
+/** The HF router's base: the `routerUrl` option (a mock hub's, offline), else the real one. */
+const routerOf = (o: RouteOptions): string => (o.routerUrl === undefined ? HF_ROUTER_URL : trimSlashes(checkBaseUrl(o.routerUrl, "routerUrl")));
 
 function requireModel(model: string | undefined, where: string): string {
   if (typeof model !== "string" || model.trim() === "") {
@@ -134,14 +136,14 @@ function routeFor(o: RouteOptions): ChatRoute {
   }
   if (o.baseUrl !== undefined || o.provider === "hf-inference") {
     const model = requireModel(o.model, "an hf-inference route");
-    const base = trimSlashes(o.baseUrl === undefined ? HF_INFERENCE_BASE : checkBaseUrl(o.baseUrl, "baseUrl"));
+    const base = trimSlashes(o.baseUrl === undefined ? `${routerOf(o)}/hf-inference` : checkBaseUrl(o.baseUrl, "baseUrl"));
     const pipelineUrl = `${base}/models/${modelPath(model)}`;
     return { url: `${pipelineUrl}/v1/chat/completions`, bodyModel: model, model, kind: "hf-inference", pipelineUrl, key: `${base}|${model}` };
   }
   const model = requireModel(o.model, "the Hugging Face router");
   modelPath(model.split(":")[0] ?? model);
   const provider = o.provider && o.provider !== "auto" && !model.includes(":") ? `:${o.provider}` : "";
-  const url = `${o.routerUrl === undefined ? HF_ROUTER_URL : trimSlashes(checkBaseUrl(o.routerUrl, "routerUrl"))}/v1/chat/completions`;
+  const url = `${routerOf(o)}/v1/chat/completions`;
   return { url, bodyModel: model + provider, model, kind: "router", pipelineUrl: url, key: "" };
 }
 
@@ -191,7 +193,7 @@ export function taskRoute(args: BaseArgs, options: Options, task: string): TaskR
   checkProviderModel(args, o);
   if (o.endpointUrl !== undefined) return { url: checkBaseUrl(o.endpointUrl, "endpointUrl"), model: o.model || "endpoint" };
   const model = requireModel(o.model, `${task} on hf-inference`);
-  const base = trimSlashes(o.baseUrl === undefined ? HF_INFERENCE_BASE : checkBaseUrl(o.baseUrl, "baseUrl"));
+  const base = trimSlashes(o.baseUrl === undefined ? `${routerOf(o)}/hf-inference` : checkBaseUrl(o.baseUrl, "baseUrl"));
   const pipeline = PIPELINE_PATH_TASKS.includes(task) ? `/pipeline/${task}` : "";
   return { url: `${base}/models/${modelPath(model)}${pipeline}`, model };
 }
