@@ -1,6 +1,6 @@
 /** Finish reasons, usage and response metadata, as the AI SDK names them. */
 import type { LanguageModelV4FinishReason, LanguageModelV4ResponseMetadata, LanguageModelV4Usage } from "@ai-sdk/provider";
-import type { ChatCompletionUsage } from "@hfkit/inference";
+import type { ChatCompletionUsage, Served } from "@hfkit/inference";
 
 const UNIFIED: Record<string, LanguageModelV4FinishReason["unified"]> = {
   stop: "stop",
@@ -54,4 +54,9 @@ export function responseMetadata(out: { id?: string; model?: string; created?: n
     modelId: out.model || undefined,
     timestamp: typeof out.created === "number" && out.created > 0 ? new Date(out.created * 1000) : undefined,
   };
+}
+
+/** Which candidate answered a call that failed over, as the AI SDK's provider metadata (`providerMetadata.hfkit`). */
+export function servedMetadata(served: Served): { model: string; provider: string; cost?: number } {
+  return { model: served.model, provider: served.provider, ...(served.cost ? { cost: served.cost.total } : {}) };
 }

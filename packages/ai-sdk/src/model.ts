@@ -17,7 +17,7 @@ import {
 } from "@hfkit/inference";
 import { type JsonSchemaFormat, jsonSchemaFormatFor, toChatArgs } from "./args";
 import { type CallInfo, toAiSdkError } from "./errors";
-import { finishReason, responseMetadata, usageOf } from "./map";
+import { finishReason, responseMetadata, servedMetadata, usageOf } from "./map";
 import { StreamMapper } from "./stream";
 
 /**
@@ -25,7 +25,14 @@ import { StreamMapper } from "./stream";
  * `backend`, `maxRetries`, timeouts, `headers`, `fetch`, …) except `signal` (the AI SDK's
  * `abortSignal` is used), and how a JSON schema for structured output is sent.
  */
-export interface HfkitChatSettings extends Omit<Options, "signal"> {
+export interface HfkitChatSettings extends Omit<Options, "signal" | "provider"> {
+  /**
+   * The router's provider, or providers tried in order before the first token: a candidate that fails
+   * (refused, 5xx, 429, a stall, an error in the stream, "not served") moves the call to the next.
+   */
+  provider?: string | readonly string[];
+  /** Models tried after the model's providers: `org/name` or `org/name:provider`. */
+  fallbackModels?: readonly string[];
   /** `"openai"` or `"tgi"`; unset, chosen by the backend and route (see `jsonSchemaFormatFor`). */
   jsonSchemaFormat?: JsonSchemaFormat;
 }
@@ -96,6 +103,7 @@ export class HfkitChatLanguageModel implements LanguageModelV4 {
       request: { url: call.url(), body: call.body },
       response: { ...responseMetadata(out), headers: call.headers, body: out },
       warnings: call.warnings,
+      ...(out.served ? { providerMetadata: { hfkit: servedMetadata(out.served) } } : {}),
     };
   }
 
@@ -146,10 +154,13 @@ export class HfkitChatLanguageModel implements LanguageModelV4 {
 
   /** The chat arguments, the SDK's options (abort signal, headers, a recorder of answers) and the warnings. */
   private prepare(options: LanguageModelV4CallOptions, stream: boolean) {
-    const { jsonSchemaFormat, ...settings } = this.config.settings;
+    const { jsonSchemaFormat, provider, fallbackModels, ...rest } = this.config.settings;
+    // One provider is an option of every call; a list (or fallback models) makes the call fail over: arguments of its own.
+    const failover = typeof provider !== "string" && provider !== undefined ? { provider } : {};
+    const settings: Options = typeof provider === "string" ? { ...rest, provider } : rest;
     const { args, warnings } = toChatArgs(options, jsonSchemaFormat ?? jsonSchemaFormatFor(settings), stream);
     const body: ChatCompletionArgs = this.model === undefined ? args : { model: this.model, ...args };
-    const sent: ChatCompletionArgs = { ...body, accessToken: this.config.accessToken() };
+    const sent: ChatCompletionArgs = { ...body, ...failover, ...(fallbackModels ? { fallbackModels } : {}), accessToken: this.config.accessToken() };
     const headers: Record<string, string> = {};
     let lastUrl: string | undefined;
     const extraHeaders = Object.fromEntries(Object.entries(options.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined));

@@ -1,7 +1,7 @@
 /** The chunks of `chatCompletionStream` as the AI SDK's stream parts. */
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
-import type { ChatCompletionStreamOutput, ChatCompletionUsage } from "@hfkit/inference";
-import { finishReason, responseMetadata, usageOf } from "./map";
+import type { ChatCompletionStreamOutput, ChatCompletionUsage, Served } from "@hfkit/inference";
+import { finishReason, responseMetadata, servedMetadata, usageOf } from "./map";
 
 interface ToolCallState {
   id: string;
@@ -29,6 +29,8 @@ export class StreamMapper {
   finished = false;
   /** A usage chunk arrived. */
   usageSeen = false;
+  /** Which candidate answers, when the call fails over (each chunk says; the last one is kept). */
+  private served: Served | undefined;
 
   constructor(
     private readonly includeRaw: boolean,
@@ -43,6 +45,7 @@ export class StreamMapper {
       this.metadataSent = true;
       parts.push({ type: "response-metadata", ...responseMetadata(chunk) });
     }
+    if (chunk.served) this.served = chunk.served;
     if (chunk.usage) {
       this.usage = chunk.usage;
       this.usageSeen = true;
@@ -88,7 +91,8 @@ export class StreamMapper {
     }
     if (error !== undefined) parts.push({ type: "error", error });
     const reason = error === undefined ? finishReason(this.rawFinish, this.toolCalls.size > 0) : { unified: "error" as const, raw: this.rawFinish };
-    parts.push({ type: "finish", usage: usageOf(this.usage), finishReason: reason });
+    const served = this.served === undefined ? {} : { providerMetadata: { hfkit: servedMetadata(this.served) } };
+    parts.push({ type: "finish", usage: usageOf(this.usage), finishReason: reason, ...served });
     return parts;
   }
 
