@@ -8,7 +8,7 @@ import { Call } from "../core/call";
 import { envToken } from "../core/environment";
 import type { Connection } from "../core/request";
 import type { RetryPolicy } from "../core/retry";
-import type { ChatCompletionArgs, Logger, OneChatArgs, Options, TextGenerationArgs } from "../types";
+import type { ChatRouting, Logger, OneChatArgs, Options, TextGenerationArgs } from "../types";
 import { type ChatRoute, chatRoute, generationRoute } from "./routes";
 
 /**
@@ -35,7 +35,7 @@ export type ChatContext = CallContext<OneChatArgs>;
 export type GenerateContext = CallContext<TextGenerationArgs>;
 
 /** A chat call to one target: neither a `provider` list nor `fallbackModels` (those fail over: `targets/failover.ts`, loaded on first use). */
-export const oneTarget = (args: ChatCompletionArgs): args is ChatCompletionArgs & OneChatArgs =>
+export const oneTarget = <A extends ChatRouting>(args: A): args is A & { provider?: string } =>
   !Array.isArray(args?.provider) && args?.fallbackModels === undefined;
 
 /**
@@ -43,7 +43,7 @@ export const oneTarget = (args: ChatCompletionArgs): args is ChatCompletionArgs 
  * candidate (each candidate has its own first-chunk and body limits). A bad `timeout` is the failover's
  * InputError: none is held here meanwhile.
  */
-export function spanCall(args: ChatCompletionArgs, options: Options): Call {
+export function spanCall(args: { accessToken?: string }, options: Options): Call {
   const t = options.timeout;
   const limits = { timeout: typeof t === "number" && t > 0 ? t : undefined, firstChunkTimeout: Infinity, idleTimeout: Infinity, stallTimeout: Infinity, signal: options.signal };
   return new Call(limits, args?.accessToken ?? envToken());

@@ -94,7 +94,7 @@ export function failoverStream(args: ChatCompletionArgs, options: Options, span:
  * hands the first success on with which candidate served it, its price, and `end` (to call once its
  * body is done with: it ends the candidate's clock).
  */
-async function failover<T>(
+export async function failover<T>(
   args: ChatCompletionArgs,
   options: Options,
   span: Call,

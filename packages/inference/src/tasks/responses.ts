@@ -1,5 +1,6 @@
-import { prepareResponses, responseTries } from "../targets/responses/serve";
+import { failoverResponses, prepareResponses, responseTries } from "../targets/responses/serve";
 import { withRetries } from "../core/retry";
+import { oneTarget, spanCall } from "../targets/chat";
 import type { Options, ResponsesArgs, ResponsesOutput } from "../types";
 
 /**
@@ -8,6 +9,14 @@ import type { Options, ResponsesArgs, ResponsesOutput } from "../types";
  * Rejects with a typed {@link InferenceError}; bad input is an InputError before any request.
  */
 export async function responses(args: ResponsesArgs, options: Options = {}): Promise<ResponsesOutput> {
+  if (!oneTarget(args)) {
+    const call = spanCall(args, options);
+    try {
+      return await failoverResponses((await call.until(import("../targets/failover"))).failover, args, options, call);
+    } finally {
+      call.finish();
+    }
+  }
   const r = prepareResponses(args, options, false);
   try {
     return await withRetries(r, responseTries(r));

@@ -1,7 +1,8 @@
-import { prepareResponses, responseStreamTries } from "../targets/responses/serve";
+import { failoverResponsesStream, prepareResponses, responseStreamTries } from "../targets/responses/serve";
 import { withRetries } from "../core/retry";
 import type { Options, ResponsesArgs, ResponsesStreamEvent } from "../types";
 import { StreamIterator } from "../core/streamIterator";
+import { oneTarget, spanCall } from "../targets/chat";
 
 /**
  * A response of the OpenAI Responses API streamed as its events (`response.created`, …,
@@ -11,6 +12,10 @@ import { StreamIterator } from "../core/streamIterator";
  */
 export function responsesStream(args: ResponsesArgs, options: Options = {}): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
   return new StreamIterator<ResponsesStreamEvent>(() => {
+    if (!oneTarget(args)) {
+      const call = spanCall(args, options);
+      return { call, source: import("../targets/failover").then((m) => failoverResponsesStream(m.failover, args, options, call)) };
+    }
     const r = prepareResponses(args, options, true);
     return { call: r.call, source: withRetries(r, responseStreamTries(r)) };
   });

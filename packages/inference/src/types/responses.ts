@@ -1,5 +1,6 @@
 /** The arguments of the OpenAI Responses API (`POST /v1/responses`), as the `openai` package's `responses.create` takes them. */
 import type { BaseArgs } from "./base";
+import type { ChatRouting } from "./chat";
 
 /** One part of an input message's content: text, or an image. */
 export interface ResponsesInputContentPart {
@@ -140,4 +141,7 @@ export interface ResponsesInput {
 }
 
 /** What `responses` and `responsesStream` take: the Responses arguments and the BaseArgs. */
-export type ResponsesArgs = BaseArgs & ResponsesInput;
+export type ResponsesArgs = Omit<BaseArgs, "provider"> & ChatRouting & ResponsesInput;
+
+/** A Responses call to one target (no failover): what the layers below the failover take. */
+export type OneResponsesArgs = BaseArgs & ResponsesInput;

@@ -1,4 +1,5 @@
 /** The answers of the Responses API: a whole response, and the events of a stream. */
+import type { Served } from "./failover";
 
 /** A piece of an answer's text. */
 export interface ResponsesOutputText {
@@ -92,6 +93,8 @@ export interface ResponsesUsage {
 
 /** A whole response, as `responses` resolves to it (and `response.completed` carries it). */
 export interface ResponsesOutput {
+  /** A call that fails over: which candidate answered (on a stream, on each event's `response`). */
+  served?: Served;
   /** The response's id (`resp_…`). */
   id: string;
   /** `"response"`. */

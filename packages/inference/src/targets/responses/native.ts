@@ -7,12 +7,11 @@
 import { serverText } from "../../core/redact";
 import { MalformedEventError } from "../../core/errors";
 import { toHttpError } from "../../core/errorTable";
-import { HF_ROUTER_URL } from "../routes";
 import type { ChatContext } from "../chat";
 import { type Origin, type Outgoing, parseMaybeJson, readText, type Reply, isEventStream, serialize } from "../../core/request";
 import { EventStream } from "../../core/sse";
 import { arraySource, type Source, type StreamRules } from "../../core/source";
-import type { ResponsesArgs, ResponsesOutput, ResponsesStreamEvent } from "../../types";
+import type { OneResponsesArgs, ResponsesOutput, ResponsesStreamEvent } from "../../types";
 import { outputText, ResponseWriter } from "./writer";
 import { isRecord, type JsonObject } from "../../core/json";
 
@@ -20,7 +19,7 @@ import { isRecord, type JsonObject } from "../../core/json";
 const isResponse = (v: unknown): v is ResponsesOutput => isRecord(v) && Array.isArray(v.output);
 
 /** Arguments that steer the client and never go on the wire as they are. */
-const CLIENT_KEYS = /* @__PURE__ */ new Set(["accessToken", "endpointUrl", "provider", "model", "stream"]);
+const CLIENT_KEYS = /* @__PURE__ */ new Set(["accessToken", "endpointUrl", "provider", "fallbackModels", "model", "stream"]);
 
 /** The events yielded; others (hosted tools' progress, summaries) are not. */
 const EVENT_TYPES = /* @__PURE__ */ new Set([
@@ -37,9 +36,10 @@ const isYielded = (event: JsonObject): event is JsonObject & ResponsesStreamEven
 const STATUS_OF_CODE: Record<string, number> = { rate_limit_exceeded: 429, server_is_overloaded: 429, invalid_prompt: 400, invalid_request_error: 400, server_error: 500 };
 
 /** The request of the native route: `{base}/v1/responses` (the router's own), the arguments as they are. */
-export function nativeRequest(ctx: ChatContext, args: ResponsesArgs): Outgoing {
+export function nativeRequest(ctx: ChatContext, args: OneResponsesArgs): Outgoing {
   const { route } = ctx;
-  const url = route.kind === "router" ? `${HF_ROUTER_URL}/v1/responses` : `${route.pipelineUrl}/v1/responses`;
+  // The router's chat URL is `{router}/v1/chat/completions` (its `routerUrl`, offline): its Responses route is beside it.
+  const url = route.kind === "router" ? route.url.replace(/\/chat\/completions$/, "/responses") : `${route.pipelineUrl}/v1/responses`;
   const body: JsonObject = { model: route.bodyModel };
   for (const [key, value] of Object.entries(args)) if (value != null && !CLIENT_KEYS.has(key)) body[key] = value;
   body.stream = ctx.stream;

@@ -14,7 +14,7 @@ import type { Call } from "../../core/call";
 import { type Outgoing, type Reply, sendOnce } from "../../core/request";
 import type { RetryPolicy } from "../../core/retry";
 import type { Source } from "../../core/source";
-import type { Options, ResponsesArgs, ResponsesOutput, ResponsesStreamEvent } from "../../types";
+import type { ChatCompletionArgs, Options, OneResponsesArgs, ResponsesArgs, ResponsesOutput, ResponsesStreamEvent } from "../../types";
 import { ChatEventsSource, responseFromChat } from "./fromChat";
 import { nativeRequest, readNative, readNativeStream } from "./native";
 import { checkChatServable, toChatArgs } from "./toChat";
@@ -26,14 +26,14 @@ export interface ResponsesCall {
   readonly call: Call;
   readonly policy: RetryPolicy;
   readonly chat: ChatContext;
-  readonly args: ResponsesArgs;
+  readonly args: OneResponsesArgs;
 }
 
 /** Which route served an endpoint's Responses calls. */
 export const responsesMemory = /* @__PURE__ */ new BoundedMemory<"native" | "chat">();
 
 /** Validates and routes a Responses call; throws InputError before anything is sent. */
-export function prepareResponses(args: ResponsesArgs, options: Options, stream: boolean): ResponsesCall {
+export function prepareResponses(args: OneResponsesArgs, options: Options, stream: boolean): ResponsesCall {
   if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
   validateResponsesInput(args);
   const chat = prepareChat(toChatArgs(args, stream), options, stream);
@@ -95,3 +95,48 @@ function tries<T>(r: ResponsesCall, native: (ctx: ChatContext, reply: Reply) => 
     return answer;
   };
 }
+
+/** The failover engine, as loaded on first use. */
+type Failover = typeof import("../failover").failover;
+
+/**
+ * A Responses call that fails over, run by the failover engine (`targets/failover.ts`, loaded on first use and
+ * handed in: it imports nothing of the Responses API, so an app that only chats never carries it): each candidate served as a Responses call is (natively on the router, else over chat). */
+export function failoverResponses(failover: Failover, args: ResponsesArgs, options: Options, span: Call): Promise<ResponsesOutput> {
+  const { one, chat } = responsesForm(args, false);
+  return failover(chat, options, span, false, (ctx) => responseTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one }), (response, served, _price, end) => {
+    end();
+    response.served = served;
+    return response;
+  });
+}
+
+/** The events of a streamed Responses call that fails over; each event's `response` says who served it. */
+export function failoverResponsesStream(failover: Failover, args: ResponsesArgs, options: Options, span: Call): Promise<Source<ResponsesStreamEvent>> {
+  const { one, chat } = responsesForm(args, true);
+  return failover(chat, options, span, true, (ctx) => responseStreamTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one }), (source, served, _price, end) => ({
+    poll() {
+      const event = source.poll();
+      if (event !== undefined && "response" in event) event.response.served = served;
+      return event;
+    },
+    get ended() {
+      return source.ended;
+    },
+    failure: () => source.failure(),
+    pull: (then) => source.pull(then),
+    close() {
+      source.close();
+      end();
+    },
+  }));
+}
+
+/** A Responses call as one target's arguments, and its chat form with the candidates (what the failover routes). */
+function responsesForm(args: ResponsesArgs, stream: boolean): { one: OneResponsesArgs; chat: ChatCompletionArgs } {
+  if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
+  const { provider, fallbackModels, ...one } = args;
+  validateResponsesInput(one);
+  return { one, chat: { ...toChatArgs(one, stream), provider, fallbackModels } };
+}
+

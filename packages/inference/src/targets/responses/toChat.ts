@@ -10,7 +10,7 @@ import type {
   ChatCompletionInputMessage,
   ChatCompletionInputMessageChunk,
   ChatCompletionInputTool,
-  ResponsesArgs,
+  OneResponsesArgs,
   ResponsesFunctionTool,
   ResponsesInputContentPart,
   ResponsesInputItem,
@@ -31,7 +31,7 @@ function chatContent(content: string | ResponsesInputContentPart[]): ChatComplet
 }
 
 /** The input items as chat messages, after the instructions' system message. */
-export function chatMessages(args: ResponsesArgs): ChatCompletionInputMessage[] {
+export function chatMessages(args: OneResponsesArgs): ChatCompletionInputMessage[] {
   const messages: ChatCompletionInputMessage[] = [];
   if (args.instructions) messages.push({ role: "system", content: args.instructions });
   const items: ResponsesInputItem[] = typeof args.input === "string" ? [{ role: "user", content: args.input }] : args.input;
@@ -61,12 +61,12 @@ function chatTools(tools: ResponsesFunctionTool[] | undefined): ChatCompletionIn
   });
 }
 
-function chatToolChoice(choice: ResponsesArgs["tool_choice"]): unknown {
+function chatToolChoice(choice: OneResponsesArgs["tool_choice"]): unknown {
   if (typeof choice === "object" && choice !== null) return { type: "function", function: { name: choice.name } };
   return choice;
 }
 
-function responseFormat(args: ResponsesArgs): OneChatArgs["response_format"] {
+function responseFormat(args: OneResponsesArgs): OneChatArgs["response_format"] {
   const format = args.text?.format;
   if (!format || format.type === "text") return undefined;
   if (format.type === "json_object") return { type: "json_object" };
@@ -77,7 +77,7 @@ function responseFormat(args: ResponsesArgs): OneChatArgs["response_format"] {
 }
 
 /** The chat arguments of a Responses call (the route's fields kept: `model`, `provider`, `endpointUrl`, `accessToken`). */
-export function toChatArgs(args: ResponsesArgs, stream: boolean): OneChatArgs {
+export function toChatArgs(args: OneResponsesArgs, stream: boolean): OneChatArgs {
   const chat: OneChatArgs = { messages: chatMessages(args) };
   const copy = <K extends keyof OneChatArgs>(to: K, value: OneChatArgs[K] | null | undefined): void => {
     if (value != null) chat[to] = value;
@@ -102,7 +102,7 @@ export function toChatArgs(args: ResponsesArgs, stream: boolean): OneChatArgs {
 }
 
 /** What a chat-served model cannot do that the Responses API can: refused before the chat request. */
-export function checkChatServable(args: ResponsesArgs): void {
+export function checkChatServable(args: OneResponsesArgs): void {
   if (args.previous_response_id != null) {
     throw new InputError("`previous_response_id` needs a server with the Responses API (it keeps the earlier response); send the conversation as `input`", "previous_response_id");
   }

@@ -6,7 +6,7 @@
  */
 import type {
   ChatCompletionUsage,
-  ResponsesArgs,
+  OneResponsesArgs,
   ResponsesFunctionCall,
   ResponsesOutput,
   ResponsesOutputMessage,
@@ -26,7 +26,7 @@ type Unnumbered = ResponsesStreamEvent extends infer E ? (E extends unknown ? Om
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** A response's envelope before any output, from the call's arguments. */
-export function envelope(args: ResponsesArgs, model: string, id = newId("resp")): ResponsesOutput {
+export function envelope(args: OneResponsesArgs, model: string, id = newId("resp")): ResponsesOutput {
   return {
     id,
     object: "response",
