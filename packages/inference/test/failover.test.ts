@@ -391,3 +391,14 @@ describe("one clock over the candidates", () => {
     expect(sent()).toEqual(["org/main:groq"]);
   });
 });
+
+describe("where there is no failover", () => {
+  it("textGeneration with a provider list: an InputError naming provider, before any request", async () => {
+    const error = await client()
+      .textGeneration({ model: MODEL, inputs: "hi", provider: ["groq", "together"] as unknown as string })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).field).toBe("provider");
+    expect(raw.requests).toEqual([]);
+  });
+});

@@ -30,6 +30,9 @@ export interface RouteOptions {
 
 /** The route options of a call: its own `endpointUrl` and `provider` over the client's. */
 function routeOptions(args: BaseArgs, options: Options): RouteOptions {
+  const provider: unknown = args.provider ?? options.provider;
+  // A list reaches here only from a task that does not fail over (chat and the Responses API take theirs first).
+  if (provider !== undefined && typeof provider !== "string") throw new InputError("`provider` must be a provider's name here: a list fails over for chat and the Responses API only", "provider");
   return { model: args.model, endpointUrl: args.endpointUrl ?? options.endpointUrl, baseUrl: options.baseUrl, provider: args.provider ?? options.provider, routerUrl: options.routerUrl };
 }
 
