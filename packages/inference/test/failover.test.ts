@@ -34,6 +34,8 @@ type Behaviour =
   | "stall"
   | "inStreamError"
   | "tokenThenError"
+  | "keepAlivesOnly"
+  | "loadingOnce"
   | { status: number; body?: unknown };
 
 /** What the fake router does, per `model:provider` (`model` alone for the router's choice), and what its catalog lists. */
@@ -77,6 +79,16 @@ beforeAll(async () => {
       const out = chunked(reply, 200, SSE);
       out.chunk(`data: ${JSON.stringify({ error: "Model is overloaded", error_type: "overloaded" })}\n\n`);
       return out.end();
+    }
+    if (behaviour === "keepAlivesOnly") {
+      stalled.push(reply);
+      const out = chunked(reply, 200, SSE);
+      const timer = setInterval(() => (reply.closed ? clearInterval(timer) : out.chunk(": keep-alive\n\n")), 100);
+      return;
+    }
+    if (behaviour === "loadingOnce") {
+      behaviours[model] = "ok";
+      return whole(reply, 503, "application/json", JSON.stringify({ error: `Model ${model} is currently loading`, estimated_time: 1 }));
     }
     if (behaviour === "tokenThenError") {
       const out = chunked(reply, 200, SSE);
@@ -188,6 +200,26 @@ describe("a stream moves on before its first token", () => {
     expect(run.tokens.join("")).toBe("from together");
     expect(events.map((e) => e.reason)).toEqual(["timeout"]);
     expect((events[0]?.error as TimeoutError).kind).toBe("first-chunk");
+  });
+
+  it("the stall limit (keep-alives, no data) before any token moves the call", async () => {
+    behaviours = { "org/main:groq": "keepAlivesOnly", "org/main:together": "ok" };
+    const { events, onFailover } = moves();
+    const run = await within(stream({ provider: ["groq", "together"] }, { onFailover, stallTimeout: 1500 }), 20_000);
+    expect(run.error).toBeUndefined();
+    expect(run.tokens.join("")).toBe("from together");
+    expect(events.map((e) => [e.reason, (e.error as TimeoutError).kind])).toEqual([["timeout", "stall"]]);
+  });
+
+  it("a model that is loading is waited for on the same candidate, not failed over", async () => {
+    behaviours = { "org/main:groq": "loadingOnce", "org/main:together": "ok" };
+    const { events, onFailover } = moves();
+    const waits: string[] = [];
+    const run = await within(stream({ provider: ["groq", "together"] }, { onFailover, onRetry: (e) => waits.push(e.reason) }), 20_000);
+    expect(run.tokens.join("")).toBe("from groq");
+    expect(waits).toEqual(["loading"]);
+    expect(sent()).toEqual(["org/main:groq", "org/main:groq"]);
+    expect(events).toEqual([]);
   });
 
   it("after the first token nothing moves: the error is the call's, and no other request is sent", async () => {
