@@ -98,3 +98,15 @@ export function within<T>(promise: Promise<T>, ms = 2000): Promise<T> {
     }),
   ]);
 }
+
+/** Cuts `bytes` at `cuts` (each taken modulo its length + 1), in order: the pieces of a body read that way. */
+export function cut(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let last = 0;
+  for (const p of [...points, bytes.length]) {
+    if (p > last) out.push(bytes.slice(last, p));
+    last = Math.max(last, p);
+  }
+  return out;
+}

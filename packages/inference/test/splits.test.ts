@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chatCompletionStream } from "../src/index";
 import type { ChatCompletionStreamOutput } from "../src/types";
-import { chunk, event, messages, recordingFetch, sse } from "./helpers";
+import { chunk, cut, event, messages, recordingFetch, sse } from "./helpers";
 
 const encoder = new TextEncoder();
 
@@ -18,13 +18,7 @@ function render(lineEnding: string, prefix: string, bom: boolean, withDone: bool
 }
 
 function bodyIn(bytes: Uint8Array, cuts: number[]): ReadableStream<Uint8Array> {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const pieces: Uint8Array[] = [];
-  let last = 0;
-  for (const p of [...points, bytes.length]) {
-    if (p > last) pieces.push(bytes.slice(last, p));
-    last = Math.max(last, p);
-  }
+  const pieces = cut(bytes, cuts);
   return new ReadableStream({
     start(controller) {
       for (const piece of pieces) controller.enqueue(piece);

@@ -71,11 +71,18 @@ export function failoverWhole(args: ChatCompletionArgs, options: Options, span: 
 
 /** The source of a streamed chat call that fails over: the chunks of the first candidate that gave its first token. */
 export function failoverStream(args: ChatCompletionArgs, options: Options, span: Call): Promise<Source<ChatCompletionStreamOutput>> {
-  return failover(args, options, span, true, (ctx) => streamTries(ctx, BACKENDS), (source, served, price, end) => ({
+  return failover(args, options, span, true, (ctx) => streamTries(ctx, BACKENDS), (source, served, price, end) =>
+    tapped(source, (chunk) => (chunk.served = priced(served, chunk.usage, price)), end),
+  );
+}
+
+/** `source`, each value handed to `mark` as it is taken, and `end` called once it is closed. */
+export function tapped<T>(source: Source<T>, mark: (value: T) => void, end: () => void): Source<T> {
+  return {
     poll() {
-      const chunk = source.poll();
-      if (chunk !== undefined) chunk.served = priced(served, chunk.usage, price);
-      return chunk;
+      const value = source.poll();
+      if (value !== undefined) mark(value);
+      return value;
     },
     get ended() {
       return source.ended;
@@ -86,7 +93,7 @@ export function failoverStream(args: ChatCompletionArgs, options: Options, span:
       source.close();
       end();
     },
-  }));
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ export async function responses(args: ResponsesArgs, options: Options = {}): Pro
   if (!oneTarget(args)) {
     const call = spanCall(args, options);
     try {
-      return await failoverResponses((await call.until(import("../targets/failover"))).failover, args, options, call);
+      return await failoverResponses(await call.until(import("../targets/failover")), args, options, call);
     } finally {
       call.finish();
     }

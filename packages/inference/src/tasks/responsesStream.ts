@@ -14,7 +14,7 @@ export function responsesStream(args: ResponsesArgs, options: Options = {}): Asy
   return new StreamIterator<ResponsesStreamEvent>(() => {
     if (!oneTarget(args)) {
       const call = spanCall(args, options);
-      return { call, source: import("../targets/failover").then((m) => failoverResponsesStream(m.failover, args, options, call)) };
+      return { call, source: import("../targets/failover").then((engine) => failoverResponsesStream(engine, args, options, call)) };
     }
     const r = prepareResponses(args, options, true);
     return { call: r.call, source: withRetries(r, responseStreamTries(r)) };

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { createParser } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
 import { chatCompletionStream, MalformedEventError } from "../../src/index";
-import { chunk, messages, recordingFetch, sse, within } from "../helpers";
+import { chunk, cut, messages, recordingFetch, sse, within } from "../helpers";
 
 const encoder = new TextEncoder();
 
@@ -40,18 +40,6 @@ async function tokensOf(body: ReadableStream<Uint8Array>): Promise<{ tokens: str
     return { tokens, error };
   }
   return { tokens };
-}
-
-/** Cuts `bytes` at `cuts` (taken modulo its length). */
-function cut(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let last = 0;
-  for (const p of [...points, bytes.length]) {
-    if (p > last) out.push(bytes.slice(last, p));
-    last = Math.max(last, p);
-  }
-  return out;
 }
 
 const ending = fc.constantFrom("\n", "\r\n", "\r");

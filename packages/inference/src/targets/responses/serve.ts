@@ -97,14 +97,14 @@ function tries<T>(r: ResponsesCall, native: (ctx: ChatContext, reply: Reply) => 
 }
 
 /** The failover engine, as loaded on first use. */
-type Failover = typeof import("../failover").failover;
+type Engine = typeof import("../failover");
 
 /**
  * A Responses call that fails over, run by the failover engine (`targets/failover.ts`, loaded on first use and
  * handed in: it imports nothing of the Responses API, so an app that only chats never carries it): each candidate served as a Responses call is (natively on the router, else over chat). */
-export function failoverResponses(failover: Failover, args: ResponsesArgs, options: Options, span: Call): Promise<ResponsesOutput> {
+export function failoverResponses(engine: Engine, args: ResponsesArgs, options: Options, span: Call): Promise<ResponsesOutput> {
   const { one, chat } = responsesForm(args, false);
-  return failover(chat, options, span, false, (ctx) => responseTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one }), (response, served, _price, end) => {
+  return engine.failover(chat, options, span, false, (ctx) => responseTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one }), (response, served, _price, end) => {
     end();
     response.served = served;
     return response;
@@ -112,24 +112,12 @@ export function failoverResponses(failover: Failover, args: ResponsesArgs, optio
 }
 
 /** The events of a streamed Responses call that fails over; each event's `response` says who served it. */
-export function failoverResponsesStream(failover: Failover, args: ResponsesArgs, options: Options, span: Call): Promise<Source<ResponsesStreamEvent>> {
+export function failoverResponsesStream(engine: Engine, args: ResponsesArgs, options: Options, span: Call): Promise<Source<ResponsesStreamEvent>> {
   const { one, chat } = responsesForm(args, true);
-  return failover(chat, options, span, true, (ctx) => responseStreamTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one }), (source, served, _price, end) => ({
-    poll() {
-      const event = source.poll();
-      if (event !== undefined && "response" in event) event.response.served = served;
-      return event;
-    },
-    get ended() {
-      return source.ended;
-    },
-    failure: () => source.failure(),
-    pull: (then) => source.pull(then),
-    close() {
-      source.close();
-      end();
-    },
-  }));
+  const tries = (ctx: ChatContext) => responseStreamTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one });
+  return engine.failover(chat, options, span, true, tries, (source, served, _price, end) =>
+    engine.tapped(source, (event) => "response" in event && (event.response.served = served), end),
+  );
 }
 
 /** A Responses call as one target's arguments, and its chat form with the candidates (what the failover routes). */
