@@ -197,7 +197,7 @@ export class EventStream<T> implements Source<T> {
     let at = start + (isData ? 4 : 5);
     if (at < end) {
       if (text.charCodeAt(at) !== COLON) return; // `datum:`, `events`: another field
-      at += text.charCodeAt(at + 1) === SPACE && at + 1 < end ? 2 : 1;
+      at += text.charCodeAt(at + 1) === SPACE ? 2 : 1; // at the line's end, the next code is its terminator (or NaN): never a space
     }
     const value = text.slice(at, end);
     if (!isData) this.eventName = value || undefined;

@@ -44,7 +44,11 @@ async function tokensOf(body: ReadableStream<Uint8Array>): Promise<{ tokens: str
 
 const ending = fc.constantFrom("\n", "\r\n", "\r");
 /** Lines that are not data and must change nothing (or, for `event`, only the event's name). */
-const noise = fc.constantFrom(": keep-alive", ":", "id: 7", "id", "retry: 100", "retry: soon", "datum: {", "events: x", "dat", "event: ping", "event:", "event", "foo: bar", "data");
+const noise = fc.constantFrom(
+  ": keep-alive", ":", "id: 7", "id", "retry: 100", "retry: soon", "datum: {", "events: x", "dat", "event: ping", "event:", "event", "foo: bar", "data",
+  // One letter off `data` or `event`, each place: another field, never a data line or a name.
+  "xata: {", "dxta: {", "daxa: {", "datx: {", "idea: {", "xvent: error", "exent: error", "evxnt: error", "evext: error", "evenx: error", "ebent:error",
+);
 
 /** One event: its chunk as pretty JSON, one `data` line per JSON line ("data:" or "data: "), noise between. */
 const anEvent = fc.record({
