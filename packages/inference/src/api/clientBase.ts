@@ -21,7 +21,7 @@ export class ClientBase {
   }
 
   /** The call's arguments, with the client's token unless they carry their own. */
-  protected args<A extends { accessToken?: string }>(args: A): A {
+  protected args<A extends Pick<BaseArgs, "accessToken">>(args: A): A {
     return args && args.accessToken === undefined && this.accessToken !== undefined ? { ...args, accessToken: this.accessToken } : args;
   }
 
