@@ -1,5 +1,6 @@
+import { spawn } from "node:child_process";
 import { expect, it } from "vitest";
-import { hfkit, useHub } from "./run";
+import { CLI, hfkit, useHub } from "./run";
 
 const hub = useHub();
 
@@ -47,4 +48,31 @@ it("every candidate failing is one error naming each, a non-zero exit", async ()
   expect(run.code).not.toBe(0);
   expect(run.stderr).toMatch(/Every candidate failed: hfkit\/router-multi:together server-error .*hfkit\/router-multi:novita server-error/);
   expect(run.stdout).toBe("");
+});
+
+it("hfkit proxy --provider a,b --router-url: requests that name no provider fail over; the answer names who served", async () => {
+  const child = spawn(process.execPath, [CLI, "proxy", "--target", "https://router.huggingface.co", "--router-url", hub().url, "--provider", "together,novita"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const url = await new Promise<string>((resolve) => child.stdout.setEncoding("utf8").once("data", (c: string) => resolve(c.trim())));
+    hub().inject({ type: "serverError", status: 502 }, { model: MODEL, times: 1 });
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer hf_cli_proxy" },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(res.headers.get("x-inference-provider")).toBe("novita");
+    expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe("The capital of France is Paris.");
+    expect(chats()).toEqual([`${MODEL}:together`, `${MODEL}:novita`]);
+  } finally {
+    const exited = new Promise((resolve) => child.on("close", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  }
+});
+
+it("hfkit proxy: an empty provider name or a router URL that is not http(s) is bad usage", async () => {
+  expect((await hfkit(["proxy", "--target", hub().url, "--provider", "a,"])).code).toBe(2);
+  const bad = await hfkit(["proxy", "--target", hub().url, "--router-url", "ftp://x"]);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/--router-url ftp:\/\/x: an http:\/\/ or https:\/\/ URL/);
 });

@@ -7,11 +7,14 @@ import { type Io, UsageError } from "../io";
 import { announce, hostFlag } from "../listen";
 import { FAULTS, KINDS, parseFaultSpec, parseModelSpec } from "./mockHubSpec";
 
-export const PROXY_HELP = `hfkit proxy --target URL [--port N] [--host H]
+export const PROXY_HELP = `hfkit proxy --target URL [--port N] [--host H] [--provider P[,P...]] [--router-url U]
 
 An OpenAI-compatible proxy (POST /v1/chat/completions, GET /v1/models) in front of an hf-inference-style
-base URL. Prints its URL on stdout; runs until Ctrl-C.
+base URL or the HF router. Prints its URL on stdout; runs until Ctrl-C.
 
+  --provider P[,P...]  the router's provider for requests that name none, or providers tried in order
+                       before the first token (a failed one moves the request to the next)
+  --router-url U       the HF router (default https://router.huggingface.co; a mock hub's URL offline)
   --host H   where to listen: 127.0.0.1 (default), ::1, or 0.0.0.0 / :: for every interface. Off
              loopback anyone on the network can use it, and callers' tokens cross the network in clear
              text: a warning says so.`;
@@ -40,11 +43,16 @@ const HUB_RISK = "the mock hub has no authentication";
 
 /** `hfkit proxy`: runs until Ctrl-C / SIGTERM, then shuts down cleanly. */
 export async function proxy(argv: string[], io: Io): Promise<void> {
-  const options = { target: { type: "string" }, port: { type: "string" }, host: { type: "string" } } as const;
+  const options = { target: { type: "string" }, port: { type: "string" }, host: { type: "string" }, provider: { type: "string" }, "router-url": { type: "string" } } as const;
   const { values } = parseArgs({ args: withNegatives(argv, options), options });
   if (!values.target) throw new UsageError("--target URL is required");
   const host = hostFlag(values.host);
-  const server = createProxy({ target: values.target });
+  const providers = values.provider?.split(",").map((p) => p.trim());
+  if (providers?.some((p) => p === "")) throw new UsageError(`--provider ${values.provider}: a provider's name is empty`);
+  const provider = providers === undefined ? undefined : providers.length === 1 ? providers[0] : providers;
+  const routerUrl = values["router-url"];
+  if (routerUrl !== undefined && !/^https?:\/\/[^/]/i.test(routerUrl)) throw new UsageError(`--router-url ${routerUrl}: an http:// or https:// URL`);
+  const server = createProxy({ target: values.target, provider, routerUrl });
   // listen's error (a port in use) rejects here, so it is reported as one line.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
