@@ -39,8 +39,10 @@ it("model and fault specs: kinds map to the predefined models; bad specs are usa
     backend: "llamacpp",
     faults: [{ type: "loading", estimatedTime: 1.5, durationMs: 1500 }],
   });
-  expect(parseFaultSpec("stall:afterChunks=2@acme/x")).toEqual({ fault: { type: "stall", afterChunks: 2 }, model: "acme/x" });
-  expect(parseFaultSpec("slow:delayMs=500")).toEqual({ fault: { type: "slow", delayMs: 500 }, model: undefined });
+  expect(parseFaultSpec("stall:afterChunks=2@acme/x")).toEqual({ fault: { type: "stall", afterChunks: 2 }, model: "acme/x", provider: undefined });
+  expect(parseFaultSpec("slow:delayMs=500")).toEqual({ fault: { type: "slow", delayMs: 500 }, model: undefined, provider: undefined });
+  expect(parseFaultSpec("serverError:status=503@acme/x:together")).toEqual({ fault: { type: "serverError", status: 503 }, model: "acme/x", provider: "together" });
+  expect(parseFaultSpec("rateLimit@:groq")).toEqual({ fault: { type: "rateLimit" }, model: undefined, provider: "groq" });
 
   for (const [flag, spec, message] of [
     ["--model", "acme/x", /--model takes NAME=KIND/],
@@ -49,9 +51,28 @@ it("model and fault specs: kinds map to the predefined models; bad specs are usa
     ["--fault", "bogus", /unknown fault "bogus" \(one of loading, /],
     ["--fault", "slow", /--fault slow needs delayMs=N/],
     ["--fault", "stall:after=2", /unknown key "after" \(it takes afterChunks, times\)/],
+    ["--fault", "rateLimit@acme/x:", /--fault: a provider's name after "acme\/x:"/],
   ] as const) {
     const run = await hfkit(["mock-hub", flag, spec]);
     expect(run.code, spec).toBe(2);
     expect(run.stderr, spec).toMatch(message);
   }
+});
+
+it("mock-hub --fault TYPE@MODEL:PROVIDER fails one provider of a model: hfkit chat --provider a,b moves past it", async () => {
+  const hub = new Child(["mock-hub", "--port", "0", "--fault", "serverError:status=502@hfkit/router-multi:together"]);
+  await hub.until(() => hub.stdout.endsWith("\n"));
+  const url = hub.stdout.trim();
+  try {
+    const run = await hfkit(["chat", "--router-url", url, "-m", "hfkit/router-multi", "--provider", "together,novita", "hi"], { env: { HF_TOKEN: "hf_cli_faults" } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("The capital of France is Paris.\n");
+    expect(run.stderr).toMatch(/hfkit\/router-multi:together failed \(server-error\); trying hfkit\/router-multi:novita\nserved by novita/);
+    // Every request to together fails, not only the first: a second call moves again.
+    const again = await hfkit(["chat", "--router-url", url, "-m", "hfkit/router-multi", "--provider", "together,novita", "hi"], { env: { HF_TOKEN: "hf_cli_faults" } });
+    expect(again.stderr).toMatch(/together failed \(server-error\)/);
+  } finally {
+    hub.process.kill("SIGINT");
+  }
+  expect((await hub.exited).code).toBe(0);
 });

@@ -13,6 +13,7 @@ class Rule implements FaultRule {
   constructor(
     readonly fault: Fault,
     readonly model: string | undefined,
+    readonly provider: string | undefined,
     public remaining: number | undefined,
     readonly source: FaultSource,
     private readonly onRemove: (rule: Rule) => void,
@@ -39,8 +40,8 @@ export class FaultRegistry {
 
   constructor(private readonly timers: Timers) {}
 
-  add(fault: Fault, model: string | undefined, times: number | undefined, source: FaultSource): Rule {
-    const rule = new Rule(fault, model, times ?? fault.times, source, (removed) => {
+  add(fault: Fault, model: string | undefined, times: number | undefined, source: FaultSource, provider?: string): Rule {
+    const rule = new Rule(fault, model, provider, times ?? fault.times, source, (removed) => {
       this.rules.splice(this.rules.indexOf(removed), 1);
     });
     this.rules.push(rule);
@@ -52,9 +53,9 @@ export class FaultRegistry {
     return rule;
   }
 
-  /** The first active rule for `model` among `types`, without using it. */
-  peek(model: string, types: readonly FaultType[]): Rule | undefined {
-    return this.rules.find((rule) => types.includes(rule.fault.type) && matches(rule, model));
+  /** The first active rule for `model` (served by the router's `provider`, if any) among `types`, without using it. */
+  peek(model: string, types: readonly FaultType[], provider?: string): Rule | undefined {
+    return this.rules.find((rule) => types.includes(rule.fault.type) && matches(rule, model, provider));
   }
 
   use(rule: Rule): Fault {
@@ -67,9 +68,9 @@ export class FaultRegistry {
   }
 
   /** Uses the first matching rule of each type in `types`. */
-  takeEach(model: string, types: readonly FaultType[]): Fault[] {
+  takeEach(model: string, types: readonly FaultType[], provider?: string): Fault[] {
     return types.flatMap((type) => {
-      const rule = this.peek(model, [type]);
+      const rule = this.peek(model, [type], provider);
       return rule ? [this.use(rule)] : [];
     });
   }
@@ -83,8 +84,9 @@ export class FaultRegistry {
   }
 }
 
-function matches(rule: Rule, model: string): boolean {
-  return rule.active && (rule.model === undefined || rule.model === model);
+/** A rule scoped to a provider applies only to the router's requests that provider serves. */
+function matches(rule: Rule, model: string, provider: string | undefined): boolean {
+  return rule.active && (rule.model === undefined || rule.model === model) && (rule.provider === undefined || rule.provider === provider);
 }
 
 export type { Rule };

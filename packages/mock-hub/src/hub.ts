@@ -64,7 +64,7 @@ export function createMockHub(config: MockHubConfig = {}): MockHubCore {
       for (const rule of state.faults.rulesOf(id, "config")) rule.remove();
       addConfigFaults(state, id, model);
     },
-    inject: (fault, options = {}) => state.faults.add(fault, options.model, options.times, "inject"),
+    inject: (fault, options = {}) => state.faults.add(fault, options.model, options.times, "inject", options.provider),
     clearFaults: () => state.faults.clear(),
     reset() {
       requests.length = 0;
@@ -104,27 +104,29 @@ async function respond(state: HubState, request: Request, text: string, basePath
   const model = resolveModel(routed?.model ?? modelIdFor(route, text, state.defaultModel), state.models);
   // The router serves the Responses API for any model it is asked for (none or `"tgi"` is the default model's own route).
   const viaRouter = routed !== undefined || (route.kind === "responses" && route.model === undefined && namesModel(text));
-  const response = await answer(state, route, request, text, model, viaRouter);
+  // The provider that serves a router request: the router's pick, or hf-inference on its own path.
+  const provider = routed?.provider ?? (pathname.startsWith("/hf-inference/") ? "hf-inference" : undefined);
+  const response = await answer(state, route, request, text, model, viaRouter, provider);
   return routed ? withProvider(response, routed.provider) : response;
 }
 
 type ModelRoute = Exclude<Route, { kind: "unknown" | "models" }>;
 
 /** headersDelay, `/info`, the proxy's faults, then the backend. */
-async function answer(state: HubState, route: ModelRoute, request: Request, text: string, model: ResolvedModel, viaRouter: boolean): Promise<Response> {
-  const [delay] = state.faults.takeEach(model.id, ["headersDelay"]);
+async function answer(state: HubState, route: ModelRoute, request: Request, text: string, model: ResolvedModel, viaRouter: boolean, provider?: string): Promise<Response> {
+  const [delay] = state.faults.takeEach(model.id, ["headersDelay"], provider);
   if (delay?.type === "headersDelay") await state.timers.sleep(delay.delayMs);
   if (route.kind === "info") return tgiInfo(model);
-  const refusal = await proxyGate({ request, model: model.id, faults: state.faults });
-  return refusal ?? dispatch(route, exchange(state, request, text, model), viaRouter);
+  const refusal = await proxyGate({ request, model: model.id, faults: state.faults, provider });
+  return refusal ?? dispatch(route, exchange(state, request, text, model, provider), viaRouter);
 }
 
-function exchange(state: HubState, request: Request, text: string, model: ResolvedModel): Exchange {
+function exchange(state: HubState, request: Request, text: string, model: ResolvedModel, provider?: string): Exchange {
   return {
     request,
     text,
     model,
-    takeStreamFaults: () => state.faults.takeEach(model.id, STREAM_FAULTS) as StreamFault[],
+    takeStreamFaults: () => state.faults.takeEach(model.id, STREAM_FAULTS, provider) as StreamFault[],
     eventStream: (plan, faults) => eventStreamResponse(createEventStream(plan, faults, state.streams, request.signal)),
   };
 }

@@ -15,15 +15,17 @@ export interface ProxyRequest {
   request: Request;
   model: string;
   faults: FaultRegistry;
+  /** The router's provider serving the request, if it came through the router. */
+  provider?: string;
 }
 
 /** A response when the proxy answers instead of the backend; undefined lets the request through. */
-export async function proxyGate({ request, model, faults }: ProxyRequest): Promise<Response | undefined> {
+export async function proxyGate({ request, model, faults, provider }: ProxyRequest): Promise<Response | undefined> {
   if (/^Bearer\s+hf_bad/i.test(request.headers.get("authorization") ?? "")) return unauthorized();
   if (model.includes("does-not-exist")) return jsonResponse(404, { error: `Model ${model} does not exist` });
   const waitForModel = request.headers.get("x-wait-for-model")?.toLowerCase() === "true";
   for (;;) {
-    const rule = faults.peek(model, PROXY_FAULTS);
+    const rule = faults.peek(model, PROXY_FAULTS, provider);
     if (!rule) return undefined;
     if (rule.fault.type !== "loading" || !waitForModel) return faultResponse(faults.use(rule) as ProxyFault, model);
     // x-wait-for-model: hold the request until the model has loaded.

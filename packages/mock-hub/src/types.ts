@@ -250,6 +250,12 @@ export type FaultType = Fault["type"];
 export interface InjectOptions {
   /** Only requests for this model (all models when unset). */
   model?: string;
+  /**
+   * Only the router's requests that this provider serves (its `:provider` suffix, the router's pick, or
+   * `"hf-inference"` on its own path): one provider of a model failing while the others answer, to test
+   * failover offline. Every request when unset.
+   */
+  provider?: string;
   /** Overrides `fault.times`. */
   times?: number;
 }
@@ -260,6 +266,8 @@ export interface FaultRule {
   readonly fault: Fault;
   /** The model it applies to; undefined: every model. */
   readonly model: string | undefined;
+  /** The router's provider it applies to; undefined: any request. */
+  readonly provider: string | undefined;
   /** How many requests it has applied to so far. */
   readonly hits: number;
   /** Applications left; undefined = unlimited. */

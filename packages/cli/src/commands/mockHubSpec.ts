@@ -53,9 +53,12 @@ const REQUIRED: Partial<Record<FaultType, string>> = { slow: "delayMs", headersD
 export const FAULTS = Object.keys(FAULT_KEYS).join(", ");
 
 /** `--fault TYPE[:key=value,...][@MODEL]` → a fault, for MODEL or (without) every model. */
-export function parseFaultSpec(spec: string): { fault: Fault; model: string | undefined } {
+export function parseFaultSpec(spec: string): { fault: Fault; model: string | undefined; provider: string | undefined } {
   const at = spec.lastIndexOf("@");
-  const model = at >= 0 ? spec.slice(at + 1) : undefined;
+  // `@MODEL`, `@MODEL:PROVIDER` (one provider of the model, through the router), `@:PROVIDER` (that provider, any model).
+  const [target, provider] = at >= 0 ? splitOnce(spec.slice(at + 1), ":") : [undefined, undefined];
+  if (provider === "") throw new UsageError(`--fault: a provider's name after "${spec.slice(at + 1)}"`);
+  const model = target === "" && provider !== undefined ? undefined : target;
   const [type = "", params = ""] = splitOnce(at >= 0 ? spec.slice(0, at) : spec, ":");
   const keys = FAULT_KEYS[type as FaultType];
   if (!keys) throw new UsageError(`--fault: unknown fault "${type}" (one of ${FAULTS})`);
@@ -72,7 +75,7 @@ export function parseFaultSpec(spec: string): { fault: Fault; model: string | un
   }
   const required = REQUIRED[type as FaultType];
   if (required && fault[required] === undefined) throw new UsageError(`--fault ${type} needs ${required}=N (e.g. ${type}:${required}=500)`);
-  return { fault: fault as unknown as Fault, model };
+  return { fault: fault as unknown as Fault, model, provider };
 }
 
 function splitOnce(text: string, separator: string): [string, string | undefined] {

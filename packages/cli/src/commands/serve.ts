@@ -33,7 +33,8 @@ until Ctrl-C. Any model id is a TGI 3.2 model by default; the predefined ones (h
                                   scripts a fault for MODEL (every model without @MODEL), one of:
                                   ${FAULTS}; keys are the fault's fields (stall:afterChunks=2,
                                   slow:delayMs=500, serverError:status=502, loading:estimatedTime=5), and
-                                  times=N applies it to the first N requests only
+                                  times=N applies it to the first N requests only; @MODEL:PROVIDER (or
+                                  @:PROVIDER) scripts it for one provider of the router only, to test failover
 
   e.g. hfkit mock-hub --model acme/slow=tgi-3.2:loading=10 --fault stall:afterChunks=3@acme/stuck`;
 
@@ -84,7 +85,7 @@ export async function mockHub(argv: string[], io: Io): Promise<void> {
   }
   const faults = (values.fault ?? []).map(parseFaultSpec);
   const hub = await startMockHub({ port: numberFlag("port", values.port, PORT), host, models });
-  for (const { fault, model } of faults) hub.inject(fault, { model });
+  for (const { fault, model, provider } of faults) hub.inject(fault, { model, provider });
   announce(io, hub.host, hub.port, HUB_RISK);
   await io.untilStopped();
   await hub.close();
