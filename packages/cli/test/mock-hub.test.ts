@@ -41,8 +41,13 @@ it("model and fault specs: kinds map to the predefined models; bad specs are usa
   });
   expect(parseFaultSpec("stall:afterChunks=2@acme/x")).toEqual({ fault: { type: "stall", afterChunks: 2 }, model: "acme/x", provider: undefined });
   expect(parseFaultSpec("slow:delayMs=500")).toEqual({ fault: { type: "slow", delayMs: 500 }, model: undefined, provider: undefined });
-  expect(parseFaultSpec("serverError:status=503@acme/x:together")).toEqual({ fault: { type: "serverError", status: 503 }, model: "acme/x", provider: "together" });
+  const models = { "acme/x": { providers: ["together", { provider: "groq" }] } };
+  expect(parseFaultSpec("serverError:status=503@acme/x:together", models)).toEqual({ fault: { type: "serverError", status: 503 }, model: "acme/x", provider: "together" });
+  expect(parseFaultSpec("modelNotServed:times=1@acme/x:groq", models)).toEqual({ fault: { type: "modelNotServed", times: 1 }, model: "acme/x", provider: "groq" });
   expect(parseFaultSpec("rateLimit@:groq")).toEqual({ fault: { type: "rateLimit" }, model: undefined, provider: "groq" });
+  expect(parseFaultSpec("refused@hfkit/router-multi:novita").fault).toEqual({ type: "refused" });
+  expect(parseFaultSpec("toolsUnsupported@:fal-ai").fault).toEqual({ type: "toolsUnsupported" });
+  expect(parseFaultSpec("providerNotEnabled@acme/unknown:hf-inference").provider).toBe("hf-inference");
 
   for (const [flag, spec, message] of [
     ["--model", "acme/x", /--model takes NAME=KIND/],
@@ -52,6 +57,10 @@ it("model and fault specs: kinds map to the predefined models; bad specs are usa
     ["--fault", "slow", /--fault slow needs delayMs=N/],
     ["--fault", "stall:after=2", /unknown key "after" \(it takes afterChunks, times\)/],
     ["--fault", "rateLimit@acme/x:", /--fault: a provider's name after "acme\/x:"/],
+    ["--fault", "refused:after=1@:groq", /--fault refused: unknown key "after" \(it takes times\)/],
+    ["--fault", "refused@:gr/oq", /--fault refused: "gr\/oq" is not a provider's name/],
+    ["--fault", "modelNotServed@hfkit/router-multi:groq", /groq does not serve hfkit\/router-multi on the router \(its providers: together, novita, hf-inference\)/],
+    ["--fault", "serverError@acme/unknown:together", /together does not serve acme\/unknown on the router \(its providers: hf-inference\)/],
   ] as const) {
     const run = await hfkit(["mock-hub", flag, spec]);
     expect(run.code, spec).toBe(2);
@@ -71,6 +80,32 @@ it("mock-hub --fault TYPE@MODEL:PROVIDER fails one provider of a model: hfkit ch
     // Every request to together fails, not only the first: a second call moves again.
     const again = await hfkit(["chat", "--router-url", url, "-m", "hfkit/router-multi", "--provider", "together,novita", "hi"], { env: { HF_TOKEN: "hf_cli_faults" } });
     expect(again.stderr).toMatch(/together failed \(server-error\)/);
+  } finally {
+    hub.process.kill("SIGINT");
+  }
+  expect((await hub.exited).code).toBe(0);
+});
+
+it("mock-hub --fault TYPE@MODEL:PROVIDER: a 503 on one provider, a refused connection on another, the router's 400 on a third", async () => {
+  const hub = new Child([
+    "mock-hub", "--port", "0",
+    "--fault", "serverError:status=503@hfkit/router-multi:together",
+    "--fault", "refused@hfkit/router-multi:novita",
+    "--fault", "modelNotServed:times=1@hfkit/router-multi:hf-inference",
+  ]);
+  await hub.until(() => hub.stdout.endsWith("\n"));
+  const url = hub.stdout.trim();
+  const post = (model: string) => fetch(`${url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }) });
+  try {
+    const down = await post("hfkit/router-multi:together");
+    expect([down.status, down.headers.get("x-inference-provider"), await down.json()]).toEqual([503, "together", { error: "Service Unavailable" }]);
+    await expect(post("hfkit/router-multi:novita")).rejects.toThrow(TypeError);
+    const notServed = await post("hfkit/router-multi:hf-inference");
+    expect([notServed.status, await notServed.json()]).toEqual([400, { error: "Model not supported by provider hf-inference" }]);
+    // times=1 is used up: hf-inference answers, and a failover across the three ends there.
+    const run = await hfkit(["chat", "--router-url", url, "-m", "hfkit/router-multi", "--provider", "together,novita,hf-inference", "hi"], { env: { HF_TOKEN: "hf_cli_faults" } });
+    expect(run).toMatchObject({ code: 0, stdout: "The capital of France is Paris.\n" });
+    expect(run.stderr).toMatch(/together failed \(overloaded\); trying hfkit\/router-multi:novita\n.*novita failed \(connection\); trying hfkit\/router-multi:hf-inference\nserved by hf-inference/);
   } finally {
     hub.process.kill("SIGINT");
   }

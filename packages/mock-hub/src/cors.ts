@@ -1,4 +1,5 @@
 /** CORS as the inference API answers it, so browser pages can call the hub. */
+import { isRefused } from "./http.js";
 
 const EXPOSED = "x-request-id, x-compute-type, x-compute-time, x-inference-provider, retry-after, retry-after-ms";
 const VARY = "Origin, Access-Control-Request-Method, Access-Control-Request-Headers";
@@ -15,8 +16,9 @@ export function preflight(request: Request): Response {
   });
 }
 
-/** Adds the CORS and request-id headers every answer carries, errors included. */
+/** Adds the CORS and request-id headers every answer carries, errors included (a refused connection has none). */
 export function withCommonHeaders(response: Response, request: Request, requestId: string): Response {
+  if (isRefused(response)) return response;
   const origin = request.headers.get("origin");
   const headers = new Headers(response.headers);
   headers.set("access-control-allow-origin", origin ?? "*");

@@ -41,7 +41,7 @@ export class FaultRegistry {
   constructor(private readonly timers: Timers) {}
 
   add(fault: Fault, model: string | undefined, times: number | undefined, source: FaultSource, provider?: string): Rule {
-    const rule = new Rule(fault, model, provider, times ?? fault.times, source, (removed) => {
+    const rule = new Rule(fault, model, provider ?? fault.provider, times ?? fault.times, source, (removed) => {
       this.rules.splice(this.rules.indexOf(removed), 1);
     });
     this.rules.push(rule);

@@ -16,6 +16,15 @@ export function tgiError(status: number, error: string, errorType: string): Resp
   return jsonResponse(status, { error, error_type: errorType });
 }
 
+/** No answer: the Node server closes the connection; msw and `fetch` make it a network error. */
+export function refusedConnection(): Response {
+  return Response.error();
+}
+
+export function isRefused(response: Response): boolean {
+  return response.type === "error";
+}
+
 export function eventStreamResponse(body: ReadableStream<Uint8Array>): Response {
   return new Response(body, {
     status: 200,

@@ -2,14 +2,14 @@ import { preflight, withCommonHeaders } from "./cors.js";
 import { createEventStream, StreamTracker } from "./event-stream.js";
 import type { Exchange } from "./exchange.js";
 import { FaultRegistry } from "./faults.js";
-import { eventStreamResponse, isRecord, jsonResponse, parseJson, textResponse } from "./http.js";
+import { eventStreamResponse, isRecord, jsonResponse, parseJson, refusedConnection, textResponse } from "./http.js";
 import { DEFAULT_MODEL_ID, PREDEFINED_MODELS, resolveModel, type ResolvedModel } from "./models.js";
 import { taskPipeline } from "./pipelines.js";
 import { proxyGate } from "./proxy.js";
 import { openAiChat } from "./openai/chat.js";
 import { openAiResponses } from "./openai/responses.js";
 import { isOpenAiServer } from "./openai/dialects.js";
-import { modelList, routeByModel, withProvider } from "./openai/router.js";
+import { modelList, routeByModel, routerFault, withProvider } from "./openai/router.js";
 import { matchRoute, type Route } from "./routes.js";
 import { modelInfo, providerFile, providerGet, providerRoute } from "./providerRoutes.js";
 import { tgiChat } from "./tgi/chat.js";
@@ -112,13 +112,17 @@ async function respond(state: HubState, request: Request, text: string, basePath
 
 type ModelRoute = Exclude<Route, { kind: "unknown" | "models" }>;
 
-/** headersDelay, `/info`, the proxy's faults, then the backend. */
+/** The connection's faults, `/info`, the router's and the proxy's faults, then the backend. */
 async function answer(state: HubState, route: ModelRoute, request: Request, text: string, model: ResolvedModel, viaRouter: boolean, provider?: string): Promise<Response> {
+  const [refused] = state.faults.takeEach(model.id, ["refused"], provider);
+  if (refused) return refusedConnection();
   const [delay] = state.faults.takeEach(model.id, ["headersDelay"], provider);
   if (delay?.type === "headersDelay") await state.timers.sleep(delay.delayMs);
   if (route.kind === "info") return tgiInfo(model);
-  const refusal = await proxyGate({ request, model: model.id, faults: state.faults, provider });
-  return refusal ?? dispatch(route, exchange(state, request, text, model, provider), viaRouter);
+  // The router refuses a provider before that provider (or its proxy) is asked.
+  const refusal = provider === undefined ? undefined : routerFault(state.faults, model.id, provider, text);
+  const gated = refusal ?? (await proxyGate({ request, model: model.id, faults: state.faults, provider }));
+  return gated ?? dispatch(route, exchange(state, request, text, model, provider), viaRouter);
 }
 
 function exchange(state: HubState, request: Request, text: string, model: ResolvedModel, provider?: string): Exchange {

@@ -6,6 +6,7 @@ export { isDropConnection } from "./event-stream.js";
 export type {
   Backend,
   ChatRouteError,
+  ConnectionFault,
   Fault,
   FaultRule,
   FaultType,
@@ -17,6 +18,7 @@ export type {
   ProviderMappingEntry,
   ProxyFault,
   RecordedRequest,
+  RouterFault,
   RouterProvider,
   StreamFault,
   TgiVersion,

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { isDropConnection } from "./event-stream.js";
 import { createMockHub } from "./hub.js";
+import { isRefused } from "./http.js";
 import type { MockHubConfig, MockHubCore } from "./types.js";
 
 /** The options of `startMockHub`: the models, and where to listen. */
@@ -126,6 +127,8 @@ function requestHeaders(req: IncomingMessage): Headers {
 
 /** Status and headers at once, then every chunk as it comes; a client that leaves cancels the body. */
 async function pipe(response: Response, res: ServerResponse): Promise<void> {
+  // A refused connection: closed before a status line, as a server that went away would.
+  if (isRefused(response)) return void res.socket?.destroy();
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.flushHeaders();
   if (!response.body) return void res.end();

@@ -112,13 +112,19 @@ export interface MockHubConfig {
   defaultModel?: string;
 }
 
-/** Applies to the first `times` matching requests (forever when unset). */
-interface Counted {
+/** Which requests a fault applies to: the first `times` matching ones, of one router provider. */
+interface FaultScope {
+  /** How many requests it applies to; forever when unset (`InjectOptions.times` overrides it). */
   times?: number;
+  /**
+   * Only the router's requests this provider serves, as `InjectOptions.provider` (which overrides it):
+   * how a model's config `faults` name one. Any request when unset.
+   */
+  provider?: string;
 }
 
 /** A fault of the serverless proxy: it answers instead of the model (chat, pipeline and generate routes). */
-export type ProxyFault = Counted &
+export type ProxyFault = FaultScope &
   (
     | {
         /** 503 `{"error": "Model X is currently loading", "estimated_time"}`; a request with `x-wait-for-model: true` is held until loaded. */
@@ -157,7 +163,7 @@ export type ProxyFault = Counted &
   );
 
 /** A fault of an event stream: the answer starts, then goes wrong the way real servers and networks do. */
-export type StreamFault = Counted &
+export type StreamFault = FaultScope &
   (
     | {
         /** 200, then `Model is overloaded` as an in-stream error in the server's shape. */
@@ -235,13 +241,55 @@ export type StreamFault = Counted &
       }
   );
 
-/** A scripted failure: a proxy fault, a stream fault, or a delay before the status line. */
-export type Fault = ProxyFault | StreamFault | (Counted & {
-  /** Waits `delayMs` before the status line. */
-  type: "headersDelay";
-  /** The wait, in ms. */
-  delayMs: number;
-});
+/**
+ * A refusal of the HF router for the provider it routed the request to, answered before the provider is asked.
+ * Router requests only (the body's `model` on `/v1/chat/completions` or `/v1/responses`, or hf-inference's own path).
+ */
+export type RouterFault = FaultScope &
+  (
+    | {
+        /** 400 `{"error": "Model not supported by provider <name>"}`: the provider does not serve the model. */
+        type: "modelNotServed";
+      }
+    | {
+        /**
+         * 400 `{"error": {"message": "The requested model '<model>' is not supported by any provider you have enabled.",
+         * "type": "invalid_request_error", "param": "model", "code": "model_not_supported"}}`.
+         */
+        type: "providerNotEnabled";
+      }
+    | {
+        /**
+         * A request whose body has a non-empty `tools` list: 400 `{"error": {"message": "Provider <name> does not
+         * support tools for model '<model>'.", "type": "invalid_request_error", "param": "tools", "code":
+         * "tools_not_supported"}}`. A request without tools is answered normally, and does not count.
+         */
+        type: "toolsUnsupported";
+      }
+  );
+
+/** A fault of the connection, before any status line: a delay, or no answer at all. */
+export type ConnectionFault = FaultScope &
+  (
+    | {
+        /** Waits `delayMs` before the status line. */
+        type: "headersDelay";
+        /** The wait, in ms. */
+        delayMs: number;
+      }
+    | {
+        /**
+         * No HTTP answer: the Node server (`startMockHub`) destroys the socket before a status line, so `fetch`
+         * rejects with a `TypeError` (a network error); the core's `handle()` gives `Response.error()` (type
+         * `"error"`, status 0), which msw turns into the same `TypeError`. Any request for the model (with a
+         * `provider`, that provider's router requests).
+         */
+        type: "refused";
+      }
+  );
+
+/** A scripted failure: a proxy fault, a stream fault, a router refusal, or a fault of the connection. */
+export type Fault = ProxyFault | StreamFault | RouterFault | ConnectionFault;
 
 /** The name of a fault, e.g. `"loading"` or `"drop"`. */
 export type FaultType = Fault["type"];
@@ -253,7 +301,7 @@ export interface InjectOptions {
   /**
    * Only the router's requests that this provider serves (its `:provider` suffix, the router's pick, or
    * `"hf-inference"` on its own path): one provider of a model failing while the others answer, to test
-   * failover offline. Every request when unset.
+   * failover offline. Overrides `fault.provider`; every request when both are unset.
    */
   provider?: string;
   /** Overrides `fault.times`. */
@@ -302,7 +350,7 @@ export interface HandleOptions {
 
 /** The web-standard core: runs in Node, browsers and msw. */
 export interface MockHubCore {
-  /** Answers one request as the Hugging Face backends would. */
+  /** Answers one request as the Hugging Face backends would; a `refused` fault answers `Response.error()`. */
   handle(request: Request, options?: HandleOptions): Promise<Response>;
   /** Every request received, in order, until `reset()`. */
   readonly requests: RecordedRequest[];

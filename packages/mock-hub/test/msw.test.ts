@@ -54,6 +54,15 @@ describe("msw handlers", () => {
     ]);
   });
 
+  it("make a refused connection fetch's network error: a TypeError, no response", async () => {
+    // Under /hf-inference, hf-inference is the router's provider of the request.
+    const rule = hub.inject({ type: "refused" }, { provider: "hf-inference", times: 1 });
+    const url = `${HF_INFERENCE}/models/hfkit/tgi-3.2/v1/chat/completions`;
+    await expect(fetch(url, body())).rejects.toThrow(TypeError);
+    expect(rule.hits).toBe(1);
+    expect((await fetch(url, body())).status).toBe(200);
+  });
+
   it("hand each scripted write to the client as its own chunk", async () => {
     hub.inject({ type: "bodyChunking", bytes: 4 });
     const response = await fetch(`${HF_INFERENCE}/models/hfkit/tgi-3.2/v1/chat/completions`, body({ stream: true, max_tokens: 1 }));

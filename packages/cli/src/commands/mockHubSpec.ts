@@ -47,13 +47,30 @@ const FAULT_KEYS: Partial<Record<FaultType, readonly string[]>> = {
   overloadedInStream: ["afterChunks"],
   keepAlive: ["intervalMs"],
   headersDelay: ["delayMs"],
+  refused: [],
+  modelNotServed: [],
+  providerNotEnabled: [],
+  toolsUnsupported: [],
 };
 /** Keys a fault cannot do without. */
 const REQUIRED: Partial<Record<FaultType, string>> = { slow: "delayMs", headersDelay: "delayMs" };
 export const FAULTS = Object.keys(FAULT_KEYS).join(", ");
 
-/** `--fault TYPE[:key=value,...][@MODEL]` → a fault, for MODEL or (without) every model. */
-export function parseFaultSpec(spec: string): { fault: Fault; model: string | undefined; provider: string | undefined } {
+/** What one `--fault` scripts: `hub.inject(fault, { model, provider })`. */
+export interface FaultSpec {
+  fault: Fault;
+  model: string | undefined;
+  provider: string | undefined;
+}
+
+/** A provider's name, as the router spells them (`together`, `hf-inference`, `fal-ai`). */
+const PROVIDER_NAME = /^[A-Za-z0-9][\w.-]*$/;
+
+/**
+ * `--fault TYPE[:key=value,...][@[MODEL][:PROVIDER]]` → a fault, for MODEL or (without) every model, and for
+ * PROVIDER's router requests only; a model of `models` (or a predefined one) must list PROVIDER.
+ */
+export function parseFaultSpec(spec: string, models: Record<string, ModelConfig> = {}): FaultSpec {
   const at = spec.lastIndexOf("@");
   // `@MODEL`, `@MODEL:PROVIDER` (one provider of the model, through the router), `@:PROVIDER` (that provider, any model).
   const [target, provider] = at >= 0 ? splitOnce(spec.slice(at + 1), ":") : [undefined, undefined];
@@ -63,6 +80,7 @@ export function parseFaultSpec(spec: string): { fault: Fault; model: string | un
   const keys = FAULT_KEYS[type as FaultType];
   if (!keys) throw new UsageError(`--fault: unknown fault "${type}" (one of ${FAULTS})`);
   if (model === "") throw new UsageError(`--fault ${type}: a model id after @ (or no @ for every model)`);
+  if (provider !== undefined) checkProvider(type, model, provider, models);
   const fault: Record<string, unknown> = { type };
   for (const pair of params.split(",").filter(Boolean)) {
     const [key = "", value = ""] = splitOnce(pair, "=");
@@ -76,6 +94,21 @@ export function parseFaultSpec(spec: string): { fault: Fault; model: string | un
   const required = REQUIRED[type as FaultType];
   if (required && fault[required] === undefined) throw new UsageError(`--fault ${type} needs ${required}=N (e.g. ${type}:${required}=500)`);
   return { fault: fault as unknown as Fault, model, provider };
+}
+
+/** A provider's name; for a model the hub knows, one of its providers (else the fault could never apply). */
+function checkProvider(type: string, model: string | undefined, provider: string, models: Record<string, ModelConfig>): void {
+  if (!PROVIDER_NAME.test(provider)) {
+    throw new UsageError(`--fault ${type}: "${provider}" is not a provider's name (letters, digits, "-", "_", ".")`);
+  }
+  if (model === undefined) return;
+  const config = models[model] ?? (PREDEFINED_MODELS as Record<string, ModelConfig | undefined>)[model];
+  // The hub's default for a model without `providers`: hf-inference alone.
+  const served = (config?.providers ?? ["hf-inference"]).map((p) => (typeof p === "string" ? p : p.provider));
+  if (!served.includes(provider)) {
+    const list = served.join(", ") || "none";
+    throw new UsageError(`--fault ${type}: ${provider} does not serve ${model} on the router (its providers: ${list})`);
+  }
 }
 
 function splitOnce(text: string, separator: string): [string, string | undefined] {

@@ -19,7 +19,7 @@ base URL or the HF router. Prints its URL on stdout; runs until Ctrl-C.
              loopback anyone on the network can use it, and callers' tokens cross the network in clear
              text: a warning says so.`;
 
-export const MOCK_HUB_HELP = `hfkit mock-hub [--port N] [--host H] [--model NAME=KIND[:loading=S]]... [--fault TYPE[:KEY=N,...][@MODEL]]...
+export const MOCK_HUB_HELP = `hfkit mock-hub [--port N] [--host H] [--model NAME=KIND[:loading=S]]... [--fault TYPE[:KEY=N,...][@[MODEL][:PROVIDER]]]...
 
 Starts the local emulator of the Hugging Face backends and prints its URL on stdout; runs
 until Ctrl-C. Any model id is a TGI 3.2 model by default; the predefined ones (hfkit/tgi-2.0, hfkit/vllm,
@@ -29,14 +29,17 @@ until Ctrl-C. Any model id is a TGI 3.2 model by default; the predefined ones (h
                                   interface; it has no authentication: off loopback, a warning says so
   --model NAME=KIND[:loading=S]   adds the model NAME, served as KIND: ${KINDS};
                                   loading=S: it is loading (503, estimated_time S) for S seconds from the start
-  --fault TYPE[:KEY=N,...][@MODEL]
+  --fault TYPE[:KEY=N,...][@[MODEL][:PROVIDER]]
                                   scripts a fault for MODEL (every model without @MODEL), one of:
                                   ${FAULTS}; keys are the fault's fields (stall:afterChunks=2,
                                   slow:delayMs=500, serverError:status=502, loading:estimatedTime=5), and
                                   times=N applies it to the first N requests only; @MODEL:PROVIDER (or
                                   @:PROVIDER) scripts it for one provider of the router only, to test failover
+                                  (refused: the connection closes with no answer; modelNotServed,
+                                  providerNotEnabled, toolsUnsupported: the router's 400s)
 
-  e.g. hfkit mock-hub --model acme/slow=tgi-3.2:loading=10 --fault stall:afterChunks=3@acme/stuck`;
+  e.g. hfkit mock-hub --model acme/slow=tgi-3.2:loading=10 --fault stall:afterChunks=3@acme/stuck
+       hfkit mock-hub --fault serverError:status=503@hfkit/router-multi:together --fault refused@:novita`;
 
 const PORT = { min: 0, max: 65535, integer: true };
 const PROXY_RISK = "anyone there can use it, and callers' tokens cross the network in clear text";
@@ -83,7 +86,7 @@ export async function mockHub(argv: string[], io: Io): Promise<void> {
     const { id, config } = parseModelSpec(spec);
     models[id] = config;
   }
-  const faults = (values.fault ?? []).map(parseFaultSpec);
+  const faults = (values.fault ?? []).map((spec) => parseFaultSpec(spec, models));
   const hub = await startMockHub({ port: numberFlag("port", values.port, PORT), host, models });
   for (const { fault, model, provider } of faults) hub.inject(fault, { model, provider });
   announce(io, hub.host, hub.port, HUB_RISK);

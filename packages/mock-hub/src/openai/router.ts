@@ -1,7 +1,8 @@
-import { isRecord, jsonResponse, parseJson, textResponse } from "../http.js";
+import type { FaultRegistry } from "../faults.js";
+import { isRecord, isRefused, jsonResponse, parseJson, textResponse } from "../http.js";
 import { resolveModel } from "../models.js";
 import { CREATED } from "../tgi/chat-output.js";
-import type { ModelConfig } from "../types.js";
+import type { FaultType, ModelConfig, RouterFault } from "../types.js";
 import { DIALECTS, isOpenAiServer } from "./dialects.js";
 
 /** The HF router (`router.huggingface.co/v1/chat/completions`): `org/name[:provider | :fastest | :cheapest | :preferred]`. */
@@ -25,16 +26,46 @@ export function routeByModel(text: string, models: Models): RouterDecision | und
   const { providers } = resolveModel(name, models);
   if (named) {
     if (providers.includes(named)) return { model: name, provider: named };
-    return { refusal: withProvider(jsonResponse(400, { error: `Model not supported by provider ${named}` }), named) };
+    return { refusal: withProvider(notServedBy(named), named) };
   }
   const [first] = providers;
   if (first !== undefined) return { model: name, provider: first };
-  const message = `The requested model '${name}' is not supported by any provider you have enabled.`;
-  return { refusal: jsonResponse(400, { error: { message, type: "invalid_request_error", param: "model", code: "model_not_supported" } }) };
+  return { refusal: noProviderEnabled(name) };
 }
 
-/** The router names the provider that answered on every answer. */
+/** 400: the provider does not serve the model (a bare string, as the router sends it). */
+function notServedBy(provider: string): Response {
+  return jsonResponse(400, { error: `Model not supported by provider ${provider}` });
+}
+
+/** 400 `model_not_supported`: none of the providers the caller enabled serves the model. */
+function noProviderEnabled(model: string): Response {
+  const message = `The requested model '${model}' is not supported by any provider you have enabled.`;
+  return jsonResponse(400, { error: { message, type: "invalid_request_error", param: "model", code: "model_not_supported" } });
+}
+
+const ROUTER_FAULTS: readonly FaultType[] = ["modelNotServed", "providerNotEnabled", "toolsUnsupported"];
+
+/** The router's scripted refusal of `provider` for `model`, if any (`toolsUnsupported` only for a body with tools). */
+export function routerFault(faults: FaultRegistry, model: string, provider: string, text: string): Response | undefined {
+  const types = sendsTools(text) ? ROUTER_FAULTS : ROUTER_FAULTS.filter((type) => type !== "toolsUnsupported");
+  const rule = faults.peek(model, types, provider);
+  if (!rule) return undefined;
+  const fault = faults.use(rule) as RouterFault;
+  if (fault.type === "modelNotServed") return notServedBy(provider);
+  if (fault.type === "providerNotEnabled") return noProviderEnabled(model);
+  const message = `Provider ${provider} does not support tools for model '${model}'.`;
+  return jsonResponse(400, { error: { message, type: "invalid_request_error", param: "tools", code: "tools_not_supported" } });
+}
+
+function sendsTools(text: string): boolean {
+  const body = parseJson(text);
+  return isRecord(body) && Array.isArray(body.tools) && body.tools.length > 0;
+}
+
+/** The router names the provider that answered on every answer (a refused connection has none). */
 export function withProvider(response: Response, provider: string): Response {
+  if (isRefused(response)) return response;
   const headers = new Headers(response.headers);
   headers.set("x-inference-provider", provider);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
