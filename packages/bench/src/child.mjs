@@ -1,7 +1,11 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 export const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
+
+/** The version of `pkg` as installed for packages/bench. */
+export const version = (pkg) => JSON.parse(readFileSync(`${BENCH_DIR}node_modules/${pkg}/package.json`, "utf8")).version;
 
 /**
  * Runs `fn`, and again (up to 3 tries, 3 s apart) if it throws: a `pnpm build` elsewhere in the
@@ -32,6 +36,12 @@ function runChildOnce(script, args, flags) {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return JSON.parse(out);
+}
+
+/** `step("what")`: a progress line on stderr, with the seconds since `stepper()` was called. */
+export function stepper() {
+  const started = performance.now();
+  return (what) => process.stderr.write(`· ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s  ${what}\n`);
 }
 
 /** True when the module at `url` is the script Node was started with. */

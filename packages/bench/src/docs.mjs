@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { barChart } from "./chart.mjs";
+import { failoverSection } from "./failover-docs.mjs";
 import { markdownTable } from "./report.mjs";
 
 const KB = 1000; // kB, as size-limit and issue 6 count
@@ -187,9 +188,11 @@ ${profileTable(results.profile)}
 
 ${sitesTable(results.allocation["16k"])}
 
+${failoverSection(results.failover)}
+
 ## Running
 
-\`pnpm bench\` (about ${quick ? "two" : "three"} minutes on 2 cores) builds \`@hfkit/inference\` and \`@hfkit/mock-hub\`, then
+\`pnpm bench\` (about ${quick ? "three" : "six"} minutes on 2 cores) builds \`@hfkit/inference\` and \`@hfkit/mock-hub\`, then
 runs everything; \`pnpm bench --quick\` takes fewer rounds. Benchmarks never run in \`pnpm test\`.
 `;
   writeFileSync(path, doc);

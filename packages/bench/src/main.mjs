@@ -1,9 +1,10 @@
 // `pnpm bench [--quick]`: every measurement of issue 6, one table, docs/benchmarks.md and its chart.
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { measureBundles } from "./bundle.mjs";
-import { BENCH_DIR, runChild } from "./child.mjs";
+import { runChild, stepper, version } from "./child.mjs";
 import { runNotes, writeDocs } from "./docs.mjs";
+import { measureFailover } from "./failover.mjs";
+import { failoverTable } from "./failover-docs.mjs";
 import { measureFirstToken } from "./first-token.mjs";
 import { measureImportTime } from "./import-time.mjs";
 import { consoleTable } from "./report.mjs";
@@ -16,9 +17,7 @@ const ALL = ["hfkit", "hfkit-fn", "hf", "openai", "floor"];
 const MEASURED = ["hfkit", "hf", "openai", "floor"]; // hfkit-fn runs the same stream code as hfkit
 const MEMORY_EVENTS = 1_000_000;
 
-const started = performance.now();
-const step = (what) => process.stderr.write(`· ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s  ${what}\n`);
-const version = (pkg) => JSON.parse(readFileSync(`${BENCH_DIR}node_modules/${pkg}/package.json`, "utf8")).version;
+const step = stepper();
 
 function eachClient(keys, fn) {
   return Object.fromEntries(keys.map((k) => [k, fn(k)]));
@@ -49,8 +48,10 @@ async function measureAll() {
   const memory = { capped: memoryRun(["--max-semi-space-size=1"]), defaults: quick ? {} : memoryRun([]) };
   step("requests per call");
   const requests = await measureRequests();
+  step("failover: time to first token when a provider is down");
+  const failover = await measureFailover(quick ? 5 : 15, (scenario) => step(`  ${scenario}`));
   step("done");
-  return { bundle, throughput, profile, allocation, timers, firstToken, importTime, memory, memoryEvents: MEMORY_EVENTS, requests };
+  return { bundle, throughput, profile, allocation, timers, firstToken, importTime, memory, memoryEvents: MEMORY_EVENTS, requests, failover };
 }
 
 function bundleCheck(strangers) {
@@ -71,6 +72,7 @@ console.log(`\n${bundleCheck(results.bundle.strangers)}`);
 console.log(`\n${runNotes(results).join("\n")}`);
 const missed = rows.filter((r) => r.met === false).map((r) => `${r.section.split(":")[0]} ${r.label}`);
 console.log(missed.length ? `\nhfkit misses: ${missed.join("; ")}` : "\nhfkit meets every goal");
+console.log(`\nFailover: time to first token when the first candidate is down\n${failoverTable(results.failover, "text")}`);
 
 const docs = fileURLToPath(new URL("../../../docs/", import.meta.url));
 writeDocs({

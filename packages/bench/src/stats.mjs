@@ -11,3 +11,9 @@ export function rotated(items, round) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The nearest-rank percentile `p` (0–100) of `values`: a value that was measured. */
+export function percentile(values, p) {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)];
+}
