@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { Plugin } from "esbuild";
 import { defineConfig } from "tsup";
 
@@ -8,6 +9,28 @@ const lazyTasks: Plugin = {
   setup(build) {
     // `./tasks/eager` from src/, `./eager` from src/tasks/: both become the lazy module.
     build.onResolve({ filter: /(^|\/)eager$/ }, (args) => ({ path: resolve(args.resolveDir, args.path.replace(/eager$/, "lazy.ts")) }));
+  },
+};
+
+/**
+ * The split builds' own copies: a stateless module that a lazy chunk uses and that the root uses only away from
+ * chat (the lookups, for the Hub mapping; the public cost estimate) is built into the lazy chunk as well. Shared, it would sit in the root
+ * file, live for the lazy chunk's sake, and a bundler would load it at start in an app that only chats.
+ */
+const OWN_COPIES: readonly (readonly [module: string, importer: string])[] = [
+  ["/core/lookups", "/targets/catalog.ts"],
+  ["./cost", "/targets/failover.ts"],
+];
+
+const ownCopies: Plugin = {
+  name: "own-copies",
+  setup(build) {
+    const copied = (args: { path: string; importer: string; resolveDir: string }) =>
+      OWN_COPIES.some(([file, importer]) => args.path.endsWith(file) && args.importer.endsWith(importer))
+        ? { path: resolve(args.resolveDir, `${args.path}.ts`), namespace: "own-copy" }
+        : undefined;
+    build.onResolve({ filter: /\/(lookups|cost)$/ }, copied);
+    build.onLoad({ filter: /.*/, namespace: "own-copy" }, (args) => ({ contents: readFileSync(args.path, "utf8"), loader: "ts", resolveDir: dirname(args.path) }));
   },
 };
 
@@ -22,9 +45,9 @@ const common = {
 export default defineConfig([
   // For bundlers, browsers and edge runtimes: every task import static, so that tree-shaking keeps only what the app calls;
   // failover (a chat's `provider` list, `fallbackModels`) and the router's catalog are chunks loaded on first use.
-  { ...common, format: ["esm"], outDir: "dist/esm-split", dts: true, splitting: true },
+  { ...common, format: ["esm"], outDir: "dist/esm-split", dts: true, splitting: true, esbuildPlugins: [ownCopies] },
   // For `require`: one file.
   { ...common, format: ["cjs"], dts: true, splitting: false },
   // For Node, Deno and Bun (the "node" condition): the tasks and the Responses API in chunks loaded on first use.
-  { ...common, format: ["esm"], outDir: "dist/node-split", splitting: true, esbuildPlugins: [lazyTasks] },
+  { ...common, format: ["esm"], outDir: "dist/node-split", splitting: true, esbuildPlugins: [lazyTasks, ownCopies] },
 ]);

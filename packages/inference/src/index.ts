@@ -74,4 +74,5 @@ export { VERSION } from "./version";
 export { getLogger, setLogger } from "./core/logger";
 export { INFERENCE_PROVIDERS, PROVIDERS_HUB_ORGS, type InferenceProvider, type InferenceProviderOrPolicy, PROVIDERS_OR_POLICIES } from "./targets/providers/names";
 export { listModels } from "./tasks/listModels";
-export { estimateCost, FailoverError } from "./targets/routing";
+export { estimateCost } from "./targets/cost";
+export { FailoverError } from "./targets/routing";

@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { build } from "esbuild";
 import { expect, inject, it } from "vitest";
 import { bundle, BROWSER, NEUTRAL, type Bundle } from "./bundle";
 
@@ -20,4 +21,29 @@ it.each([
   expect(inputs.filter((input) => !/^node_modules\/@hfkit\/inference\/dist\/(index|catalog-\w+|failover-\w+|chunk-\w+)\.js$/.test(input))).toEqual([]);
   for (const output of Object.values(metafile.outputs)) expect(output.imports).toEqual([]);
   expect(code).not.toMatch(/\bnode:[a-z]/);
+});
+
+// What an app that only chats loads at start, bundled with code splitting as apps are: none of the code that only
+// failover and the router's catalog use (each chunk carries its own copy of the lookups and of the cost estimate).
+it("an app that only chats loads none of failover's or the catalog's own code at start", async () => {
+  writeFileSync(join(appDir, "chat-only.mjs"), 'export { chatCompletionStream } from "@hfkit/inference";\n');
+  const result = await build({ entryPoints: [join(appDir, "chat-only.mjs")], absWorkingDir: appDir, ...BROWSER, bundle: true, splitting: true, minify: true, outdir: join(appDir, "split-out"), write: false, metafile: true, logLevel: "silent" });
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint !== undefined && outputs[k]?.entryPoint.endsWith("chat-only.mjs"));
+  const start = new Set<string>();
+  const visit = (file: string): void => {
+    if (start.has(file)) return;
+    start.add(file);
+    for (const i of outputs[file]?.imports ?? []) if (i.kind === "import-statement") visit(i.path);
+  };
+  visit(entry ?? "");
+  const text = (files: string[]): string => result.outputFiles.filter((f) => files.some((k) => f.path.endsWith(k.replace(/^(\.\.\/)*/, "")))).map((f) => f.text).join("\n");
+  const atStart = text([...start]);
+  const later = text(Object.keys(outputs).filter((k) => !start.has(k)));
+  // The lookups' per-credential hash (its constant), their shared lookups, the cost's currency, the failover's message.
+  for (const own of [/3735928559|0xdeadbeef/, /\.lookups\b/, /"USD"/, /Every candidate failed/]) {
+    expect(later).toMatch(own);
+    expect(atStart).not.toMatch(own);
+  }
+  expect(atStart).toMatch(/chatCompletionStream|\bexport\b/);
 });

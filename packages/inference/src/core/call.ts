@@ -245,10 +245,3 @@ function hostOf(url: string): string {
 function callerAbort(signal: AbortSignal | undefined): AbortError {
   return new AbortError("The call was aborted by its signal", { cause: signal?.reason });
 }
-
-/** How long a lookup shared by many calls (the Hub's mapping, the router's catalog) may take, whoever waits for it. */
-export const LOOKUP_TIMEOUT_MS = 30_000;
-
-/** The clock of such a lookup, its own: a waiting call that gives up does not end it for the others. */
-export const lookupCall = (secret: string | undefined): Call =>
-  new Call({ timeout: LOOKUP_TIMEOUT_MS, firstChunkTimeout: Infinity, idleTimeout: LOOKUP_TIMEOUT_MS, stallTimeout: Infinity }, secret);

@@ -35,7 +35,7 @@ export interface Sending {
 }
 
 /** The clock, connection and retry policy of a call to `model`, made once from the arguments and options (checked first). */
-export function sending(args: BaseArgs, options: Options, model: string): Sending {
+export function sending(args: Pick<BaseArgs, "accessToken">, options: Options, model: string): Sending {
   const limits = {
     timeout: duration(options, "timeout"),
     firstChunkTimeout: duration(options, "firstChunkTimeout", DEFAULT_FIRST_CHUNK_TIMEOUT),

@@ -3,10 +3,9 @@
  * context length, prices and capabilities. Looked up once per (router, token), kept in a bounded memory with an
  * expiry; concurrent calls wait for one lookup. Nothing on the chat path imports it.
  */
-import { LookupMemory, perCredential } from "../core/memory";
+import { LookupMemory, lookupCall, perCredential } from "../core/lookups";
 import { checkBaseUrl, HF_ROUTER_URL } from "./routes";
 import { parseMaybeJson, readText } from "../core/body";
-import { lookupCall } from "../core/call";
 import { toHttpError } from "../core/errorTable";
 import { InputError, MalformedEventError } from "../core/errors";
 import { isRecord } from "../core/json";

@@ -4,8 +4,7 @@
  */
 import { checkArgs, validateChatInput, validateGenerateInput } from "../checks/params";
 import { sending } from "../core/sending";
-import { Call } from "../core/call";
-import { envToken } from "../core/environment";
+import type { Call } from "../core/call";
 import type { Connection } from "../core/request";
 import type { RetryPolicy } from "../core/retry";
 import type { ChatRouting, Logger, OneChatArgs, Options, TextGenerationArgs } from "../types";
@@ -40,13 +39,11 @@ export const oneTarget = <A extends ChatRouting>(args: A): args is A & { provide
 
 /**
  * The clock of a call that fails over, made when the call starts: its `timeout` and `signal` over every
- * candidate (each candidate has its own first-chunk and body limits). A bad `timeout` is the failover's
- * InputError: none is held here meanwhile.
+ * candidate (each candidate has its own first-chunk and body limits). A bad `timeout` is an InputError here.
  */
 export function spanCall(args: { accessToken?: string }, options: Options): Call {
-  const t = options.timeout;
-  const limits = { timeout: typeof t === "number" && t > 0 ? t : undefined, firstChunkTimeout: Infinity, idleTimeout: Infinity, stallTimeout: Infinity, signal: options.signal };
-  return new Call(limits, args?.accessToken ?? envToken());
+  const none = Infinity;
+  return sending(args, { timeout: options.timeout, signal: options.signal, firstChunkTimeout: none, idleTimeout: none, stallTimeout: none }, "").call;
 }
 
 /** Validates and routes a chat call; throws InputError before anything is sent. */

@@ -32,9 +32,8 @@ import type {
 } from "../types";
 import { listModels } from "./catalog";
 import { type ChatContext, prepareChat } from "./chat";
-import { streamTries, wholeTries } from "./endpoints/detect";
-import { BACKENDS } from "./endpoints/index";
-import { estimateCost, FailoverError } from "./routing";
+import { estimateCost } from "./cost";
+import { FailoverError } from "./routing";
 import { chatRoute } from "./routes";
 
 /** The most candidates one call may name (each is a request at worst). */
@@ -60,9 +59,9 @@ interface Candidate {
   readonly router: boolean;
 }
 
-/** The whole answer of a chat call that fails over. */
-export function failoverWhole(args: ChatCompletionArgs, options: Options, span: Call): Promise<ChatCompletionOutput> {
-  return failover(args, options, span, false, (ctx) => wholeTries(ctx, BACKENDS), (answer, served, price, end) => {
+/** The whole answer of a chat call that fails over; `tries`, each candidate's (the caller's: the failover carries no reader of its own). */
+export function failoverWhole(args: ChatCompletionArgs, options: Options, span: Call, tries: (ctx: ChatContext) => () => Promise<ChatCompletionOutput>): Promise<ChatCompletionOutput> {
+  return failover(args, options, span, false, tries, (answer, served, price, end) => {
     end();
     answer.served = priced(served, answer.usage, price);
     return answer;
@@ -70,8 +69,13 @@ export function failoverWhole(args: ChatCompletionArgs, options: Options, span: 
 }
 
 /** The source of a streamed chat call that fails over: the chunks of the first candidate that gave its first token. */
-export function failoverStream(args: ChatCompletionArgs, options: Options, span: Call): Promise<Source<ChatCompletionStreamOutput>> {
-  return failover(args, options, span, true, (ctx) => streamTries(ctx, BACKENDS), (source, served, price, end) =>
+export function failoverStream(
+  args: ChatCompletionArgs,
+  options: Options,
+  span: Call,
+  tries: (ctx: ChatContext) => () => Promise<Source<ChatCompletionStreamOutput>>,
+): Promise<Source<ChatCompletionStreamOutput>> {
+  return failover(args, options, span, true, tries, (source, served, price, end) =>
     tapped(source, (chunk) => (chunk.served = priced(served, chunk.usage, price)), end),
   );
 }

@@ -9,7 +9,7 @@ export async function chatCompletion(args: ChatCompletionArgs, options: Options 
   if (!oneTarget(args)) {
     const call = spanCall(args, options);
     try {
-      return await (await call.until(import("../targets/failover"))).failoverWhole(args, options, call);
+      return await (await call.until(import("../targets/failover"))).failoverWhole(args, options, call, (ctx) => wholeTries(ctx, BACKENDS));
     } finally {
       call.finish();
     }

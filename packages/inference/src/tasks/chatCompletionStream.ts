@@ -18,7 +18,7 @@ export function chatCompletionStream(
   return new StreamIterator<ChatCompletionStreamOutput>(() => {
     if (!oneTarget(args)) {
       const call = spanCall(args, options);
-      return { call, source: import("../targets/failover").then((m) => m.failoverStream(args, options, call)) };
+      return { call, source: import("../targets/failover").then((m) => m.failoverStream(args, options, call, (ctx) => streamTries(ctx, BACKENDS))) };
     }
     const ctx = prepareChat(args, options, true);
     return { call: ctx.call, source: withRetries(ctx, streamTries(ctx, BACKENDS)) };

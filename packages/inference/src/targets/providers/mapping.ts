@@ -3,12 +3,12 @@
  * as `@huggingface/inference` 4.13 looks it up): fetched once per (hub, model, token), kept in one bounded memory
  * with an expiry shared by every client; concurrent first calls wait for one lookup.
  */
-import { LookupMemory, perCredential } from "../../core/memory";
+import { LookupMemory, lookupCall, perCredential } from "../../core/lookups";
 import { toHttpError } from "../../core/errorTable";
 import { InferenceClientHubApiError } from "../../core/hfErrors";
 import { modelPath } from "../routes";
 import { parseMaybeJson, readText } from "../../core/body";
-import { type Call, lookupCall } from "../../core/call";
+import type { Call } from "../../core/call";
 import { fetchUnder, requestIdOf } from "../../core/request";
 import { isRecord, type JsonObject } from "../../core/json";
 import type { FetchLike } from "../../types";
