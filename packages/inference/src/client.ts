@@ -19,6 +19,7 @@ import type {
   ResponsesStreamEvent,
   RouterModel,
   TextGenerationArgs,
+  TextGenerationCallArgs,
   TextGenerationOutput,
   TextGenerationStreamOutput,
 } from "./types";
@@ -57,7 +58,7 @@ export class InferenceClient extends TaskClient {
   }
 
   /** Text continued by the model: see {@link textGeneration}. */
-  textGeneration(args: TextGenerationArgs, options?: Options): Promise<TextGenerationOutput> {
+  textGeneration(args: TextGenerationCallArgs, options?: Options): Promise<TextGenerationOutput> {
     return textGeneration(this.args(args), this.options(options));
   }
 

@@ -425,9 +425,10 @@ describe("one clock over the candidates", () => {
 });
 
 describe("where there is no failover", () => {
-  it("textGeneration with a provider list: an InputError naming provider, before any request", async () => {
+  it("textGenerationStream with a provider list: an InputError naming provider, before any request", async () => {
     const error = await client()
-      .textGeneration({ model: MODEL, inputs: "hi", provider: ["groq", "together"] as unknown as string })
+      .textGenerationStream({ model: MODEL, inputs: "hi", provider: ["groq", "together"] as unknown as string })
+      .next()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).field).toBe("provider");

@@ -38,7 +38,7 @@ export function runtimeSnippet(runtime: string): string {
 }
 
 /**
- * A script that sends a sample's requests for the Hugging Face hosts to the mock hub, and refuses any
+ * A script that sends a sample's requests for the Hugging Face hosts (the router, the Hub's API, endpoints) to the mock hub, and refuses any
  * other non-loopback host (tests have no network). Runs as a preload, or as a bundle's banner.
  */
 export function fetchToHub(hubUrl: string): string {
@@ -47,7 +47,7 @@ export function fetchToHub(hubUrl: string): string {
   const loopback = new Set(["127.0.0.1", "localhost", "[::1]"]);
   const target = (url) => {
     const u = new URL(url);
-    if (u.hostname === "router.huggingface.co" || u.hostname === "api-inference.huggingface.co") return hub + u.pathname + u.search;
+    if (u.hostname === "router.huggingface.co" || u.hostname === "api-inference.huggingface.co" || u.hostname === "huggingface.co") return hub + u.pathname + u.search;
     const endpoint = /^([^.]+)\\..*endpoints\\.huggingface\\.cloud$/.exec(u.hostname);
     if (endpoint) return hub + "/endpoints/" + endpoint[1] + (u.pathname === "/" ? "" : u.pathname);
     if (loopback.has(u.hostname)) return url;

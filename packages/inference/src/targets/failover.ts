@@ -14,10 +14,13 @@ import { InferenceClientRoutingError } from "../core/hfErrors";
 import { isRecord } from "../core/json";
 import { redactUrl, sealError } from "../core/redact";
 import { withRetries } from "../core/retry";
+import { DEFAULT_MAX_RETRIES } from "../core/sending";
 import type { Source } from "../core/source";
 import { checkArgs, validateChatInput } from "../checks/params";
 import type {
+  BaseArgs,
   ChatCompletionArgs,
+  ChatRouting,
   ChatCompletionOutput,
   ChatCompletionStreamOutput,
   ChatCompletionUsage,
@@ -46,14 +49,14 @@ const MODEL_ID = /^[\w.-]+(\/[\w.-]+)?$/;
 const PROVIDER_NAME = /^[A-Za-z0-9][\w.-]*$/;
 
 /** One target of a call that fails over. */
-interface Candidate {
+interface Candidate<A = OneChatArgs> {
   /** As `onFailover` and the attempts name it: `model:provider`, `model:auto`, or an endpoint's origin. */
   readonly name: string;
   /** The model id, without a provider suffix: what the catalog is searched for. */
   readonly model: string;
   /** The provider asked for by name; undefined for the router's choice (auto or a policy such as `:fastest`). */
   readonly provider: string | undefined;
-  readonly args: OneChatArgs;
+  readonly args: A;
   readonly options: Options;
   /** Sent through the HF router (not an endpoint or another base URL): the catalog applies. */
   readonly router: boolean;
@@ -101,11 +104,11 @@ export function tapped<T>(source: Source<T>, mark: (value: T) => void, end: () =
 }
 
 /**
- * The candidates tried in order. `attempt` makes one candidate's try (what the retry loop runs); `serve`
- * hands the first success on with which candidate served it, its price, and `end` (to call once its
+ * The candidates of a chat call tried in order. `attempt` makes one candidate's try (what the retry loop runs);
+ * `serve` hands the first success on with which candidate served it, its price, and `end` (to call once its
  * body is done with: it ends the candidate's clock).
  */
-export async function failover<T>(
+export function failover<T>(
   args: ChatCompletionArgs,
   options: Options,
   span: Call,
@@ -113,11 +116,90 @@ export async function failover<T>(
   attempt: (ctx: ChatContext) => () => Promise<T>,
   serve: (value: T, served: Served, price: RouterModelPricing | undefined, end: () => void) => T,
 ): Promise<T> {
+  const run: Run<OneChatArgs, T> = async (c, last, moves) => {
+    let answeredBy: string | undefined;
+    const onResponse = c.options.onResponse;
+    const own = prepareChat(c.args, { ...c.options, timeout: undefined, signal: undefined, onResponse: (info) => {
+      answeredBy = info.headers.get("x-inference-provider") ?? undefined;
+      onResponse?.(info);
+    } }, stream);
+    // Before the last candidate, what would move the call is not retried (a loading model is still waited for);
+    // the last one retries as any call does, its budget less the moves already made.
+    const policy = last
+      ? { ...own.policy, maxRetries: Math.max(0, own.policy.maxRetries - moves) }
+      : { ...own.policy, retryable: (e: InferenceError) => e instanceof ModelLoadingError || movesOn(e) === undefined };
+    const ctx: ChatContext = { ...own, policy };
+    const unlink = span.onCancel((e) => ctx.call.fail(e as InferenceError));
+    const end = (): void => {
+      unlink();
+      ctx.call.finish();
+    };
+    try {
+      return { value: await withRetries(ctx, attempt(ctx)), answeredBy, end };
+    } catch (e) {
+      end();
+      throw ctx.call.translate(e);
+    }
+  };
+  return overCandidates(args, options, span, () => candidatesOf(args, options, validateChatInput, chatRoute), run, serve);
+}
+
+/** What a whole call to one target takes from a task that fails over: its checks and the call itself (the task's own, handed in). */
+export interface OneCall<A, T> {
+  /** The task's checks of its input (an InputError), before any request. */
+  readonly check: (args: A) => void;
+  /** A candidate's route checks, before any request. */
+  readonly route: (args: A, options: Options) => void;
+  /** The task's call to one target. */
+  readonly call: (args: A, options: Options) => Promise<T>;
+}
+
+/**
+ * A whole call of another task that fails over (`textGeneration` on the router's providers): each candidate is
+ * the task's own call to one target, under the span's clock; the answer says who served it.
+ */
+export function failoverCalls<A extends BaseArgs, T extends object>(args: Omit<A, "provider"> & ChatRouting, options: Options, span: Call, one: OneCall<A, T>): Promise<T & { served?: Served }> {
+  const run: Run<A, T> = async (c, last, moves) => {
+    let answeredBy: string | undefined;
+    const onResponse = c.options.onResponse;
+    const stop = new AbortController();
+    const unlink = span.onCancel((e) => stop.abort(e));
+    const policy = last ? { maxRetries: Math.max(0, (c.options.maxRetries ?? DEFAULT_MAX_RETRIES) - moves) } : { maxRetries: 0 }; // a loading model is still waited for
+    try {
+      const value = await one.call(c.args, { ...c.options, ...policy, timeout: undefined, signal: stop.signal, onResponse: (info) => {
+        answeredBy = info.headers.get("x-inference-provider") ?? undefined;
+        onResponse?.(info);
+      } });
+      return { value, answeredBy, end: unlink };
+    } catch (e) {
+      unlink();
+      throw e;
+    }
+  };
+  const whole = (value: T, served: Served, _price: RouterModelPricing | undefined, end: () => void): T & { served?: Served } => {
+    end();
+    return Object.assign(value, { served });
+  };
+  return overCandidates<A, T & { served?: Served }>(args as A, options, span, () => candidatesOf(args as A & ChatRouting, options, one.check, one.route, false), run, whole);
+}
+
+/** One candidate's run: its value, the provider the router said answered, and `end` (called once its body is done with). */
+type Run<A, T> = (c: Candidate<A>, last: boolean, moves: number) => Promise<{ value: T; answeredBy: string | undefined; end: () => void }>;
+
+/** The loop over the candidates: skips by the catalog, moves on what another could serve, reports each move, the all-failed error. */
+async function overCandidates<A extends BaseArgs, T>(
+  args: A,
+  options: Options,
+  span: Call,
+  candidatesFor: () => Candidate<A>[],
+  run: Run<A, T>,
+  serve: (value: T, served: Served, price: RouterModelPricing | undefined, end: () => void) => T,
+): Promise<T> {
   try {
     checkArgs(args, options);
     const { onFailover } = options;
     if (onFailover !== undefined && typeof onFailover !== "function") throw new InputError("`onFailover` must be a function", "onFailover");
-    const candidates = candidatesOf(args, options);
+    const candidates = candidatesFor();
     const catalog = candidates.some((c) => c.router) ? await catalogOf(args, options, span) : undefined;
     const attempts: FailoverAttempt[] = [];
     let moves = 0;
@@ -126,31 +208,13 @@ export async function failover<T>(
       let reason = catalog && c.router ? unfit(c, catalog) : undefined;
       let error: InferenceError | undefined;
       if (reason === undefined) {
-        let answeredBy: string | undefined;
-        const onResponse = c.options.onResponse;
-        const own = prepareChat(c.args, { ...c.options, timeout: undefined, signal: undefined, onResponse: (info) => {
-          answeredBy = info.headers.get("x-inference-provider") ?? undefined;
-          onResponse?.(info);
-        } }, stream);
-        // Before the last candidate, what would move the call is not retried (a loading model is still waited for);
-        // the last one retries as any call does, its budget less the moves already made.
-        const policy = next === undefined
-          ? { ...own.policy, maxRetries: Math.max(0, own.policy.maxRetries - moves) }
-          : { ...own.policy, retryable: (e: InferenceError) => e instanceof ModelLoadingError || movesOn(e) === undefined };
-        const ctx: ChatContext = { ...own, policy };
-        const unlink = span.onCancel((e) => ctx.call.fail(e as InferenceError));
-        const end = (): void => {
-          unlink();
-          ctx.call.finish();
-        };
         try {
-          const value = await withRetries(ctx, attempt(ctx));
+          const { value, answeredBy, end } = await run(c, next === undefined, moves);
           const provider = answeredBy ?? (c.router ? (c.provider ?? "auto") : c.provider ?? "endpoint");
           return serve(value, { model: c.model, provider }, priceOf(catalog, c.model, provider), end);
         } catch (e) {
-          end();
           if (span.failure) throw span.failure;
-          error = ctx.call.translate(e);
+          error = e as InferenceError;
           reason = movesOn(error);
           if (reason === undefined) throw error;
           moves++;
@@ -195,9 +259,16 @@ export function movesOn(error: InferenceError): FailoverReason | undefined {
 }
 
 /** The call's candidates, every one checked (an InputError naming the field) before anything is sent. */
-function candidatesOf(args: ChatCompletionArgs, options: Options): Candidate[] {
-  const { provider, fallbackModels, ...chat } = args;
-  validateChatInput(chat);
+function candidatesOf<A extends BaseArgs>(
+  args: Omit<A, "provider"> & ChatRouting,
+  options: Options,
+  check: (args: A) => void,
+  route: (args: A, options: Options) => void,
+  suffixed = true,
+): Candidate<A>[] {
+  const { provider, fallbackModels, ...rest } = args;
+  const chat = rest as unknown as A; // the call's own arguments, without its routing
+  check(chat);
   const model = typeof chat.model === "string" ? chat.model : undefined;
   const endpointUrl = chat.endpointUrl ?? options.endpointUrl;
   const providers: (string | undefined)[] = Array.isArray(provider) ? providerList(provider) : [typeof provider === "string" ? provider : options.provider];
@@ -207,7 +278,7 @@ function candidatesOf(args: ChatCompletionArgs, options: Options): Candidate[] {
   if (Array.isArray(provider) && model?.includes(":")) {
     throw new InputError(`\`model\` names its provider (${JSON.stringify(model)}): give \`provider\` a list or the model a suffix, not both`, "provider");
   }
-  const out: Candidate[] = providers.map((p) => {
+  const out: Candidate<A>[] = providers.map((p) => {
     const [id = "", suffix] = (model ?? "").split(":", 2);
     const named = suffix !== undefined && !POLICIES.has(suffix) ? suffix : p === "auto" ? undefined : p;
     const own = { ...chat, provider: p };
@@ -216,8 +287,12 @@ function candidatesOf(args: ChatCompletionArgs, options: Options): Candidate[] {
   });
   for (const [i, id] of fallbackList(fallbackModels).entries()) {
     const [base = "", suffix] = id.split(":", 2);
-    const own = { ...chat, model: id, provider: "auto", endpointUrl: undefined };
     const named = suffix !== undefined && !POLICIES.has(suffix) ? suffix : undefined;
+    if (!suffixed && suffix !== undefined && named === undefined) {
+      throw new InputError(`\`fallbackModels[${i}]\`: the router chooses by :${suffix} for chat only; name a provider here`, `fallbackModels[${i}]`);
+    }
+    // The router reads `model:provider` in a chat's body; another task's call takes the provider apart.
+    const own = suffixed ? { ...chat, model: id, provider: "auto", endpointUrl: undefined } : { ...chat, model: base, provider: named ?? "auto", endpointUrl: undefined };
     const candidate = { name: suffix === undefined ? `${id}:auto` : id, model: base, provider: named, args: own, options: { ...options, endpointUrl: undefined }, router: options.baseUrl === undefined && named !== "hf-inference" };
     if (out.some((c) => c.name === candidate.name)) throw new InputError(`\`fallbackModels[${i}]\` repeats the candidate ${candidate.name}: each is tried once`, `fallbackModels[${i}]`);
     out.push(candidate);
@@ -225,7 +300,7 @@ function candidatesOf(args: ChatCompletionArgs, options: Options): Candidate[] {
   if (out.length > MAX_CANDIDATES) {
     throw new InputError(`A call may name at most ${MAX_CANDIDATES} candidates (providers and fallback models), got ${out.length}`, Array.isArray(provider) && provider.length > MAX_CANDIDATES ? "provider" : "fallbackModels");
   }
-  for (const c of out) chatRoute(c.args, c.options); // each route's own checks, before any request
+  for (const c of out) route(c.args, c.options); // each route's own checks, before any request
   return out;
 }
 
@@ -270,7 +345,7 @@ const originOf = (url: string): string => {
 };
 
 /** The router's catalog, for the skips and the prices; a lookup that fails leaves the candidates unchecked (the router answers for them). */
-async function catalogOf(args: ChatCompletionArgs, options: Options, span: Call): Promise<readonly RouterModel[] | undefined> {
+async function catalogOf(args: BaseArgs, options: Options, span: Call): Promise<readonly RouterModel[] | undefined> {
   try {
     return await span.until(listModels({ ...options, accessToken: args.accessToken, timeout: undefined, signal: undefined }));
   } catch (error) {
@@ -281,7 +356,7 @@ async function catalogOf(args: ChatCompletionArgs, options: Options, span: Call)
 }
 
 /** Why the catalog says a candidate cannot serve this call (for the router's choice: none of the model's providers can); undefined: try it. */
-function unfit(c: Candidate, catalog: readonly RouterModel[]): FailoverReason | undefined {
+function unfit(c: Candidate<object>, catalog: readonly RouterModel[]): FailoverReason | undefined {
   const providers = catalog.find((m) => m.id === c.model)?.providers ?? [];
   const pool = c.provider === undefined ? providers : providers.filter((p) => p.provider === c.provider);
   let reason: FailoverReason | undefined;
@@ -293,12 +368,14 @@ function unfit(c: Candidate, catalog: readonly RouterModel[]): FailoverReason | 
   return reason; // a model or provider the catalog does not list is tried: the router has the last word
 }
 
-function unfitProvider(p: RouterModelProvider, args: OneChatArgs): FailoverReason | undefined {
+/** Why `p` cannot serve a call with `args`: a chat's tools, structured output and `max_tokens`, or a generation's `max_new_tokens`. */
+function unfitProvider(p: RouterModelProvider, args: object): FailoverReason | undefined {
   if (p.status !== undefined && p.status !== "live") return "not-live";
+  if (!isRecord(args)) return undefined;
   if (Array.isArray(args.tools) && args.tools.length > 0 && p.supports_tools === false) return "no-tools";
-  const format: unknown = args.response_format;
+  const format = args.response_format;
   if (isRecord(format) && (format.type === "json_schema" || format.type === "json") && p.supports_structured_output === false) return "no-structured-output";
-  const max = args.max_tokens;
+  const max = args.max_tokens ?? (isRecord(args.parameters) ? args.parameters.max_new_tokens : undefined);
   if (typeof max === "number" && p.context_length !== undefined && p.context_length < max) return "context-length";
   return undefined;
 }

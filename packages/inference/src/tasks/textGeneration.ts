@@ -1,17 +1,27 @@
 import { generationTries } from "../targets/endpoints/generate";
-import { taskProvider } from "../targets/routes";
+import { generationRoute, taskProvider } from "../targets/routes";
 import { withRetries } from "../core/retry";
-import type { Options, TextGenerationArgs, TextGenerationOutput } from "../types";
-import { checkArgs } from "../checks/params";
-import { prepareGeneration } from "../targets/chat";
+import type { Options, TextGenerationArgs, TextGenerationCallArgs, TextGenerationOutput } from "../types";
+import { checkArgs, validateGenerateInput } from "../checks/params";
+import { oneTarget, prepareGeneration, spanCall } from "../targets/chat";
+import type { OneCall } from "../targets/failover";
 // From the tasks' module: loaded on first use in the Node build (see eager.ts).
 import { textGenerationOnProvider } from "./eager";
 
 /**
  * Text continued by the model: TGI's `generate`, or the transformers pipeline (hf-inference, an endpoint, `baseUrl`);
  * on a third-party provider (or `"auto"`), the model's Hub mapping looked up and the provider's completions format sent.
+ * With a `provider` list or `fallbackModels`, the candidates are tried in order (`targets/failover.ts`, loaded on first use).
  */
-export async function textGeneration(args: TextGenerationArgs, options: Options = {}): Promise<TextGenerationOutput> {
+export async function textGeneration(args: TextGenerationCallArgs, options: Options = {}): Promise<TextGenerationOutput> {
+  if (!oneTarget(args)) {
+    const call = spanCall(args, options);
+    try {
+      return await (await call.until(import("../targets/failover"))).failoverCalls(args, options, call, ONE_TARGET);
+    } finally {
+      call.finish();
+    }
+  }
   checkArgs(args, options);
   if (taskProvider(args, options) !== undefined) {
     return textGenerationOnProvider(args, options);
@@ -23,3 +33,12 @@ export async function textGeneration(args: TextGenerationArgs, options: Options 
     ctx.call.finish();
   }
 }
+
+/** What a candidate of a `textGeneration` that fails over is: this task's call to one target, its checks made first. */
+const ONE_TARGET: OneCall<TextGenerationArgs, TextGenerationOutput> = {
+  check: validateGenerateInput,
+  route(args, options) {
+    if (taskProvider(args, options) === undefined) generationRoute(args, options);
+  },
+  call: textGeneration,
+};

@@ -1,5 +1,7 @@
 /** `textGeneration` (TGI's `generate`) and the retired "conversational" task: arguments and answers. */
 import type { BaseArgs } from "./base";
+import type { ChatRouting } from "./chat";
+import type { Served } from "./failover";
 
 /** How TGI's `generate` (or the transformers pipeline) continues a text. */
 export interface TextGenerationInputGenerateParameters {
@@ -58,12 +60,20 @@ export interface TextGenerationInput {
 /** What `textGeneration` and `textGenerationStream` take: the generate arguments and the BaseArgs. */
 export type TextGenerationArgs = BaseArgs & TextGenerationInput;
 
+/**
+ * What `textGeneration` takes: the arguments of one target, or a `provider` list and `fallbackModels` tried in
+ * order (failover; not for `textGenerationStream`, which runs on hf-inference and endpoints).
+ */
+export type TextGenerationCallArgs = Omit<BaseArgs, "provider"> & ChatRouting & TextGenerationInput;
+
 /** The answer of `textGeneration`. */
 export interface TextGenerationOutput {
   /** The text generated (after the prompt, unless `return_full_text`). */
   generated_text: string;
   /** With `details: true`: finish reason, number of tokens, seed, tokens and their log probabilities. */
   details?: Record<string, unknown>;
+  /** With a `provider` list or `fallbackModels`: the model and provider that answered (no cost: the answer has no token counts). */
+  served?: Served;
   [property: string]: unknown;
 }
 
