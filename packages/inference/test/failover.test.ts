@@ -261,11 +261,19 @@ describe("a caller's mistake fails at once", () => {
     ["more than 16 candidates", { provider: Array.from({ length: 17 }, (_, i) => `p${i}`) }, "provider"],
     ["a bad argument of the chat itself", { provider: ["groq"], top_p: 5 }, "top_p"],
     ["a provider list beside an endpoint", { provider: ["groq", "together"], endpointUrl: "http://127.0.0.1:9" }, "provider"],
+    ["a provider that is neither a name nor a list", { provider: 5 }, "provider"],
+    ["a provider that is an object", { provider: { name: "groq" } }, "provider"],
   ] as const)("%s: an InputError naming `%s`, before any request", async (_what, args, field) => {
     behaviours = { "org/main:groq": "ok", "org/main:together": "ok" };
     const run = await stream(args);
     expect(run.error).toBeInstanceOf(InputError);
     expect((run.error as InputError).field).toBe(field);
+    expect(raw.requests).toEqual([]);
+  });
+
+  it("the client's provider that is neither a name nor a list: an InputError naming provider, before any request", async () => {
+    const run = await stream({}, { provider: 5 as unknown as string });
+    expect((run.error as InputError).field).toBe("provider");
     expect(raw.requests).toEqual([]);
   });
 
@@ -421,6 +429,28 @@ describe("one clock over the candidates", () => {
     expect(await pending).toEqual({ done: true, value: undefined });
     await within(stalled[0]?.closedPromise ?? Promise.reject(new Error("no stalled reply")), 10_000);
     expect(sent()).toEqual(["org/main:groq"]);
+  });
+});
+
+describe("a provider list on the client", () => {
+  it("fails over a chat as the call's own list does (the call's own provider comes first)", async () => {
+    behaviours = { "org/main:groq": { status: 503 }, "org/main:together": "ok" };
+    const run = await stream({}, { provider: ["groq", "together"] as unknown as string });
+    expect(run.error).toBeUndefined();
+    expect(sent()).toEqual(["org/main:groq", "org/main:together"]);
+    raw.requests.length = 0;
+    const own = await stream({ provider: "together" }, { provider: ["groq", "together"] as unknown as string });
+    expect(own.error).toBeUndefined();
+    expect(sent()).toEqual(["org/main:together"]);
+  });
+
+  it("is an InputError naming provider for a task that does not fail over", async () => {
+    const error = await client({ provider: ["groq", "together"] as unknown as string })
+      .textGenerationStream({ model: MODEL, inputs: "hi" })
+      .next()
+      .catch((e: unknown) => e);
+    expect((error as InputError).field).toBe("provider");
+    expect(raw.requests).toEqual([]);
   });
 });
 

@@ -33,9 +33,14 @@ export type ChatContext = CallContext<OneChatArgs>;
 /** A `generate` call. */
 export type GenerateContext = CallContext<TextGenerationArgs>;
 
-/** A chat call to one target: neither a `provider` list nor `fallbackModels` (those fail over: `targets/failover.ts`, loaded on first use). */
-export const oneTarget = <A extends ChatRouting>(args: A): args is A & { provider?: string } =>
-  !Array.isArray(args?.provider) && args?.fallbackModels === undefined;
+/**
+ * A call to one target: no `provider` list (its own or the client's) and no `fallbackModels`. Otherwise it fails
+ * over (`targets/failover.ts`, loaded on first use), which also refuses a `provider` that is neither a name nor a list.
+ */
+export const oneTarget = <A extends ChatRouting>(args: A, options: Options): args is A & { provider?: string } => {
+  const provider: unknown = args?.provider ?? options.provider;
+  return (provider === undefined || typeof provider === "string") && args?.fallbackModels === undefined;
+};
 
 /**
  * The clock of a call that fails over, made when the call starts: its `timeout` and `signal` over every

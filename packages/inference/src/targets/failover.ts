@@ -271,11 +271,15 @@ function candidatesOf<A extends BaseArgs>(
   check(chat);
   const model = typeof chat.model === "string" ? chat.model : undefined;
   const endpointUrl = chat.endpointUrl ?? options.endpointUrl;
-  const providers: (string | undefined)[] = Array.isArray(provider) ? providerList(provider) : [typeof provider === "string" ? provider : options.provider];
-  if (Array.isArray(provider) && (endpointUrl !== undefined || options.baseUrl !== undefined)) {
+  const chosen: unknown = provider ?? options.provider; // the call's own, else the client's
+  if (!(chosen === undefined || typeof chosen === "string" || Array.isArray(chosen))) {
+    throw new InputError(`\`provider\` must be a provider's name or a list of them (got ${describeValue(chosen)})`, "provider");
+  }
+  const providers: (string | undefined)[] = Array.isArray(chosen) ? providerList(chosen) : [chosen];
+  if (Array.isArray(chosen) && (endpointUrl !== undefined || options.baseUrl !== undefined)) {
     throw new InputError("A `provider` list needs the HF router: `endpointUrl` and `baseUrl` name one server (name other models in `fallbackModels`)", "provider");
   }
-  if (Array.isArray(provider) && model?.includes(":")) {
+  if (Array.isArray(chosen) && model?.includes(":")) {
     throw new InputError(`\`model\` names its provider (${JSON.stringify(model)}): give \`provider\` a list or the model a suffix, not both`, "provider");
   }
   const out: Candidate<A>[] = providers.map((p) => {
@@ -298,7 +302,7 @@ function candidatesOf<A extends BaseArgs>(
     out.push(candidate);
   }
   if (out.length > MAX_CANDIDATES) {
-    throw new InputError(`A call may name at most ${MAX_CANDIDATES} candidates (providers and fallback models), got ${out.length}`, Array.isArray(provider) && provider.length > MAX_CANDIDATES ? "provider" : "fallbackModels");
+    throw new InputError(`A call may name at most ${MAX_CANDIDATES} candidates (providers and fallback models), got ${out.length}`, Array.isArray(chosen) && chosen.length > MAX_CANDIDATES ? "provider" : "fallbackModels");
   }
   for (const c of out) route(c.args, c.options); // each route's own checks, before any request
   return out;

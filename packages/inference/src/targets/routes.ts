@@ -28,11 +28,17 @@ export interface RouteOptions {
   routerUrl?: string;
 }
 
-/** The route options of a call: its own `endpointUrl` and `provider` over the client's. */
-function routeOptions(args: BaseArgs, options: Options): RouteOptions {
+/** The route options of a task that does not fail over: a `provider` list is refused (chat, `textGeneration` and the Responses API take theirs before routing). */
+function taskOptions(args: BaseArgs, options: Options): RouteOptions {
   const provider: unknown = args.provider ?? options.provider;
-  // A list reaches here only from a task that does not fail over (chat and the Responses API take theirs first).
-  if (provider !== undefined && typeof provider !== "string") throw new InputError("`provider` must be a provider's name here: a list fails over for chat and the Responses API only", "provider");
+  if (provider !== undefined && typeof provider !== "string") {
+    throw new InputError("`provider` must be a provider's name here: a list fails over for chat, textGeneration and the Responses API only", "provider");
+  }
+  return routeOptions(args, options);
+}
+
+/** The route options of a call: its own `endpointUrl` and `provider` over the client's (a chat's are checked before: `oneTarget`). */
+function routeOptions(args: BaseArgs, options: Options): RouteOptions {
   return { model: args.model, endpointUrl: args.endpointUrl ?? options.endpointUrl, baseUrl: options.baseUrl, provider: args.provider ?? options.provider, routerUrl: options.routerUrl };
 }
 
@@ -155,7 +161,7 @@ function routeFor(o: RouteOptions): ChatRoute {
  * (`textGeneration` on a third-party provider runs through the task core first; a stream there is refused.)
  */
 export function generationRoute(args: BaseArgs, options: Options): ChatRoute {
-  const o = routeOptions(args, options);
+  const o = taskOptions(args, options);
   checkProviderModel(args, o);
   if (!o.endpointUrl && !o.baseUrl && o.provider && o.provider !== "auto" && o.provider !== "hf-inference") {
     throw new InputError(
@@ -183,7 +189,7 @@ const PIPELINE_PATH_TASKS: readonly string[] = ["feature-extraction", "sentence-
  * A provider left unset is hf-inference here (no lookup).
  */
 export function taskProvider(args: BaseArgs, options: Options): string | undefined {
-  const o = routeOptions(args, options);
+  const o = taskOptions(args, options);
   checkProviderModel(args, o);
   if (o.endpointUrl !== undefined || o.baseUrl !== undefined || o.provider === undefined || o.provider === "hf-inference") return undefined;
   requireModel(o.model, `a task on provider "${o.provider}"`);
@@ -192,7 +198,7 @@ export function taskProvider(args: BaseArgs, options: Options): string | undefin
 
 /** The URL of a task on hf-inference or an endpoint: a dedicated endpoint as is; else hf-inference's `{base}/models/{id}`. */
 export function taskRoute(args: BaseArgs, options: Options, task: string): TaskRoute {
-  const o = routeOptions(args, options);
+  const o = taskOptions(args, options);
   checkProviderModel(args, o);
   if (o.endpointUrl !== undefined) return { url: checkBaseUrl(o.endpointUrl, "endpointUrl"), model: o.model || "endpoint" };
   const model = requireModel(o.model, `${task} on hf-inference`);

@@ -6,7 +6,7 @@ import { oneTarget, prepareChat, spanCall } from "../targets/chat";
 
 /** One chat answer, not streamed: resolves to the whole answer, or rejects with a typed {@link InferenceError}. */
 export async function chatCompletion(args: ChatCompletionArgs, options: Options = {}): Promise<ChatCompletionOutput> {
-  if (!oneTarget(args)) {
+  if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
     try {
       return await (await call.until(import("../targets/failover"))).failoverWhole(args, options, call, (ctx) => wholeTries(ctx, BACKENDS));

@@ -16,7 +16,7 @@ export function chatCompletionStream(
   options: Options = {},
 ): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
   return new StreamIterator<ChatCompletionStreamOutput>(() => {
-    if (!oneTarget(args)) {
+    if (!oneTarget(args, options)) {
       const call = spanCall(args, options);
       return { call, source: import("../targets/failover").then((m) => m.failoverStream(args, options, call, (ctx) => streamTries(ctx, BACKENDS))) };
     }

@@ -9,7 +9,7 @@ import type { Options, ResponsesArgs, ResponsesOutput } from "../types";
  * Rejects with a typed {@link InferenceError}; bad input is an InputError before any request.
  */
 export async function responses(args: ResponsesArgs, options: Options = {}): Promise<ResponsesOutput> {
-  if (!oneTarget(args)) {
+  if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
     try {
       return await failoverResponses(await call.until(import("../targets/failover")), args, options, call);

@@ -12,7 +12,7 @@ import { oneTarget, spanCall } from "../targets/chat";
  */
 export function responsesStream(args: ResponsesArgs, options: Options = {}): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
   return new StreamIterator<ResponsesStreamEvent>(() => {
-    if (!oneTarget(args)) {
+    if (!oneTarget(args, options)) {
       const call = spanCall(args, options);
       return { call, source: import("../targets/failover").then((engine) => failoverResponsesStream(engine, args, options, call)) };
     }

@@ -14,7 +14,7 @@ import { textGenerationOnProvider } from "./eager";
  * With a `provider` list or `fallbackModels`, the candidates are tried in order (`targets/failover.ts`, loaded on first use).
  */
 export async function textGeneration(args: TextGenerationCallArgs, options: Options = {}): Promise<TextGenerationOutput> {
-  if (!oneTarget(args)) {
+  if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
     try {
       return await (await call.until(import("../targets/failover"))).failoverCalls(args, options, call, ONE_TARGET);
