@@ -157,3 +157,4 @@ export type * from "./textTasks";
 export type * from "./mediaTasks";
 export type * from "./responses";
 export type * from "./responsesOutput";
+export type * from "./schema";
