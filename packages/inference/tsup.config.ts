@@ -15,11 +15,14 @@ const lazyTasks: Plugin = {
 /**
  * The split builds' own copies: a stateless module that a lazy chunk uses and that the root uses only away from
  * chat (the lookups, for the Hub mapping; the public cost estimate) is built into the lazy chunk as well. Shared, it would sit in the root
- * file, live for the lazy chunk's sake, and a bundler would load it at start in an app that only chats.
+ * file, live for the lazy chunk's sake, and a bundler would load it at start in an app that only chats. An error
+ * class may be copied too: `instanceof` recognises it by its `kind` (core/errors.ts), whichever copy made it.
  */
 const OWN_COPIES: readonly (readonly [module: string, importer: string])[] = [
   ["/core/lookups", "/targets/catalog.ts"],
   ["./cost", "/targets/failover.ts"],
+  // A class, copied: `instanceof` recognises either copy by its `kind` (core/errors.ts).
+  ["/core/structuredError", "/targets/structured.ts"],
 ];
 
 const ownCopies: Plugin = {
@@ -29,7 +32,7 @@ const ownCopies: Plugin = {
       OWN_COPIES.some(([file, importer]) => args.path.endsWith(file) && args.importer.endsWith(importer))
         ? { path: resolve(args.resolveDir, `${args.path}.ts`), namespace: "own-copy" }
         : undefined;
-    build.onResolve({ filter: /\/(lookups|cost)$/ }, copied);
+    build.onResolve({ filter: /\/(lookups|cost|structuredError)$/ }, copied);
     build.onLoad({ filter: /.*/, namespace: "own-copy" }, (args) => ({ contents: readFileSync(args.path, "utf8"), loader: "ts", resolveDir: dirname(args.path) }));
   },
 };

@@ -2,8 +2,8 @@
 // chunks of their own, so that importing the package loads several files. Rollup, given esbuild's output,
 // keeps that code in the root file and lets each lazy chunk import it from there: importing the package for
 // chat loads one file (about 1 ms less in Node than two), and each lazy chunk is loaded on first use.
-// dist/node/ (the "node" condition): the tasks and the Responses API, the catalog and failover, each loaded on first use;
-// dist/ (bundlers): the catalog and failover.
+// dist/node/ (the "node" condition): the tasks and the Responses API, the catalog, failover and structured output, each loaded on first use;
+// dist/ (bundlers): the catalog, failover and structured output.
 import { readdirSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { rollup } from "rollup";
@@ -20,8 +20,8 @@ async function rechunk(staging, dir, lazy) {
 }
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
-await rechunk(`${dist}node-split/`, `${dist}node/`, ["all", "catalog", "failover"]);
+await rechunk(`${dist}node-split/`, `${dist}node/`, ["all", "catalog", "failover", "structured"]);
 rmSync(`${dist}node-split`, { recursive: true, force: true });
-await rechunk(`${dist}esm-split/`, dist, ["catalog", "failover"]);
+await rechunk(`${dist}esm-split/`, dist, ["catalog", "failover", "structured"]);
 renameSync(`${dist}esm-split/index.d.ts`, `${dist}index.d.ts`);
 rmSync(`${dist}esm-split`, { recursive: true, force: true });

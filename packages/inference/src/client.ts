@@ -45,16 +45,13 @@ export class InferenceClient extends TaskClient {
   }
 
   /** One chat answer, not streamed: see {@link chatCompletion}. */
-  chatCompletion(args: ChatCompletionArgs, options?: Options): Promise<ChatCompletionOutput> {
-    return chatCompletion(this.args(args), this.options(options));
+  chatCompletion<T = unknown>(args: ChatCompletionArgs<T>, options?: Options): Promise<ChatCompletionOutput<T>> {
+    return chatCompletion<T>(this.args(args), this.options(options));
   }
 
   /** A chat answer streamed as chunks, for `for await`: see {@link chatCompletionStream}. */
-  chatCompletionStream(
-    args: ChatCompletionArgs,
-    options?: Options,
-  ): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
-    return chatCompletionStream(this.args(args), this.options(options));
+  chatCompletionStream<T = unknown>(args: ChatCompletionArgs<T>, options?: Options): AsyncGenerator<ChatCompletionStreamOutput<T>, undefined, unknown> {
+    return chatCompletionStream<T>(this.args(args), this.options(options));
   }
 
   /** Text continued by the model: see {@link textGeneration}. */

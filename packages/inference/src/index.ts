@@ -76,3 +76,4 @@ export { INFERENCE_PROVIDERS, PROVIDERS_HUB_ORGS, type InferenceProvider, type I
 export { listModels } from "./tasks/listModels";
 export { estimateCost } from "./targets/cost";
 export { FailoverError } from "./targets/routing";
+export { StructuredOutputError, type StructuredOutputReason } from "./core/structuredError";

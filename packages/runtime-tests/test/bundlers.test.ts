@@ -18,14 +18,15 @@ it.each([
   const { code, metafile }: Bundle = await bundle(appDir, ENTRY, { ...options, minify: true });
   const inputs = Object.keys(metafile.inputs).filter((input) => input !== ENTRY);
   expect(inputs).toContain("node_modules/@hfkit/inference/dist/index.js");
-  expect(inputs.filter((input) => !/^node_modules\/@hfkit\/inference\/dist\/(index|catalog-\w+|failover-\w+|chunk-\w+)\.js$/.test(input))).toEqual([]);
+  expect(inputs.filter((input) => !/^node_modules\/@hfkit\/inference\/dist\/(index|catalog-\w+|failover-\w+|structured-\w+|chunk-\w+)\.js$/.test(input))).toEqual([]);
   for (const output of Object.values(metafile.outputs)) expect(output.imports).toEqual([]);
   expect(code).not.toMatch(/\bnode:[a-z]/);
 });
 
 // What an app that only chats loads at start, bundled with code splitting as apps are: none of the code that only
-// failover and the router's catalog use (each chunk carries its own copy of the lookups and of the cost estimate).
-it("an app that only chats loads none of failover's or the catalog's own code at start", async () => {
+// failover, the router's catalog and structured output use (each chunk carries its own copy of the lookups, the cost
+// estimate and the structured output's error).
+it("an app that only chats loads none of failover's, the catalog's or structured output's own code at start", async () => {
   writeFileSync(join(appDir, "chat-only.mjs"), 'export { chatCompletionStream } from "@hfkit/inference";\n');
   const result = await build({ entryPoints: [join(appDir, "chat-only.mjs")], absWorkingDir: appDir, ...BROWSER, bundle: true, splitting: true, minify: true, outdir: join(appDir, "split-out"), write: false, metafile: true, logLevel: "silent" });
   const outputs = result.metafile.outputs;
@@ -40,8 +41,9 @@ it("an app that only chats loads none of failover's or the catalog's own code at
   const text = (files: string[]): string => result.outputFiles.filter((f) => files.some((k) => f.path.endsWith(k.replace(/^(\.\.\/)*/, "")))).map((f) => f.text).join("\n");
   const atStart = text([...start]);
   const later = text(Object.keys(outputs).filter((k) => !start.has(k)));
-  // The lookups' per-credential hash (its constant), their shared lookups, the cost's currency, the failover's message.
-  for (const own of [/3735928559|0xdeadbeef/, /\.lookups\b/, /"USD"/, /Every candidate failed/]) {
+  // The lookups' per-credential hash (its constant), their shared lookups, the cost's currency, the failover's message,
+  // the structured output's error and its partial JSON reader.
+  for (const own of [/3735928559|0xdeadbeef/, /\.lookups\b/, /"USD"/, /Every candidate failed/, /StructuredOutputError/, /expected ',' or/]) {
     expect(later).toMatch(own);
     expect(atStart).not.toMatch(own);
   }

@@ -3,6 +3,7 @@
  * (an InputError before anything is sent), its route, and what it sends with.
  */
 import { checkArgs, validateChatInput, validateGenerateInput } from "../checks/params";
+import { isRecord } from "../core/json";
 import { sending } from "../core/sending";
 import type { Call } from "../core/call";
 import type { Connection } from "../core/request";
@@ -40,6 +41,12 @@ export type GenerateContext = CallContext<TextGenerationArgs>;
 export const oneTarget = <A extends ChatRouting>(args: A, options: Options): args is A & { provider?: string } => {
   const provider: unknown = args?.provider ?? options.provider;
   return (provider === undefined || typeof provider === "string") && args?.fallbackModels === undefined;
+};
+
+/** Asks for JSON following a schema (`targets/structured.ts`, loaded on first use, parses and checks the answer). */
+export const asksSchema = (args: { response_format?: unknown }): boolean => {
+  const format = args?.response_format;
+  return isRecord(format) && format.type === "json_schema";
 };
 
 /**

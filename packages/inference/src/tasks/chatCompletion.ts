@@ -2,10 +2,18 @@ import { wholeTries } from "../targets/endpoints/detect";
 import { BACKENDS } from "../targets/endpoints/index";
 import { withRetries } from "../core/retry";
 import type { ChatCompletionArgs, ChatCompletionOutput, Options } from "../types";
-import { oneTarget, prepareChat, spanCall } from "../targets/chat";
+import { asksSchema, oneTarget, prepareChat, spanCall } from "../targets/chat";
 
-/** One chat answer, not streamed: resolves to the whole answer, or rejects with a typed {@link InferenceError}. */
-export async function chatCompletion(args: ChatCompletionArgs, options: Options = {}): Promise<ChatCompletionOutput> {
+/**
+ * One chat answer, not streamed: resolves to the whole answer, or rejects with a typed {@link InferenceError}.
+ * With a `json_schema` `response_format`, each choice's `message.parsed` is the answer's value, typed `T` from a validator.
+ */
+export function chatCompletion<T = unknown>(args: ChatCompletionArgs<T>, options: Options = {}): Promise<ChatCompletionOutput<T>> {
+  const answer = asksSchema(args) ? import("../targets/structured").then((m) => m.structuredWhole(args, options, chatAnswer)) : chatAnswer(args, options);
+  return answer as Promise<ChatCompletionOutput<T>>; // `parsed` holds what the schema's validator gave
+}
+
+async function chatAnswer(args: ChatCompletionArgs, options: Options): Promise<ChatCompletionOutput> {
   if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
     try {

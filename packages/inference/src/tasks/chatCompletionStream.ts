@@ -2,19 +2,27 @@ import { streamTries } from "../targets/endpoints/detect";
 import { BACKENDS } from "../targets/endpoints/index";
 import { withRetries } from "../core/retry";
 import type { ChatCompletionArgs, ChatCompletionStreamOutput, Options } from "../types";
-import { oneTarget, prepareChat, spanCall } from "../targets/chat";
+import { asksSchema, oneTarget, prepareChat, spanCall } from "../targets/chat";
 import { StreamIterator } from "../core/streamIterator";
 
 export { COMPLETION_GRACE_MS, USAGE_GRACE_MS } from "../targets/endpoints/openai";
 
+type Chunks<T = unknown> = AsyncGenerator<ChatCompletionStreamOutput<T>, undefined, unknown>;
+
 /**
  * A streamed chat answer as an async iterator of chunks. Nothing is thrown synchronously: bad input
- * is an InputError from the first `next()`, before any request.
+ * is an InputError from the first `next()`, before any request. With a `json_schema` `response_format`, each
+ * choice's `partial` is the value so far and its last chunk's `parsed` the value, typed `T` from a validator.
  */
-export function chatCompletionStream(
-  args: ChatCompletionArgs,
-  options: Options = {},
-): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
+export function chatCompletionStream<T = unknown>(args: ChatCompletionArgs<T>, options: Options = {}): Chunks<T> {
+  return (asksSchema(args) ? structured(args, options) : chunks(args, options)) as Chunks<T>; // `parsed` holds what the schema's validator gave
+}
+
+async function* structured(args: ChatCompletionArgs, options: Options): Chunks {
+  return yield* (await import("../targets/structured")).structuredStream(args, options, chunks);
+}
+
+function chunks(args: ChatCompletionArgs, options: Options): Chunks {
   return new StreamIterator<ChatCompletionStreamOutput>(() => {
     if (!oneTarget(args, options)) {
       const call = spanCall(args, options);

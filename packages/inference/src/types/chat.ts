@@ -1,5 +1,6 @@
 /** The chat task's arguments, as OpenAI's and TGI's Messages API shape them. */
 import type { BaseArgs } from "./base";
+import type { JsonSchemaFormat } from "./schema";
 
 /** One part of a message's content: a piece of text or an image. */
 export interface ChatCompletionInputMessageChunk {
@@ -78,8 +79,8 @@ export interface ChatCompletionInputTool {
   [property: string]: unknown;
 }
 
-/** The arguments of a chat completion, as OpenAI's and TGI's Messages API take them. */
-export interface ChatCompletionInput {
+/** The arguments of a chat completion, as OpenAI's and TGI's Messages API take them; `T`: the type of a `json_schema` answer's value. */
+export interface ChatCompletionInput<T = unknown> {
   /** The model id, e.g. `"meta-llama/Llama-3.1-8B-Instruct"`; on a dedicated endpoint it may be left out. */
   model?: string;
   /** The conversation so far, oldest first: at least one message. */
@@ -108,12 +109,12 @@ export interface ChatCompletionInput {
   tool_choice?: unknown;
   /** TGI only: the instruction put before the tool definitions in the prompt. */
   tool_prompt?: string;
-  /** The answer's form: `{type: "text"}` (default), or a constraint such as `{type: "json_object"}` or TGI's `{type: "json", value: schema}`. */
-  response_format?: {
-    /** `"text"`, `"json_object"`, `"json_schema"` (OpenAI), or `"json"` / `"regex"` (TGI). */
-    type: string;
-    [property: string]: unknown;
-  };
+  /**
+   * The answer's form: `{type: "text"}` (default); `{type: "json_schema", json_schema: {name, schema}}` with a JSON
+   * Schema or a Standard Schema validator (sent in each server's own shape; the answer parsed and checked into
+   * `message.parsed`); or a server's own constraint such as `{type: "json_object"}` or TGI's `{type: "json", value}`.
+   */
+  response_format?: JsonSchemaFormat<T> | ResponseFormat;
   /** Set by the call: `chatCompletionStream` streams, `chatCompletion` does not; a value given here is ignored. */
   stream?: boolean;
   /** Stream options: `include_usage: true` adds a last chunk with `usage` and `choices: []`. */
@@ -149,7 +150,14 @@ export interface ChatRouting {
 }
 
 /** What `chatCompletion` and `chatCompletionStream` take: the chat arguments, the BaseArgs and the routing. */
-export type ChatCompletionArgs = Omit<BaseArgs, "provider"> & ChatRouting & ChatCompletionInput;
+export type ChatCompletionArgs<T = unknown> = Omit<BaseArgs, "provider"> & ChatRouting & ChatCompletionInput<T>;
+
+/** A `response_format` other than a `json_schema` one: `{type: "text"}`, `{type: "json_object"}`, TGI's `{type: "json", value}`. */
+export interface ResponseFormat {
+  /** `"text"`, `"json_object"`, or `"json"` / `"regex"` (TGI). */
+  type: string;
+  [property: string]: unknown;
+}
 
 /** A chat call to one target (no failover): what the chat layers below the failover take. */
 export type OneChatArgs = BaseArgs & ChatCompletionInput;

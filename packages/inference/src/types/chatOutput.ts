@@ -23,8 +23,8 @@ export interface ChatCompletionOutputToolCall {
 /** Why a choice ended: `"stop"` (the end, or a stop sequence), `"length"` (`max_tokens`), `"tool_calls"`, `"content_filter"`; other strings pass as the server sent them. */
 export type ChatCompletionFinishReason = "stop" | "length" | "tool_calls" | "content_filter" | (string & {});
 
-/** The message of an answer. */
-export interface ChatCompletionOutputMessage {
+/** The message of an answer; `T`: the type of `parsed` (a `json_schema` answer's value). */
+export interface ChatCompletionOutputMessage<T = unknown> {
   /** `"assistant"`. */
   role: string;
   /** The answer's text; absent or empty when the model called tools. */
@@ -35,6 +35,8 @@ export interface ChatCompletionOutputMessage {
   tool_call_id?: string;
   /** The model's thinking, whichever name the server used (`reasoning`, `reasoning_content`), or split out of `<think>` with `splitThinking`. */
   reasoning?: string;
+  /** With a `json_schema` `response_format`: the answer's value, parsed and checked against the schema. */
+  parsed?: T;
   [property: string]: unknown;
 }
 
@@ -50,11 +52,11 @@ export interface ChatCompletionUsage {
 }
 
 /** One choice of an answer. */
-export interface ChatCompletionOutputComplete {
+export interface ChatCompletionOutputComplete<T = unknown> {
   /** Which choice this is, from 0. */
   index: number;
   /** The answer. */
-  message: ChatCompletionOutputMessage;
+  message: ChatCompletionOutputMessage<T>;
   /** Why generation ended: `"stop"` (the end, or a stop sequence), `"length"` (`max_tokens`), `"tool_calls"`. */
   finish_reason: ChatCompletionFinishReason;
   /** The tokens' log probabilities when `logprobs` was asked for; else null or absent. */
@@ -62,8 +64,8 @@ export interface ChatCompletionOutputComplete {
   [property: string]: unknown;
 }
 
-/** A whole chat answer, as `chatCompletion` resolves to it. */
-export interface ChatCompletionOutput {
+/** A whole chat answer, as `chatCompletion` resolves to it; `T`: the type of a `json_schema` answer's `parsed`. */
+export interface ChatCompletionOutput<T = unknown> {
   /** The answer's id, as the server gave it (may be empty). */
   id: string;
   /** When the answer was made, in Unix seconds. */
@@ -73,7 +75,7 @@ export interface ChatCompletionOutput {
   /** The server's version (TGI: its version and commit). */
   system_fingerprint: string;
   /** The answers: one, unless `n` asked for more. */
-  choices: ChatCompletionOutputComplete[];
+  choices: ChatCompletionOutputComplete<T>[];
   /** Tokens counted for the call. */
   usage: ChatCompletionUsage;
   /** A call that fails over: which candidate answered (and, with the router's catalog, what it cost). */
@@ -115,8 +117,8 @@ export interface ChatCompletionStreamOutputDelta {
   [property: string]: unknown;
 }
 
-/** One choice of a chunk. */
-export interface ChatCompletionStreamOutputChoice {
+/** One choice of a chunk; `T`: the type of a `json_schema` answer's value. */
+export interface ChatCompletionStreamOutputChoice<T = unknown> {
   /** Which choice this is, from 0. */
   index: number;
   /** What this chunk adds. */
@@ -125,11 +127,18 @@ export interface ChatCompletionStreamOutputChoice {
   finish_reason?: ChatCompletionFinishReason;
   /** The log probabilities of this chunk's tokens when `logprobs` was asked for. */
   logprobs?: unknown;
+  /** With a `json_schema` `response_format`: the value of the text so far (a string or number not yet whole is left out). */
+  partial?: PartialValue<T>;
+  /** With a `json_schema` `response_format`, on the choice's last chunk: the value, parsed and checked against the schema. */
+  parsed?: T;
   [property: string]: unknown;
 }
 
+/** What a value read from a text cut short can be: its objects' properties and arrays' items so far. */
+export type PartialValue<T> = T extends readonly (infer I)[] ? PartialValue<I>[] : T extends object ? { [K in keyof T]?: PartialValue<T[K]> } : T;
+
 /** One chunk. A usage chunk has `choices: []`, so read content as `chunk.choices[0]?.delta?.content`. */
-export interface ChatCompletionStreamOutput {
+export interface ChatCompletionStreamOutput<T = unknown> {
   /** The answer's id, the same in every chunk (may be empty). */
   id: string;
   /** When the answer was made, in Unix seconds. */
@@ -139,7 +148,7 @@ export interface ChatCompletionStreamOutput {
   /** The server's version (TGI: its version and commit). */
   system_fingerprint: string;
   /** What this chunk adds to each choice; empty in the usage chunk. */
-  choices: ChatCompletionStreamOutputChoice[];
+  choices: ChatCompletionStreamOutputChoice<T>[];
   /** Tokens counted for the call, in the last chunk with `stream_options.include_usage`; else null or absent. */
   usage?: ChatCompletionUsage | null;
   /** A call that fails over: which candidate answers (with `cost` on the chunk that has `usage`). */

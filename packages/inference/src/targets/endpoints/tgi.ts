@@ -23,6 +23,9 @@ export const ZERO_TEMPERATURE = "temperature: 0";
 /** The chat body, greedy asked as `top_p: 1e-6` where the endpoint refused `temperature: 0`. */
 function tgiChatBody(ctx: ChatContext, learnt: ReadonlySet<string>): Record<string, unknown> {
   const body = chatBody(ctx);
+  // OpenAI's `json_schema` is TGI's `json` grammar (its chat route knows no other name for it).
+  const format = body.response_format;
+  if (isRecord(format) && format.type === "json_schema" && isRecord(format.json_schema)) body.response_format = { type: "json", value: format.json_schema.schema };
   if (body.temperature === 0 && learnt.has(ZERO_TEMPERATURE)) {
     delete body.temperature;
     body.top_p = GREEDY_TOP_P;

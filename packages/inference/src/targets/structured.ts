@@ -1,0 +1,138 @@
+/**
+ * Structured output (loaded on first use, never by a chat that does not ask for it): a `json_schema`
+ * `response_format` whose schema is a JSON Schema or a Standard Schema validator. The schema is sent as JSON Schema
+ * (OpenAI's shape here; the TGI backend sends TGI's own), the answer parsed and validated: `message.parsed` on a
+ * whole answer; on a stream, each choice's `partial` (the value so far) and, on its last chunk, `parsed`.
+ */
+import { envToken } from "../core/environment";
+import { InputError } from "../core/errors";
+import { isRecord, type JsonObject } from "../core/json";
+import { parsePartialJson } from "../core/partialJson";
+import { StructuredOutputError } from "../core/structuredError";
+import { checkJsonSchema } from "../checks/jsonSchema";
+import type { ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput, Options, StandardSchemaV1 } from "../types";
+
+/** A name OpenAI's protocol takes for a schema. */
+const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** Past this many characters of a choice's text, a stream's chunks stop carrying `partial` (the end still carries `parsed`). */
+const MAX_PARTIAL_CHARS = 1_000_000;
+
+/** What a `json_schema` response format asks for: the format to send, and the check of an answer. */
+export interface Structure {
+  /** The format as OpenAI's protocol sends it: the schema as JSON Schema. */
+  readonly wire: { type: "json_schema"; json_schema: JsonObject };
+  /** The value of a choice's text, checked; a StructuredOutputError when it is cut, not JSON or off the schema. */
+  readonly read: (text: string | undefined, finishReason: string | undefined, choice: number) => Promise<unknown>;
+}
+
+/** A Standard Schema validator (an object, or a function as ArkType's types are). */
+const isStandard = (v: unknown): v is StandardSchemaV1 => {
+  const props: unknown = (typeof v === "object" || typeof v === "function") && v !== null ? Reflect.get(v, "~standard") : undefined;
+  return isRecord(props) && typeof props.validate === "function";
+};
+
+/** The JSON Schema of a schema given as a validator or as JSON Schema; an InputError naming `field` when there is none. */
+export function jsonSchemaOf(schema: unknown, beside: unknown, field: string): JsonObject {
+  if (isStandard(schema)) {
+    if (beside !== undefined) return jsonObject(beside, field.replace(/schema$/, "jsonSchema"));
+    const convert = schema["~standard"].jsonSchema;
+    if (convert === undefined || typeof convert.input !== "function") {
+      throw new InputError(
+        `\`${field}\` is a ${schema["~standard"].vendor} validator whose library gives no JSON Schema: give its JSON Schema beside it as \`jsonSchema\` (for Valibot, \`toJsonSchema(schema)\` from @valibot/to-json-schema)`,
+        field,
+      );
+    }
+    let converted: unknown;
+    try {
+      // What the model writes is what the validator takes in (its output may be transformed from it).
+      converted = convert.input({ target: "draft-2020-12" });
+    } catch (error) {
+      throw new InputError(`\`${field}\` could not be converted to JSON Schema by ${schema["~standard"].vendor}: ${(error as Error).message}`, field);
+    }
+    return jsonObject(converted, field);
+  }
+  return jsonObject(schema, field);
+}
+
+/** `value` as a JSON object a server can be sent; an InputError naming `field` otherwise. */
+function jsonObject(value: unknown, field: string): JsonObject {
+  if (!isRecord(value)) throw new InputError(`\`${field}\` must be a JSON Schema object or a Standard Schema validator (Zod, Valibot, ArkType)`, field);
+  try {
+    const copy: unknown = JSON.parse(JSON.stringify(value));
+    if (isRecord(copy)) return copy;
+  } catch {
+    // below
+  }
+  throw new InputError(`\`${field}\` must be JSON (no cycles, functions or BigInts)`, field);
+}
+
+/** The structure a `json_schema` response format asks for, checked before anything is sent. */
+export function structureOf(format: unknown, secret: string | undefined): Structure {
+  const field = "response_format.json_schema";
+  const spec = isRecord(format) ? format.json_schema : undefined;
+  if (!isRecord(spec)) throw new InputError(`\`${field}\` must be an object: { name, schema, strict? }`, field);
+  const { name, description, strict, schema, jsonSchema } = spec;
+  if (typeof name !== "string" || !SCHEMA_NAME.test(name)) {
+    throw new InputError(`\`${field}.name\` must be 1 to 64 letters, digits, _ or - (got ${typeof name === "string" ? JSON.stringify(name.slice(0, 80)) : typeof name})`, `${field}.name`);
+  }
+  if (strict !== undefined && typeof strict !== "boolean") throw new InputError(`\`${field}.strict\` must be a boolean`, `${field}.strict`);
+  if (description !== undefined && typeof description !== "string") throw new InputError(`\`${field}.description\` must be a string`, `${field}.description`);
+  const json = jsonSchemaOf(schema, jsonSchema, `${field}.schema`);
+  const sent: JsonObject = { name, schema: json };
+  if (description !== undefined) sent.description = description;
+  if (strict !== undefined) sent.strict = strict;
+  const validate = isStandard(schema)
+    ? (value: unknown) => schema["~standard"].validate(value)
+    : (value: unknown) => {
+        const issues = checkJsonSchema(value, json);
+        return issues.length ? { issues } : { value };
+      };
+  return {
+    wire: { type: "json_schema", json_schema: sent },
+    async read(text = "", finishReason, choice) {
+      const detail = { text, choice, finishReason };
+      if (finishReason === "length") throw new StructuredOutputError("length", detail, secret);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (cause) {
+        throw new StructuredOutputError("json", { ...detail, cause }, secret);
+      }
+      const result = await validate(value);
+      if (result.issues) throw new StructuredOutputError("schema", { ...detail, issues: result.issues }, secret);
+      return result.value;
+    },
+  };
+}
+
+type Whole = (args: ChatCompletionArgs, options: Options) => Promise<ChatCompletionOutput>;
+type Streamed = (args: ChatCompletionArgs, options: Options) => AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown>;
+
+/** A whole structured answer: `call` is the chat call made with the schema as JSON Schema; each choice's `message.parsed` set. */
+export async function structuredWhole(args: ChatCompletionArgs, options: Options, call: Whole): Promise<ChatCompletionOutput> {
+  const structure = structureOf(args.response_format, args.accessToken ?? envToken());
+  const out = await call({ ...args, response_format: structure.wire }, options);
+  for (const choice of out.choices) {
+    const message = choice.message;
+    message.parsed = await structure.read(message.content, choice.finish_reason, choice.index);
+  }
+  return out;
+}
+
+/** A streamed structured answer: each choice's `partial` as its text grows, `parsed` on its last chunk (or a StructuredOutputError there). */
+export async function* structuredStream(args: ChatCompletionArgs, options: Options, stream: Streamed): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
+  const structure = structureOf(args.response_format, args.accessToken ?? envToken());
+  const texts = new Map<number, string>();
+  for await (const chunk of stream({ ...args, response_format: structure.wire }, options)) {
+    for (const choice of chunk.choices) {
+      const piece = choice.delta?.content;
+      const text = (texts.get(choice.index) ?? "") + (typeof piece === "string" ? piece : "");
+      texts.set(choice.index, text);
+      if (piece && text.length <= MAX_PARTIAL_CHARS) choice.partial = parsePartialJson(text);
+      if (choice.finish_reason) choice.parsed = await structure.read(text, choice.finish_reason, choice.index);
+    }
+    yield chunk;
+  }
+  return undefined;
+}
+
