@@ -1,6 +1,6 @@
 import type { EventPlan } from "./event-stream.js";
 import type { ResolvedModel } from "./models.js";
-import type { StreamFault } from "./types.js";
+import type { StreamFault, StructuredOutputFault } from "./types.js";
 
 /** One request as a backend sees it: the body text, the model, and the way to open an event stream. */
 export interface Exchange {
@@ -9,6 +9,8 @@ export interface Exchange {
   model: ResolvedModel;
   /** Uses the stream faults scripted for this model (each counts as applied). */
   takeStreamFaults(): StreamFault[];
+  /** Uses the first structured-answer fault scripted for this model, if any: only an answer written for a schema asks. */
+  takeStructuredFault(): StructuredOutputFault | undefined;
   /** A 200 `text/event-stream` response writing `plan` under `faults`. */
   eventStream(plan: EventPlan, faults: readonly StreamFault[]): Response;
 }

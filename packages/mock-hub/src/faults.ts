@@ -2,6 +2,8 @@ import type { Timers } from "./timers.js";
 import type { Fault, FaultRule, FaultType } from "./types.js";
 
 const DEFAULT_ESTIMATED_TIME_S = 20;
+/** Faults of a structured answer break the next one only, unless `times` says more. */
+const ONCE_BY_DEFAULT: readonly FaultType[] = ["badJson", "schemaViolation"];
 
 export type FaultSource = "config" | "inject";
 
@@ -41,7 +43,8 @@ export class FaultRegistry {
   constructor(private readonly timers: Timers) {}
 
   add(fault: Fault, model: string | undefined, times: number | undefined, source: FaultSource, provider?: string): Rule {
-    const rule = new Rule(fault, model, provider ?? fault.provider, times ?? fault.times, source, (removed) => {
+    const uses = times ?? fault.times ?? (ONCE_BY_DEFAULT.includes(fault.type) ? 1 : undefined);
+    const rule = new Rule(fault, model, provider ?? fault.provider, uses, source, (removed) => {
       this.rules.splice(this.rules.indexOf(removed), 1);
     });
     this.rules.push(rule);

@@ -19,8 +19,9 @@ import { tgiGenerate } from "./tgi/generate.js";
 import { tgiInfo } from "./tgi/info.js";
 import { Timers } from "./timers.js";
 import { transformersChat, transformersPipeline } from "./transformers.js";
-import type { FaultType, MockHubConfig, MockHubCore, ModelConfig, RecordedRequest, StreamFault } from "./types.js";
+import type { FaultType, MockHubConfig, MockHubCore, ModelConfig, RecordedRequest, StreamFault, StructuredOutputFault } from "./types.js";
 
+const STRUCTURED_FAULTS: readonly FaultType[] = ["badJson", "schemaViolation"];
 const STREAM_FAULTS: readonly FaultType[] = [
   "overloadedInStream", "responseFailed", "linger", "stall", "drop", "truncate", "malformed",
   "keepAlive", "slow", "bodyChunking", "lineEnding", "bom",
@@ -131,6 +132,10 @@ function exchange(state: HubState, request: Request, text: string, model: Resolv
     text,
     model,
     takeStreamFaults: () => state.faults.takeEach(model.id, STREAM_FAULTS, provider) as StreamFault[],
+    takeStructuredFault() {
+      const rule = state.faults.peek(model.id, STRUCTURED_FAULTS, provider);
+      return rule ? (state.faults.use(rule) as StructuredOutputFault) : undefined;
+    },
     eventStream: (plan, faults) => eventStreamResponse(createEventStream(plan, faults, state.streams, request.signal)),
   };
 }

@@ -21,5 +21,6 @@ export type {
   RouterFault,
   RouterProvider,
   StreamFault,
+  StructuredOutputFault,
   TgiVersion,
 } from "./types.js";

@@ -10,6 +10,11 @@ export function countTokens(text: string): number {
   return splitTokens(text).length;
 }
 
+/** JSON text as a tokenizer cuts it: runs of punctuation (`{"`, `":"`) and words (" Paris") apart; joined, the text again. */
+export function jsonTokens(text: string): string[] {
+  return text.match(/[{}[\]":,]+|\s*[^{}[\]":,\s]+|\s+/g) ?? [];
+}
+
 /** `<think>` + reasoning + `</think>` + answer, the tags cut in two as a tokenizer may cut them. */
 export function inlineThinkTokens(reasoning: string, answer: string): string[] {
   return ["<thi", "nk>", ...splitTokens(reasoning), "</th", "ink>", ...splitTokens(answer)];

@@ -51,7 +51,7 @@ export interface ModelConfig {
   chatRouteError?: ChatRouteError;
   /** transformers: parameters answered with 400 "model_kwargs are not used", in this order. */
   unusedModelKwargs?: string[];
-  /** Arguments of the tool call the model makes when given tools (default: built from the schema). */
+  /** Arguments of every tool call the model makes when given tools (default: a value built from each tool's `parameters`). */
   toolArguments?: Record<string, unknown>;
   /** Faults always scripted for this model (restored fresh by `reset()`). */
   faults?: Fault[];
@@ -288,8 +288,25 @@ export type ConnectionFault = FaultScope &
       }
   );
 
-/** A scripted failure: a proxy fault, a stream fault, a router refusal, or a fault of the connection. */
-export type Fault = ProxyFault | StreamFault | RouterFault | ConnectionFault;
+/**
+ * A fault of the model's structured answer: the next answer written for a JSON schema (`response_format`, a
+ * JSON `grammar` on `/generate`) comes out broken, then the model keeps to the schema again (`times` defaults
+ * to 1 here). Requests that ask for no schema neither see nor use it.
+ */
+export type StructuredOutputFault = FaultScope &
+  (
+    | {
+        /** Text that is not JSON: a sentence before the JSON, whose last character is missing. */
+        type: "badJson";
+      }
+    | {
+        /** Valid JSON that breaks the schema: the first required property left out, else a value of a type it does not take. */
+        type: "schemaViolation";
+      }
+  );
+
+/** A scripted failure: a proxy fault, a stream fault, a router refusal, a fault of the connection, or of a structured answer. */
+export type Fault = ProxyFault | StreamFault | RouterFault | ConnectionFault | StructuredOutputFault;
 
 /** The name of a fault, e.g. `"loading"` or `"drop"`. */
 export type FaultType = Fault["type"];

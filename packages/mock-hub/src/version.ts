@@ -20,10 +20,16 @@ const SINCE = {
   openAiStreamErrors: "2.4.1",
   /** No 100-token default for `max_tokens`. */
   unboundedMaxTokens: "3.0.0",
-  /** Non-streamed tool call `arguments` as a JSON string. */
-  toolArgumentsString: "3.1.0",
-  /** `delta.tool_calls` is an array. */
+  /** The chat route reads `response_format` (earlier: ignored); `json_object` is an alias of the `json` grammar. */
+  responseFormat: "2.1.0",
+  /** `response_format` beside `tools` is a `tool_error` ("Tool error: …"); earlier its own `grammar and tools` type. */
+  grammarToolsToolError: "2.4.1",
+  /** Non-streamed tool call `arguments` as a JSON string (earlier: an object). */
+  toolArgumentsString: "3.2.0",
+  /** `delta.tool_calls` is an array, its `id` the next integer of the conversation. */
   toolCallsArray: "3.2.0",
+  /** The grammar `{"type": "json_schema", "value": {"name", "schema"}}`. */
+  jsonSchemaGrammar: "3.3.0",
 } as const;
 
 export type TgiFeature = keyof typeof SINCE;

@@ -1,3 +1,4 @@
+import { stableHex } from "../ids.js";
 import type { ResolvedModel } from "../models.js";
 import { CREATED, type Usage } from "../tgi/chat-output.js";
 import type { Generation } from "../tokens.js";
@@ -27,13 +28,7 @@ const PREDICTED_MS = 20;
 
 /** A stable 32-hex-digit id per model and version, so answers are repeatable. */
 function completionId({ model, dialect }: ServerAnswer): string {
-  let hex = "";
-  for (let salt = 0; salt < 4; salt++) {
-    let hash = 0x811c9dc5 ^ salt;
-    for (const char of `${model.id}@${model.version}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
-    hex += hash.toString(16).padStart(8, "0");
-  }
-  return dialect.idPrefix + hex;
+  return dialect.idPrefix + stableHex(`${model.id}@${model.version}`, 32);
 }
 
 function head(answer: ServerAnswer, object: string): Json {

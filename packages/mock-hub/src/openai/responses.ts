@@ -2,8 +2,9 @@ import { OVERLOADED, streamWithFaults, type Exchange } from "../exchange.js";
 import { asNumber, isRecord, jsonResponse, parseJson } from "../http.js";
 import { countPromptTokens } from "../tgi/chat.js";
 import { CREATED } from "../tgi/chat-output.js";
-import { argumentPieces, chooseTool, type ToolCallPlan } from "../tgi/tools.js";
-import { runGeneration, splitTokens } from "../tokens.js";
+import { stableHex } from "../ids.js";
+import { chooseTools, type ToolCallPlan } from "../tgi/tools.js";
+import { jsonTokens, runGeneration, splitTokens } from "../tokens.js";
 import type { StreamFault } from "../types.js";
 import { openAiErrorBody } from "./dialects.js";
 
@@ -18,13 +19,7 @@ type Json = Record<string, unknown>;
 
 /** A stable id per model and kind, so answers are repeatable. */
 function idOf(prefix: string, model: string, size = 48): string {
-  let hex = "";
-  for (let salt = 0; hex.length < size; salt++) {
-    let hash = 0x811c9dc5 ^ salt;
-    for (const char of `${prefix}:${model}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
-    hex += hash.toString(16).padStart(8, "0");
-  }
-  return `${prefix}_${hex.slice(0, size)}`;
+  return `${prefix}_${stableHex(`${prefix}:${model}`, size)}`;
 }
 
 /** The input as chat messages, for counting its tokens and reading the user's last words. */
@@ -54,8 +49,8 @@ function toolCall(body: Json, messages: Json[], configured: Json | undefined): T
   const asked = choice === "required" || named !== undefined || /\btools?\b/.test(text) || tools.some((t) => text.includes(String(t.name).toLowerCase()));
   if (!asked) return undefined;
   const chatShape = { tools: tools.map((t) => ({ type: "function", function: { name: t.name, parameters: t.parameters } })), tool_choice: named ? { function: { name: named } } : "auto" };
-  const chosen = chooseTool(chatShape, configured);
-  return "call" in chosen ? chosen.call : undefined;
+  const chosen = chooseTools(chatShape, configured, false);
+  return "calls" in chosen ? chosen.calls[0] : undefined;
 }
 
 /** The response's items and the events that write them, in order. */
@@ -93,11 +88,11 @@ function plan(exchange: Exchange, body: Json): { response: Json; events: Array<[
   if (tool) {
     const args = JSON.stringify(tool.arguments);
     const head = { id: idOf("fc", model.id), type: "function_call", call_id: idOf("call", model.id, 24), name: tool.name };
-    const pieces = argumentPieces(args).map((delta): [string, Json] => ["response.function_call_arguments.delta", { item_id: head.id, delta }]);
+    const pieces = jsonTokens(args).map((delta): [string, Json] => ["response.function_call_arguments.delta", { item_id: head.id, delta }]);
     pieces.push(["response.function_call_arguments.done", { item_id: head.id, name: tool.name, arguments: args }]);
     item({ ...head, arguments: "", status: "in_progress" }, pieces, { ...head, arguments: args, status: "completed" });
   } else textItem("message", generation.tokens);
-  const outputTokens = reasoning.length + (tool ? argumentPieces(JSON.stringify(tool.arguments)).length : generation.generatedTokens);
+  const outputTokens = reasoning.length + (tool ? jsonTokens(JSON.stringify(tool.arguments)).length : generation.generatedTokens);
   const inputTokens = countPromptTokens(messages);
   const cut = !tool && generation.reason === "length";
   const response: Json = {

@@ -1,7 +1,7 @@
 import type { ResolvedModel } from "../models.js";
-import { EOS_TOKEN, type Generation, type StopReason } from "../tokens.js";
+import { EOS_TOKEN, jsonTokens, type Generation, type StopReason } from "../tokens.js";
 import { supports, systemFingerprint } from "../version.js";
-import { argumentPieces, type ToolCallPlan } from "./tools.js";
+import type { ToolCallPlan } from "./tools.js";
 
 /** The chat route's answers (`ChatCompletion`, `ChatCompletionChunk`) in each version's shape. */
 
@@ -18,7 +18,10 @@ export interface ChatAnswer {
   model: ResolvedModel;
   generation: Generation;
   promptTokens: number;
+  /** TGI calls one tool at most (its grammar picks one). */
   tool: ToolCallPlan | undefined;
+  /** The id of a streamed call from 3.2 (earlier streams send `""`, whole answers `"0"`). */
+  streamedCallId: string;
   includeUsage: boolean;
 }
 
@@ -69,7 +72,7 @@ function toolCallMessage(version: string, tool: ToolCallPlan): Json {
 /** Chunk payloads, the usage chunk when asked (>= 2.3), then `[DONE]` (>= 2.2). */
 export function chatStreamEvents(answer: ChatAnswer): string[] {
   const { model } = answer;
-  const chunks = answer.tool ? toolChunks(model, answer.tool) : textChunks(model, answer.generation);
+  const chunks = answer.tool ? toolChunks(model, answer.tool, answer.streamedCallId) : textChunks(model, answer.generation);
   if (answer.includeUsage && supports(model.version, "usage")) {
     const completionTokens = answer.tool ? chunks.length : answer.generation.generatedTokens;
     chunks.push(chunk(model, [], usageOf(answer, completionTokens)));
@@ -97,16 +100,17 @@ function textDelta(content: string): Json {
 }
 
 function toolPieces(tool: ToolCallPlan): string[] {
-  return argumentPieces(JSON.stringify(tool.arguments));
+  return jsonTokens(JSON.stringify(tool.arguments));
 }
 
-/** The arguments streamed piece by piece; up to 3.1 `tool_calls` is one object, from 3.2 an array. */
-function toolChunks(model: ResolvedModel, tool: ToolCallPlan): Json[] {
+/** The arguments streamed piece by piece, the name in the first; up to 3.1 `tool_calls` is one object with `id: ""`, from 3.2 an array. */
+function toolChunks(model: ResolvedModel, tool: ToolCallPlan, streamedCallId: string): Json[] {
   const pieces = toolPieces(tool);
   const finish = finishReason(model.version, "eos_token");
+  const array = supports(model.version, "toolCallsArray");
   return pieces.map((piece, i) => {
-    const call = { index: 0, id: "", type: "function", function: { name: i === 0 ? tool.name : null, arguments: piece } };
-    const toolCalls = supports(model.version, "toolCallsArray") ? [call] : call;
+    const call = { index: 0, id: array ? streamedCallId : "", type: "function", function: { name: i === 0 ? tool.name : null, arguments: piece } };
+    const toolCalls = array ? [call] : call;
     return chunk(model, [choice({ role: "assistant", tool_calls: toolCalls }, i === pieces.length - 1 ? finish : null)]);
   });
 }

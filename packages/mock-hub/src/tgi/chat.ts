@@ -1,16 +1,18 @@
 import type { Exchange } from "../exchange.js";
+import { chatReply, messageText } from "../reply.js";
 import { asNumber, isRecord, jsonResponse, tgiError } from "../http.js";
 import { countTokens, runGeneration } from "../tokens.js";
 import { supports } from "../version.js";
 import { chatCompletion, chatStreamEvents, type ChatAnswer } from "./chat-output.js";
 import { readJsonBody, type BodyShape } from "./json-body.js";
-import { chooseTool } from "./tools.js";
+import { grammarAndTools, readGrammar } from "./grammar.js";
+import { chooseTools, nextToolCallId } from "./tools.js";
 import { validationError, type GenerateParameters } from "./validation.js";
 import { tgiEventStream, validationErrorEvents } from "./wire.js";
 
 const CHAT_TYPES = { messages: "sequence", stop: "sequence" } as const;
 
-/** TGI's `/v1/chat/completions`: template, tools, parameter mapping, validation, then the answer. */
+/** TGI's `/v1/chat/completions`: template, tools, grammar, parameter mapping, validation, then the answer. */
 export function tgiChat(exchange: Exchange): Response {
   const { model } = exchange;
   const shape: BodyShape = {
@@ -20,10 +22,14 @@ export function tgiChat(exchange: Exchange): Response {
   const parsed = readJsonBody(exchange.request, exchange.text, shape);
   if ("rejection" in parsed) return parsed.rejection;
   const { body } = parsed;
+  // Before 2.1 the chat route has no `response_format` and ignores it.
+  const format = supports(model.version, "responseFormat") ? readGrammar(exchange.text, body, ["response_format"], model.version) : { grammar: undefined };
+  if ("rejection" in format) return format.rejection;
+  if (format.grammar && body.tools !== undefined && body.tools !== null) return grammarAndTools(model.version);
   // The template and the tool grammar are applied before the stream opens: plain 422 answers.
   if (!model.chatTemplate) return tgiError(422, "Template error: template not found", "template_error");
-  const tool = chooseTool(body, model.toolArguments);
-  if ("error" in tool) return tgiError(422, `Tool error: ${tool.error}`, "tool_error");
+  const tools = chooseTools(body, model.toolArguments, false);
+  if ("missing" in tools) return tgiError(422, `Tool error: Tool with name ${tools.missing} not found`, "tool_error");
 
   const parameters = chatParameters(body, model.version);
   const promptTokens = countPromptTokens(body.messages);
@@ -31,12 +37,14 @@ export function tgiChat(exchange: Exchange): Response {
   if (error && body.stream === true) return tgiEventStream(exchange, "chat", validationErrorEvents(model.version, "chat", error));
   if (error) return tgiError(422, error, "validation");
 
+  const reply = chatReply(body, tools, { tokens: model.chatTokens, grammar: format.grammar, takeFault: () => exchange.takeStructuredFault() });
   const limits = { maxNewTokens: parameters.max_new_tokens ?? undefined, stop: parameters.stop ?? undefined };
   const answer: ChatAnswer = {
     model,
-    generation: runGeneration(model.chatTokens, limits),
+    generation: runGeneration(reply.tokens, limits),
     promptTokens,
-    tool: tool.call,
+    tool: reply.calls[0],
+    streamedCallId: nextToolCallId(body.messages),
     includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,
   };
   if (body.stream === true) return tgiEventStream(exchange, "chat", chatStreamEvents(answer));
@@ -66,11 +74,4 @@ export function chatParameters(body: Record<string, unknown>, version: string): 
 export function countPromptTokens(messages: unknown): number {
   if (!Array.isArray(messages)) return 0;
   return messages.reduce<number>((total, message) => total + 3 + countTokens(messageText(message)), 0);
-}
-
-function messageText(message: unknown): string {
-  const content = isRecord(message) ? message.content : undefined;
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : "")).join(" ");
 }

@@ -1,7 +1,9 @@
 import type { Exchange } from "../exchange.js";
 import { isRecord, jsonResponse, tgiError } from "../http.js";
-import { EOS_TOKEN, countTokens, runGeneration, type Generation } from "../tokens.js";
+import { grammarText } from "../structured.js";
+import { EOS_TOKEN, countTokens, jsonTokens, runGeneration, type Generation } from "../tokens.js";
 import { supports } from "../version.js";
+import { readGrammar } from "./grammar.js";
 import { readJsonBody } from "./json-body.js";
 import { streamOnlyError, validationError, type GenerateParameters } from "./validation.js";
 import { tgiEventStream, validationErrorEvents } from "./wire.js";
@@ -16,6 +18,8 @@ export function tgiGenerate(exchange: Exchange, mode: GenerateMode): Response {
   const parsed = readJsonBody(exchange.request, exchange.text, { required: ["inputs"], types: { inputs: "string" } });
   if ("rejection" in parsed) return parsed.rejection;
   const { body } = parsed;
+  const grammar = readGrammar(exchange.text, body, ["parameters", "grammar"], model.version);
+  if ("rejection" in grammar) return grammar.rejection;
   const inputs = String(body.inputs);
   const parameters = (isRecord(body.parameters) ? body.parameters : {}) as GenerateParameters;
   const stream = mode === "stream" || (mode === "compat" && body.stream === true);
@@ -24,7 +28,9 @@ export function tgiGenerate(exchange: Exchange, mode: GenerateMode): Response {
   if (error && stream) return tgiEventStream(exchange, "generate", validationErrorEvents(model.version, "generate", error));
   if (error) return tgiError(422, error, "validation");
 
-  const generation = runGeneration(model.text, {
+  // Under a grammar the model writes JSON for its schema (or text its regex matches), cut into tokens.
+  const text = grammar.grammar ? jsonTokens(grammarText(grammar.grammar, () => exchange.takeStructuredFault())) : model.text;
+  const generation = runGeneration(text, {
     maxNewTokens: parameters.max_new_tokens ?? undefined,
     stop: parameters.stop ?? undefined,
   });

@@ -42,7 +42,7 @@ function dataError(text: string, value: unknown, shape: BodyShape): string | und
   for (const [field, expected] of Object.entries(shape.types)) {
     const actual = value[field];
     if (actual === undefined || actual === null || hasType(actual, expected)) continue;
-    const end = valueEnd(text, field) ?? text.length;
+    const end = valueSpan(text, [field])?.end ?? text.length;
     return `${field}: invalid type: ${describe(actual)}, expected a ${expected} ${position(text, end)}`;
   }
   return undefined;
@@ -52,8 +52,14 @@ function hasType(value: unknown, expected: FieldType): boolean {
   return expected === "sequence" ? Array.isArray(value) : typeof value === "string";
 }
 
+/** axum's 422 for a value serde refused, `path: problem`, located just past the value at `path` (the whole body without it). */
+export function deserializeRejection(text: string, path: readonly string[], problem: string): Response {
+  const end = valueSpan(text, path)?.end ?? text.length;
+  return textResponse(422, `${DESERIALIZE}: ${path.join(".")}: ${problem} ${position(text, end)}`);
+}
+
 /** serde's words for an unexpected value. */
-function describe(value: unknown): string {
+export function describe(value: unknown): string {
   if (typeof value === "string") return `string ${JSON.stringify(value)}`;
   if (typeof value === "number") return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
   if (typeof value === "boolean") return `boolean \`${value}\``;
@@ -79,20 +85,32 @@ function syntaxError(text: string, error: unknown): string {
   return `expected value ${position(text, offset + 1)}`;
 }
 
-/** The offset just past the value of a top-level `field`, found by scanning the raw text. */
-function valueEnd(text: string, field: string): number | undefined {
-  let i = text.indexOf("{") + 1;
-  while (i > 0 && i < text.length) {
-    const keyStart = text.indexOf('"', i);
-    if (keyStart < 0) return undefined;
+/** Where the value at `path` (keys of nested objects) starts and ends in the raw text, found by scanning it. */
+function valueSpan(text: string, path: readonly string[]): { start: number; end: number } | undefined {
+  let span: { start: number; end: number } | undefined = { start: skipSpace(text, 0), end: text.length };
+  for (const key of path) span = span && text[span.start] === "{" ? fieldSpan(text, span.start, key) : undefined;
+  return span;
+}
+
+/** The value of `field` in the object that opens at `open`. */
+function fieldSpan(text: string, open: number, field: string): { start: number; end: number } | undefined {
+  for (let i = open + 1; ; ) {
+    const keyStart = skipSpace(text, i);
+    if (text[keyStart] !== '"') return undefined;
     const keyEnd = skipValue(text, keyStart);
-    const key: unknown = JSON.parse(text.slice(keyStart, keyEnd));
-    const valueStart = text.indexOf(":", keyEnd) + 1;
-    const end = skipValue(text, valueStart);
-    if (key === field) return end;
-    i = text.indexOf(",", end) + 1;
+    const start = skipSpace(text, text.indexOf(":", keyEnd) + 1);
+    const end = skipValue(text, start);
+    if (JSON.parse(text.slice(keyStart, keyEnd)) === field) return { start, end };
+    const next = skipSpace(text, end);
+    if (text[next] !== ",") return undefined;
+    i = next + 1;
   }
-  return undefined;
+}
+
+function skipSpace(text: string, from: number): number {
+  let i = from;
+  while (/\s/.test(text[i] ?? "")) i++;
+  return i;
 }
 
 /** Skips whitespace then one JSON value starting at `from`; returns the offset after it. */
