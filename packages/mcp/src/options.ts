@@ -1,0 +1,122 @@
+/** What `connectMcp` takes, and its checks: every bad value is an `InputError` naming it, before anything starts. */
+import { InputError } from "@hfkit/inference";
+
+/** An MCP server run as a child process, spoken to over its stdin and stdout. */
+export interface McpStdioServer {
+  /** The program to run, e.g. `"npx"`, `"uvx"`, `"docker"` or `process.execPath`. */
+  command: string;
+  /** Its arguments. */
+  args?: string[];
+  /**
+   * Environment variables for it, added to the few the SDK passes on (`HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`,
+   * `USER`; on Windows their equivalents): the rest of this process's environment is not passed.
+   */
+  env?: Record<string, string>;
+  /** Its working directory (default: this process's). */
+  cwd?: string;
+}
+
+/** An MCP server reached over Streamable HTTP. */
+export interface McpHttpServer {
+  /** Its MCP endpoint, `http:` or `https:`, e.g. `"https://example.com/mcp"`. */
+  url: string | URL;
+  /** Headers sent with every request, e.g. `{ Authorization: "Bearer …" }`. */
+  headers?: Record<string, string>;
+}
+
+/** Where the tools come from: a command to run (stdio) or a URL (Streamable HTTP). */
+export type McpServerConfig = McpStdioServer | McpHttpServer;
+
+/** How `connectMcp` connects, and how the tools it makes call the server. */
+export interface ConnectMcpOptions {
+  /** How long connecting and listing the tools may take, ms (default 30 000); then `McpTimeoutError`. */
+  connectTimeout?: number;
+  /** How long each call may take, ms (default 60 000): also each tool's `timeout`. Then `McpTimeoutError`, and the call is cancelled. */
+  callTimeout?: number;
+  /** The most a result may hold, in UTF-8 bytes (default 100 000): a longer one is cut, with a note of how much was left out. */
+  maxResultBytes?: number;
+  /** Which tools to keep, by their names on the server (default: all). */
+  filter?: (name: string) => boolean;
+  /** Put before each tool's name (letters, digits, `_`, `-`), to tell apart the tools of several servers in one run. */
+  prefix?: string;
+  /** Aborts connecting: `connectMcp` then rejects with `AbortError` and the server is stopped. */
+  signal?: AbortSignal;
+}
+
+/** The options with their defaults, checked. */
+export interface Settings {
+  connectTimeout: number;
+  callTimeout: number;
+  maxResultBytes: number;
+  filter: (name: string) => boolean;
+  prefix: string;
+  signal: AbortSignal | undefined;
+}
+
+/** A server, checked: which transport, and what it needs. */
+export type ServerTarget =
+  | { kind: "stdio"; command: string; args: string[]; env: Record<string, string> | undefined; cwd: string | undefined }
+  | { kind: "http"; url: URL; headers: Record<string, string> };
+
+/** The longest delay a timer can hold (about 24.8 days): a longer limit, `Infinity` included, is no limit. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** `options` with their defaults; an `InputError` naming the first bad one. */
+export function checkOptions(options: ConnectMcpOptions): Settings {
+  const { filter = () => true, prefix = "", signal } = options;
+  if (typeof filter !== "function") throw new InputError("filter must be a function of a tool's name", "filter");
+  if (typeof prefix !== "string" || !/^[\w-]{0,63}$/.test(prefix)) {
+    throw new InputError("prefix must be at most 63 letters, digits, `_` or `-`", "prefix");
+  }
+  return {
+    connectTimeout: duration(options.connectTimeout ?? 30_000, "connectTimeout"),
+    callTimeout: duration(options.callTimeout ?? 60_000, "callTimeout"),
+    maxResultBytes: byteCount(options.maxResultBytes ?? 100_000, "maxResultBytes"),
+    filter,
+    prefix,
+    signal,
+  };
+}
+
+/** `server` as a stdio or an HTTP target; an `InputError` naming the bad field. */
+export function checkServer(server: McpServerConfig): ServerTarget {
+  if (typeof server !== "object" || server === null) throw new InputError("server must be { command } or { url }", "server");
+  const hasCommand = "command" in server && server.command !== undefined;
+  const hasUrl = "url" in server && server.url !== undefined;
+  if (hasCommand === hasUrl) throw new InputError("server needs either `command` (stdio) or `url` (Streamable HTTP)", "server");
+  return "command" in server ? stdioTarget(server) : httpTarget(server);
+}
+
+function stdioTarget({ command, args = [], env, cwd }: McpStdioServer): ServerTarget {
+  if (typeof command !== "string" || command === "") throw new InputError("command must be a non-empty string", "command");
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) throw new InputError("args must be an array of strings", "args");
+  if (env !== undefined && !isStringRecord(env)) throw new InputError("env must be an object of strings", "env");
+  if (cwd !== undefined && typeof cwd !== "string") throw new InputError("cwd must be a string", "cwd");
+  return { kind: "stdio", command, args, env, cwd };
+}
+
+function httpTarget({ url, headers = {} }: McpHttpServer): ServerTarget {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InputError(`url is not a URL: ${String(url)}`, "url");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new InputError(`url must be http: or https:, not ${parsed.protocol}`, "url");
+  if (!isStringRecord(headers)) throw new InputError("headers must be an object of strings", "headers");
+  return { kind: "http", url: parsed, headers };
+}
+
+function duration(value: unknown, field: string): number {
+  if (typeof value !== "number" || !(value > 0)) throw new InputError(`${field} must be a positive number of milliseconds`, field);
+  return Math.min(value, MAX_TIMER_MS);
+}
+
+function byteCount(value: unknown, field: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) throw new InputError(`${field} must be a whole number of bytes, at least 1`, field);
+  return value;
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === "object" && value !== null && Object.values(value).every((item) => typeof item === "string");
+}
