@@ -23,6 +23,8 @@ const OWN_COPIES: readonly (readonly [module: string, importer: string])[] = [
   ["./cost", "/targets/failover.ts"],
   // A class, copied: `instanceof` recognises either copy by its `kind` (core/errors.ts).
   ["/core/structuredError", "/targets/structured.ts"],
+  ["/core/toolError", "/targets/tools.ts"],
+  ["/core/collect", "/targets/tools.ts"],
 ];
 
 const ownCopies: Plugin = {
@@ -32,7 +34,7 @@ const ownCopies: Plugin = {
       OWN_COPIES.some(([file, importer]) => args.path.endsWith(file) && args.importer.endsWith(importer))
         ? { path: resolve(args.resolveDir, `${args.path}.ts`), namespace: "own-copy" }
         : undefined;
-    build.onResolve({ filter: /\/(lookups|cost|structuredError)$/ }, copied);
+    build.onResolve({ filter: /\/(lookups|cost|structuredError|toolError|collect)$/ }, copied);
     build.onLoad({ filter: /.*/, namespace: "own-copy" }, (args) => ({ contents: readFileSync(args.path, "utf8"), loader: "ts", resolveDir: dirname(args.path) }));
   },
 };

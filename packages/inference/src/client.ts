@@ -6,6 +6,7 @@ import { responses, responsesStream } from "./tasks/eager";
 import { textGeneration } from "./tasks/textGeneration";
 import { textGenerationStream } from "./tasks/textGenerationStream";
 import { listModels } from "./tasks/listModels";
+import { runTools, runToolsStream } from "./tasks/runTools";
 import type {
   ChatCompletionArgs,
   ChatCompletionOutput,
@@ -18,10 +19,14 @@ import type {
   ResponsesOutput,
   ResponsesStreamEvent,
   RouterModel,
+  RunToolsArgs,
+  RunToolsOptions,
   TextGenerationArgs,
   TextGenerationCallArgs,
   TextGenerationOutput,
   TextGenerationStreamOutput,
+  ToolRun,
+  ToolRunEvent,
 } from "./types";
 
 /**
@@ -85,6 +90,16 @@ export class InferenceClient extends TaskClient {
   /** The models the HF router serves, with each provider's status, prices and capabilities: see {@link listModels}. */
   listModels(options?: ListModelsOptions): Promise<readonly RouterModel[]> {
     return listModels({ ...this.defaultOptions, ...options, accessToken: options?.accessToken ?? this.accessToken });
+  }
+
+  /** A tool loop, with the client's token and options: see {@link runTools}. */
+  runTools(args: RunToolsArgs, options?: RunToolsOptions): Promise<ToolRun> {
+    return runTools(this.args(args), this.options(options));
+  }
+
+  /** A tool loop streamed as events, with the client's token and options: see {@link runToolsStream}. */
+  runToolsStream(args: RunToolsArgs, options?: RunToolsOptions): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
+    return runToolsStream(this.args(args), this.options(options));
   }
 }
 

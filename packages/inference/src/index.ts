@@ -77,3 +77,5 @@ export { listModels } from "./tasks/listModels";
 export { estimateCost } from "./targets/cost";
 export { FailoverError } from "./targets/routing";
 export { StructuredOutputError, type StructuredOutputReason } from "./core/structuredError";
+export { ToolError } from "./core/toolError";
+export { runTools, runToolsStream } from "./tasks/runTools";

@@ -1,60 +1,9 @@
-import { MalformedEventError } from "../core/errors";
-import { grow } from "../core/body";
-import type {
-  ChatCompletionOutput,
-  ChatCompletionOutputComplete,
-  ChatCompletionOutputToolCall,
-  ChatCompletionStreamOutput,
-} from "../types";
+import { StreamCollector } from "../core/collect";
+import type { ChatCompletionOutput, ChatCompletionStreamOutput } from "../types";
 
 /** Assembles a stream into one ChatCompletionOutput: content and reasoning joined, tool calls merged by index, usage kept. */
 export async function collectStream(stream: AsyncIterable<ChatCompletionStreamOutput>): Promise<ChatCompletionOutput> {
-  const out: ChatCompletionOutput = {
-    id: "",
-    created: 0,
-    model: "",
-    system_fingerprint: "",
-    choices: [],
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-  };
-  const byIndex = new Map<number, ChatCompletionOutputComplete>();
-  for await (const chunk of stream) {
-    out.id ||= chunk.id;
-    out.created ||= chunk.created;
-    out.model ||= chunk.model;
-    out.system_fingerprint ||= chunk.system_fingerprint;
-    if (chunk.usage) out.usage = chunk.usage;
-    for (const c of chunk.choices) {
-      let choice = byIndex.get(c.index);
-      if (!choice) {
-        choice = { index: c.index, message: { role: c.delta?.role || "assistant", content: "" }, finish_reason: "" };
-        byIndex.set(c.index, choice);
-      }
-      if (c.delta?.content) choice.message.content = grow(choice.message.content ?? "", c.delta.content);
-      if (c.delta?.reasoning) choice.message.reasoning = grow(choice.message.reasoning ?? "", c.delta.reasoning);
-      if (c.delta?.tool_calls) mergeToolCalls(choice, c.delta.tool_calls);
-      if (c.finish_reason) choice.finish_reason = c.finish_reason;
-    }
-  }
-  out.choices = [...byIndex.values()].sort((a, b) => a.index - b.index);
-  return out;
-}
-
-const MAX_TOOL_CALLS = 1024;
-
-function mergeToolCalls(
-  choice: ChatCompletionOutputComplete,
-  deltas: NonNullable<ChatCompletionStreamOutput["choices"][number]["delta"]["tool_calls"]>,
-): void {
-  const calls = (choice.message.tool_calls ??= []);
-  for (const d of deltas) {
-    const at = d.index ?? 0;
-    // A server's index becomes an array length: `index: 1e9` must not make a billion holes.
-    if (!(Number.isInteger(at) && at >= 0 && at < MAX_TOOL_CALLS)) throw new MalformedEventError(`A tool call's index must be an integer from 0 to ${MAX_TOOL_CALLS - 1}`, String(at).slice(0, 40));
-    const call: ChatCompletionOutputToolCall = (calls[at] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
-    if (d.id) call.id = d.id;
-    if (d.type) call.type = d.type;
-    if (d.function?.name) call.function.name = grow(call.function.name, d.function.name);
-    if (d.function?.arguments) call.function.arguments = grow(call.function.arguments, d.function.arguments);
-  }
+  const collector = new StreamCollector();
+  for await (const chunk of stream) collector.add(chunk);
+  return collector.answer();
 }

@@ -1,4 +1,5 @@
 import type { FailoverEvent } from "./failover";
+import type { ToolCallRequest } from "./tools";
 
 /**
  * Public types. Shaped like `@huggingface/tasks` (so code typed against `@huggingface/inference`
@@ -147,6 +148,16 @@ export interface ListModelsOptions extends Options {
   refresh?: boolean;
 }
 
+/** A `runTools` call's options: a chat call's, and the loop's own. */
+export interface RunToolsOptions extends Options {
+  /** The most model calls (steps) the loop makes, an integer from 1 to 100 (default 10). */
+  maxSteps?: number;
+  /** How long one tool call may run, in ms (default 60 000); a tool's own `timeout` comes first. */
+  toolTimeout?: number;
+  /** Asked before each call runs: `false` refuses it (the model is told). */
+  approve?: (call: ToolCallRequest) => boolean | Promise<boolean>;
+}
+
 export type * from "./base";
 export type * from "./catalog";
 export type * from "./failover";
@@ -158,3 +169,4 @@ export type * from "./mediaTasks";
 export type * from "./responses";
 export type * from "./responsesOutput";
 export type * from "./schema";
+export type * from "./tools";

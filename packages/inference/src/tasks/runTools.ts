@@ -1,0 +1,24 @@
+import type { RunToolsArgs, RunToolsOptions, ToolRun, ToolRunEvent } from "../types";
+import { chatCompletion } from "./chatCompletion";
+import { chatCompletionStream } from "./chatCompletionStream";
+
+/** Each step of a loop is one of these chat calls: the whole call core, failover included. */
+const STEP_CALLS = { whole: chatCompletion, stream: chatCompletionStream };
+
+/**
+ * A tool loop (`targets/tools.ts`, loaded on first use): the model is called with the tools; the calls it asks for
+ * run concurrently (each checked, approved, under its own time limit), their results go back to it, until it answers
+ * without tools or `maxSteps` is reached. Resolves to the last message, every step and the conversation.
+ */
+export async function runTools(args: RunToolsArgs, options: RunToolsOptions = {}): Promise<ToolRun> {
+  const loop = (await import("../targets/tools")).toolLoop(args, options, STEP_CALLS, false);
+  for (;;) {
+    const next = await loop.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** A tool loop streamed as events: each step's text, each tool call as it is formed, each result as it comes, each step's end, the end. */
+export async function* runToolsStream(args: RunToolsArgs, options: RunToolsOptions = {}): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
+  return yield* (await import("../targets/tools")).toolLoop(args, options, STEP_CALLS, true);
+}

@@ -1,0 +1,76 @@
+/** The tool runner: its arguments, options, events and result. */
+import type { ChatCompletionArgs, ChatCompletionInputMessage } from "./chat";
+import type { ChatCompletionOutput, ChatCompletionOutputMessage, ChatCompletionUsage } from "./chatOutput";
+import type { Tool } from "./schema";
+
+/** What `runTools` takes: a chat's arguments, with the tools the model may call and the code that runs them. */
+export type RunToolsArgs = Omit<ChatCompletionArgs, "tools" | "response_format"> & {
+  /** The tools, each with its `run`; the model is sent their names, descriptions and parameters' JSON Schema. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each tool's own argument type
+  tools: readonly Tool<any>[];
+};
+
+/** A call the model asks for, as the approval hook sees it. */
+export interface ToolCallRequest {
+  /** The call's id (made up when the server gave none, as TGI does). */
+  id: string;
+  /** The tool's name. */
+  name: string;
+  /** The arguments, parsed and checked. */
+  arguments: unknown;
+  /** The step of the loop, from 1. */
+  step: number;
+}
+
+/** How a tool call went: `ok`, or what kept it from an answer. */
+export type ToolCallStatus = "ok" | "error" | "timeout" | "refused" | "invalid-arguments" | "unknown-tool";
+
+/** One tool call and what it gave: the model is sent `content`. */
+export interface ToolCallResult {
+  /** The call's id. */
+  id: string;
+  /** The tool's name. */
+  name: string;
+  /** The arguments as parsed (the raw text when it did not parse). */
+  arguments: unknown;
+  /** How it went. */
+  status: ToolCallStatus;
+  /** What `run` returned (for `ok`). */
+  value?: unknown;
+  /** Why it did not run or what it threw (unless `ok`). */
+  error?: Error;
+  /** What the model is sent: the value as text (a string as is, anything else as JSON), or the error's message. */
+  content: string;
+}
+
+/** One step of the loop: the model's answer, and the tool calls it asked for, run. */
+export interface ToolStep {
+  /** From 1. */
+  step: number;
+  /** The model's answer. */
+  answer: ChatCompletionOutput;
+  /** Its tool calls, in the order it asked for them (none on the last step). */
+  results: ToolCallResult[];
+}
+
+/** What a tool loop ended with. */
+export interface ToolRun {
+  /** The model's last message: the answer (or, when `maxSteps` was reached, the calls it still asked for). */
+  message: ChatCompletionOutputMessage;
+  /** Why the loop ended: the model answered without tools, or `maxSteps` was reached. */
+  stopReason: "answer" | "max-steps";
+  /** Every step, in order. */
+  steps: ToolStep[];
+  /** The conversation: the messages given, then each step's assistant message and tool results. */
+  messages: ChatCompletionInputMessage[];
+  /** Tokens counted over every step (as the servers reported them). */
+  usage: ChatCompletionUsage;
+}
+
+/** What `runToolsStream` yields, in order: a step's text, its tool calls as they are formed, each result as it comes, the step's end, the end. */
+export type ToolRunEvent =
+  | { type: "text"; step: number; delta: string }
+  | { type: "tool-call"; step: number; call: ToolCallRequest }
+  | { type: "tool-result"; step: number; result: ToolCallResult }
+  | { type: "step"; step: ToolStep }
+  | { type: "done"; run: ToolRun };
