@@ -29,6 +29,10 @@ export interface Dialect {
   /** llama.cpp: `timings` on the finish chunk, `prompt_progress` chunks with `return_progress`. */
   llamaExtras: boolean;
   idPrefix: string;
+  /** A tool call's id, from 32 stable hex digits: vLLM's `chatcmpl-tool-…`, SGLang's `call_…` (24), llama.cpp's bare 32. */
+  toolCallId(hex: string): string;
+  /** llama.cpp: `{"type": "json_object", "schema": …}` constrains to that schema. */
+  jsonObjectSchema: boolean;
   systemFingerprint(version: string): string | undefined;
   /** `type` of a 400 for a body the server cannot read. */
   requestErrorType: string;
@@ -57,6 +61,8 @@ export const DIALECTS: Readonly<Record<OpenAiServer, Dialect>> = {
     continuousUsage: "withIncludeUsage",
     llamaExtras: false,
     idPrefix: "chatcmpl-",
+    toolCallId: (hex) => `chatcmpl-tool-${hex}`,
+    jsonObjectSchema: false,
     systemFingerprint: () => undefined,
     requestErrorType: "BadRequestError",
     streamError: { type: "BadRequestError", code: 400 },
@@ -73,6 +79,8 @@ export const DIALECTS: Readonly<Record<OpenAiServer, Dialect>> = {
     continuousUsage: "alone",
     llamaExtras: false,
     idPrefix: "",
+    toolCallId: (hex) => `call_${hex.slice(0, 24)}`,
+    jsonObjectSchema: false,
     systemFingerprint: () => undefined,
     requestErrorType: "BadRequestError",
     streamError: { type: "BadRequestError", code: 400 },
@@ -89,6 +97,8 @@ export const DIALECTS: Readonly<Record<OpenAiServer, Dialect>> = {
     continuousUsage: "never",
     llamaExtras: true,
     idPrefix: "chatcmpl-",
+    toolCallId: (hex) => hex,
+    jsonObjectSchema: true,
     systemFingerprint: (version) => `${version}-${imageSha(version)}`,
     requestErrorType: "invalid_request_error",
     streamError: { type: "server_error", code: 500 },

@@ -1,8 +1,10 @@
 import { stableHex } from "../ids.js";
 import type { ResolvedModel } from "../models.js";
 import { CREATED, type Usage } from "../tgi/chat-output.js";
+import type { ToolCallPlan } from "../tgi/tools.js";
 import type { Generation } from "../tokens.js";
 import type { Dialect } from "./dialects.js";
+import { callIds, callTokens, toolCallDeltas, toolCallsField } from "./tool-calls.js";
 
 /** The answers of an OpenAI-protocol server (`chat.completion`, `chat.completion.chunk`), built from its dialect's rules. */
 
@@ -14,6 +16,8 @@ export interface ServerAnswer {
   /** The reasoning's tokens, streamed before the answer's. */
   reasoning: readonly string[];
   generation: Generation;
+  /** The tools it calls instead of answering (then `generation` is empty). */
+  calls: readonly ToolCallPlan[];
   promptTokens: number;
   includeUsage: boolean;
   /** `usage` on every chunk (`continuous_usage_stats`, by the dialect's rule). */
@@ -47,8 +51,14 @@ function usageOf(answer: ServerAnswer, completionTokens: number): Usage {
   return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
 }
 
+/** The reasoning's tokens, then the answer's (with its EOS token) or the calls' arguments and an EOS token. */
 function completionTokens(answer: ServerAnswer): number {
-  return answer.reasoning.length + answer.generation.generatedTokens;
+  const { calls, generation } = answer;
+  return answer.reasoning.length + (calls.length > 0 ? callTokens(calls) + 1 : generation.generatedTokens);
+}
+
+function ids(answer: ServerAnswer): string[] {
+  return callIds(answer.calls, `${answer.model.id}@${answer.model.version}`, (hex) => answer.dialect.toolCallId(hex));
 }
 
 /** `completed`: the completion tokens so far, for continuous usage; undefined on chunks outside the answer. */
@@ -70,7 +80,8 @@ function choice(answer: ServerAnswer, delta: Json, finish: string | null): Json 
   return { index: 0, delta: withNulls(answer.dialect, delta), logprobs: null, finish_reason: finish, ...answer.dialect.choiceExtras };
 }
 
-function finishReason(generation: Generation): string {
+function finishReason({ calls, generation }: ServerAnswer): string {
+  if (calls.length > 0) return "tool_calls";
   return generation.reason === "length" ? "length" : "stop";
 }
 
@@ -104,24 +115,25 @@ export function streamEvents(answer: ServerAnswer): string[] {
   const deltas = [
     dialect.roleDelta,
     ...answer.reasoning.map((token) => reasoningFields(answer, token)),
-    ...generation.tokens.map((token) => ({ content: token })),
+    ...(answer.calls.length > 0 ? toolCallDeltas(answer.calls, ids(answer)) : generation.tokens.map((token) => ({ content: token }))),
   ];
   deltas.forEach((delta, i) => chunks.push(chunk(answer, [choice(answer, delta, null)], i)));
   const extras = dialect.llamaExtras ? { timings: timings(answer) } : {};
   const total = completionTokens(answer);
-  chunks.push(chunk(answer, [choice(answer, dialect.finishDelta, finishReason(generation))], total, extras));
+  chunks.push(chunk(answer, [choice(answer, dialect.finishDelta, finishReason(answer))], total, extras));
   if (answer.includeUsage) chunks.push({ ...head(answer, "chat.completion.chunk"), choices: [], usage: usageOf(answer, total) });
   return [...chunks.map((payload) => JSON.stringify(payload)), "[DONE]"];
 }
 
-/** The non-streamed answer: reasoning under the dialect's keys beside `content`. */
+/** The non-streamed answer: reasoning under the dialect's keys beside `content` (null beside tool calls). */
 export function completion(answer: ServerAnswer): Json {
-  const { dialect, generation } = answer;
+  const { dialect, generation, calls } = answer;
   const reasoning = answer.reasoning.length > 0 ? reasoningFields(answer, answer.reasoning.join("")) : {};
-  const message = withNulls(dialect, { role: "assistant", content: generation.text, ...reasoning });
+  const said = calls.length > 0 ? { content: null, tool_calls: toolCallsField(calls, ids(answer)) } : { content: generation.text };
+  const message = withNulls(dialect, { role: "assistant", ...said, ...reasoning });
   return {
     ...head(answer, "chat.completion"),
-    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(generation), ...dialect.choiceExtras }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(answer), ...dialect.choiceExtras }],
     usage: usageOf(answer, completionTokens(answer)),
     ...(dialect.llamaExtras ? { timings: timings(answer) } : {}),
   };

@@ -1,5 +1,10 @@
 /** What the OpenAI-compatible providers answer alike (completions, chat, embeddings, their 400), deterministically from the request. */
 import { isRecord, jsonResponse } from "../http.js";
+import { callIds, toolCallsField } from "../openai/tool-calls.js";
+import { chatReply } from "../reply.js";
+import { openAiGrammar } from "../structured.js";
+import { chooseTools } from "../tgi/tools.js";
+import { splitTokens } from "../tokens.js";
 
 type Body = Record<string, unknown>;
 
@@ -32,18 +37,29 @@ export function completions(body: Body, id: string, extra: Body = {}): Response 
   });
 }
 
-/** `POST …/chat/completions`: `{model, messages}` → one reply continuing the last message (`messages` missing: the provider's 400). */
+/**
+ * `POST …/chat/completions`: `{model, messages}` → one reply continuing the last message (`messages` missing: the
+ * provider's 400); with `tools`, a call to each (arguments built from its schema), then what the tools said; with a
+ * `json_schema` response format, JSON for the schema.
+ */
 export function chatCompletions(body: Body, id: string, missing: string): Response {
   const model = modelOf(body);
   if (model instanceof Response) return model;
   const last = Array.isArray(body.messages) ? (body.messages.at(-1) as unknown) : undefined;
   if (!isRecord(last) || typeof last.content !== "string") return openAiRefusal(missing, "messages");
+  const format = openAiGrammar(body.response_format);
+  if ("error" in format) return openAiRefusal(format.error, "response_format");
+  const tools = chooseTools(body, undefined, true);
+  if ("missing" in tools) return openAiRefusal(`Tool '${tools.missing}' is not among the tools given`, "tool_choice");
+  const reply = chatReply(body, tools, { tokens: splitTokens(continuation(last.content).trimStart()), grammar: format.grammar, takeFault: () => undefined });
+  const calls = reply.calls.length > 0 ? toolCallsField(reply.calls, callIds(reply.calls, id, (hex) => `call_${hex.slice(0, 24)}`)) : undefined;
+  const message = calls ? { role: "assistant", content: null, tool_calls: calls } : { role: "assistant", content: reply.tokens.join("") };
   return jsonResponse(200, {
     id: `${id}-${last.content.length}`,
     object: "chat.completion",
     created: CREATED,
     model,
-    choices: [{ index: 0, message: { role: "assistant", content: continuation(last.content).trimStart() }, finish_reason: "stop", logprobs: null }],
+    choices: [{ index: 0, message, finish_reason: calls ? "tool_calls" : "stop", logprobs: null }],
     usage: { prompt_tokens: last.content.length, completion_tokens: 8, total_tokens: last.content.length + 8 },
   });
 }
