@@ -92,7 +92,9 @@ function addResponseFormat(args: ChatCompletionArgs, options: LanguageModelV4Cal
     args.response_format = { type: "json_object" };
   } else {
     const json_schema = dropUndefined({ name: rf.name ?? "response", description: rf.description, schema: rf.schema });
-    args.response_format = { type: "json_schema", json_schema };
+    // Sent as is (in `extra_body`): the AI SDK parses and checks the answer itself (and may repair it), so the
+    // core's own structured output is not asked for. The core still sends a TGI server TGI's form of it.
+    args.extra_body = { ...args.extra_body, response_format: { type: "json_schema", json_schema } };
   }
 }
 

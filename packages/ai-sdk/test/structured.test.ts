@@ -50,10 +50,11 @@ describe("structured output", () => {
     expect(lastBody(ctx.hub).response_format).toEqual({ type: "json", value: { type: "object" } });
   });
 
-  it("jsonSchemaFormat overrides the rule", async () => {
+  it("jsonSchemaFormat openai on a TGI server: the core still sends TGI its own form of the schema", async () => {
     const model = onHub(ctx.hub)("hfkit/json-tgi", { jsonSchemaFormat: "openai" });
-    await within(generateText({ model, prompt: "Where?", output: Output.object({ schema }) }));
-    expect(lastBody(ctx.hub).response_format).toMatchObject({ type: "json_schema", json_schema: { name: "response" } });
+    const result = await within(generateText({ model, prompt: "Where?", output: Output.object({ schema }) }));
+    expect(result.output).toEqual({ city: "Paris", country: "France" });
+    expect(lastBody(ctx.hub).response_format).toMatchObject({ type: "json", value: { type: "object" } });
   });
 
   it("the rule: TGI's form for backend tgi or a route detected TGI-first, OpenAI's otherwise", () => {
