@@ -61,6 +61,13 @@ export default defineWorkspace([
   },
   {
     test: {
+      name: "mcp",
+      root: "packages/mcp",
+      include: ["test/**/*.test.ts"],
+    },
+  },
+  {
+    test: {
       name: "recorded",
       root: ".",
       include: ["packages/*/test/recorded/**/*.test.ts"],

@@ -28,6 +28,7 @@ export async function bounded<T>(link: Link, bounds: Bounds, send: (options: Req
   if (bounds.signal?.aborted) onAbort();
   else bounds.signal?.addEventListener("abort", onAbort, { once: true });
   try {
+    if (stop.signal.aborted) throw stop.signal.reason; // already aborted: nothing is sent
     // The SDK's own limit is the same (without it, the SDK's default of 60 s would apply).
     return await send({ signal: stop.signal, timeout: bounds.timeoutMs });
   } catch (error) {
