@@ -1,6 +1,6 @@
 import { OVERLOADED, streamWithFaults, type Exchange } from "../exchange.js";
 import { asNumber, isRecord, jsonResponse, parseJson } from "../http.js";
-import { chatReply } from "../reply.js";
+import { chatReply, type ChatReply } from "../reply.js";
 import { openAiGrammar } from "../structured.js";
 import { countPromptTokens } from "../tgi/chat.js";
 import { chooseTools } from "../tgi/tools.js";
@@ -29,10 +29,18 @@ export function openAiChat(exchange: Exchange): Response {
   if ("missing" in tools) return requestError(dialect, UNKNOWN_TOOL);
 
   const reply = chatReply(body, tools, { tokens: model.chatTokens, grammar: format.grammar, takeFault: () => exchange.takeStructuredFault() });
+  const answer = serverAnswer(exchange, dialect, body, reply);
+  if (body.stream !== true) return jsonResponse(200, completion(answer));
+  const { type, code } = dialect.streamError;
+  const errorEvents = () => [JSON.stringify(openAiErrorBody(OVERLOADED, type, code)), "[DONE]"];
+  return streamWithFaults(exchange, streamEvents(answer), "data: ", errorEvents);
+}
+
+function serverAnswer({ model }: Exchange, dialect: Dialect, body: Record<string, unknown>, reply: ChatReply): ServerAnswer {
   const options = isRecord(body.stream_options) ? body.stream_options : {};
   const includeUsage = options.include_usage === true;
   const continuous = options.continuous_usage_stats === true;
-  const answer: ServerAnswer = {
+  return {
     model,
     dialect,
     reasoning: splitTokens(model.reasoning ?? ""),
@@ -46,10 +54,6 @@ export function openAiChat(exchange: Exchange): Response {
     continuousUsage: continuous && (dialect.continuousUsage === "alone" || (dialect.continuousUsage === "withIncludeUsage" && includeUsage)),
     returnProgress: body.return_progress === true,
   };
-  if (body.stream !== true) return jsonResponse(200, completion(answer));
-  const { type, code } = dialect.streamError;
-  const errorEvents = () => [JSON.stringify(openAiErrorBody(OVERLOADED, type, code)), "[DONE]"];
-  return streamWithFaults(exchange, streamEvents(answer), "data: ", errorEvents);
 }
 
 function requestError(dialect: Dialect, message: string): Response {

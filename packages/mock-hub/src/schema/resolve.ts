@@ -9,8 +9,8 @@ const MAX_CHAIN = 8;
 
 export interface Flat {
   schema: Schema;
-  /** How many `$ref`s were followed: the walker counts them to bound recursive schemas. */
-  refs: number;
+  /** The `$ref`s followed: the walker keeps them to see a schema that recurses. */
+  refs: string[];
 }
 
 /**
@@ -20,13 +20,13 @@ export interface Flat {
  */
 export function flatten(schema: Schema, root: unknown, shallow: boolean, chain = 0): Flat {
   const { $ref, allOf, anyOf, oneOf, ...own } = schema;
-  let flat: Flat = { schema: own, refs: 0 };
-  const fold = (part: unknown, refs = 0): void => {
-    if (!isRecord(part) || chain + refs > MAX_CHAIN) return;
-    const inner = flatten(part, root, shallow, chain + refs);
-    flat = { schema: merge(flat.schema, inner.schema), refs: flat.refs + refs + inner.refs };
+  let flat: Flat = { schema: own, refs: [] };
+  const fold = (part: unknown, ref?: string): void => {
+    if (!isRecord(part) || chain > MAX_CHAIN) return;
+    const inner = flatten(part, root, shallow, ref === undefined ? chain : chain + 1);
+    flat = { schema: merge(flat.schema, inner.schema), refs: [...flat.refs, ...(ref === undefined ? [] : [ref]), ...inner.refs] };
   };
-  if (typeof $ref === "string") fold(pointer(root, $ref), 1);
+  if (typeof $ref === "string") fold(pointer(root, $ref), $ref);
   if (Array.isArray(allOf)) for (const part of allOf) fold(part);
   const branches = Array.isArray(anyOf) ? anyOf : Array.isArray(oneOf) ? oneOf : [];
   if (branches.length > 0) fold(shallow ? (branches.find((b) => !(isRecord(b) && "$ref" in b)) ?? branches[0]) : branches[0]);
@@ -56,7 +56,7 @@ export function merge(a: Schema, b: Schema): Schema {
     if (mine === undefined) out[key] = value;
     else if (typeof mine === "number" && typeof value === "number" && LOWER.has(key)) out[key] = Math.max(mine, value);
     else if (typeof mine === "number" && typeof value === "number" && UPPER.has(key)) out[key] = Math.min(mine, value);
-    else if (key === "required" && Array.isArray(mine) && Array.isArray(value)) out[key] = [...new Set([...mine, ...value])];
+    else if (key === "required" && Array.isArray(mine) && Array.isArray(value)) out[key] = [...new Set<unknown>([...(mine as unknown[]), ...(value as unknown[])])];
     else if (key === "properties" && isRecord(mine) && isRecord(value)) out[key] = mergeProperties(mine, value);
     else if (key === "type") out[key] = narrowType(mine, value);
   }

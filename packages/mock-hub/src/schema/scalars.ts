@@ -14,7 +14,7 @@ const WORDS: Readonly<Record<string, string>> = {
   description: DEFAULT_TEXT, summary: DEFAULT_TEXT, message: DEFAULT_TEXT, reason: DEFAULT_TEXT,
   explanation: DEFAULT_TEXT, query: "capital of France", question: "What is the capital of France?",
   color: "blue", colour: "blue", unit: "celsius", units: "celsius", status: "active", currency: "EUR",
-  code: "FR", timezone: "Europe/Paris", weather: "sunny", condition: "sunny", forecast: "sunny",
+  code: "FR", timezone: "Europe/Paris", zone: "Europe/Paris", time: "12:00", weather: "sunny", condition: "sunny", forecast: "sunny",
   company: "Hugging Face", organization: "Hugging Face", role: "engineer", job: "engineer",
   category: "travel", tag: "travel", keyword: "travel", label: "positive", sentiment: "positive",
   address: "1 Rue de Rivoli", street: "Rue de Rivoli", zip: "75001", postcode: "75001", phone: "+33 1 23 45 67 89",
@@ -62,16 +62,26 @@ function impliedFormat(words: readonly string[]): string | undefined {
 
 /** A string for the property `name`: its format's, the pattern's, or words for it; `index` tells items apart. */
 export function stringFor(schema: Schema, name: string, index: number): string {
-  if (typeof schema.pattern === "string") {
-    const sample = samplePattern(schema.pattern);
-    if (sample !== undefined) return sample;
-  }
-  const words = wordsOf(name);
+  const natural = naturalString(schema, wordsOf(name), index);
+  const { pattern } = schema;
+  if (typeof pattern !== "string" || safeTest(pattern, natural)) return natural;
+  return samplePattern(pattern) ?? natural;
+}
+
+function naturalString(schema: Schema, words: readonly string[], index: number): string {
   const format = typeof schema.format === "string" ? schema.format : impliedFormat(words);
   const formatted = format === undefined ? undefined : FORMATS[format]?.(words.join("-"));
   if (formatted !== undefined) return formatted;
   const base = WORDS[words.join("")] ?? WORDS[words.at(-1) ?? ""] ?? sentence(words);
   return fitLength(index > 0 ? `${base} ${index + 1}` : base, schema);
+}
+
+function safeTest(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(text);
+  } catch {
+    return false;
+  }
 }
 
 function sentence(words: readonly string[]): string {

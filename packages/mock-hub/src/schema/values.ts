@@ -4,11 +4,10 @@ import { numberFor, stringFor } from "./scalars.js";
 
 /**
  * The value the mock model writes for a JSON schema: valid for it, the same every time, and meaningful where
- * names allow (a string `city` is "Paris"). Every property is filled in; past `MAX_REFS` references deep (a
- * recursive schema) or `MAX_DEPTH` levels, only what is required.
+ * names allow (a string `city` is "Paris"). Every property is filled in; once a reference comes back inside
+ * itself (a recursive schema) or past `MAX_DEPTH` levels, only what is required.
  */
 
-const MAX_REFS = 2;
 const MAX_DEPTH = 8;
 /** Past this, a schema whose required parts recurse for ever gets `null`. */
 const HARD_DEPTH = 32;
@@ -20,21 +19,22 @@ interface Walk {
   /** The position in an array, so items differ. */
   index: number;
   depth: number;
-  refs: number;
+  /** The references followed on the way here. */
+  refs: readonly string[];
 }
 
 export function valueFor(schema: unknown, name = "answer"): unknown {
-  return valueAt(schema, { root: schema, name, index: 0, depth: 0, refs: 0 });
+  return valueAt(schema, { root: schema, name, index: 0, depth: 0, refs: [] });
 }
 
-const shallow = (walk: Walk): boolean => walk.refs >= MAX_REFS || walk.depth >= MAX_DEPTH;
+const shallow = (walk: Walk): boolean => walk.depth >= MAX_DEPTH || walk.refs.some((ref, i) => walk.refs.indexOf(ref) !== i);
 
 function valueAt(schema: unknown, walk: Walk): unknown {
   if (schema === false || walk.depth > HARD_DEPTH) return null;
   if (!isRecord(schema)) return stringFor({}, walk.name, walk.index);
   const flat = flatten(schema, walk.root, shallow(walk));
   const s = flat.schema;
-  const inner = { ...walk, refs: walk.refs + flat.refs };
+  const inner = { ...walk, refs: [...walk.refs, ...flat.refs] };
   if ("const" in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[walk.index % s.enum.length];
   switch (typeOf(s, shallow(inner))) {

@@ -1,16 +1,19 @@
 import type { Exchange } from "../exchange.js";
 import { chatReply, messageText } from "../reply.js";
+import type { Grammar } from "../structured.js";
 import { asNumber, isRecord, jsonResponse, tgiError } from "../http.js";
 import { countTokens, runGeneration } from "../tokens.js";
 import { supports } from "../version.js";
 import { chatCompletion, chatStreamEvents, type ChatAnswer } from "./chat-output.js";
 import { readJsonBody, type BodyShape } from "./json-body.js";
 import { grammarAndTools, readGrammar } from "./grammar.js";
-import { chooseTools, nextToolCallId } from "./tools.js";
+import { chooseTools, nextToolCallId, type ToolChoice } from "./tools.js";
 import { validationError, type GenerateParameters } from "./validation.js";
 import { tgiEventStream, validationErrorEvents } from "./wire.js";
 
 const CHAT_TYPES = { messages: "sequence", stop: "sequence" } as const;
+
+type Calls = Extract<ToolChoice, { calls: unknown }>;
 
 /** TGI's `/v1/chat/completions`: template, tools, grammar, parameter mapping, validation, then the answer. */
 export function tgiChat(exchange: Exchange): Response {
@@ -22,14 +25,8 @@ export function tgiChat(exchange: Exchange): Response {
   const parsed = readJsonBody(exchange.request, exchange.text, shape);
   if ("rejection" in parsed) return parsed.rejection;
   const { body } = parsed;
-  // Before 2.1 the chat route has no `response_format` and ignores it.
-  const format = supports(model.version, "responseFormat") ? readGrammar(exchange.text, body, ["response_format"], model.version) : { grammar: undefined };
-  if ("rejection" in format) return format.rejection;
-  if (format.grammar && body.tools !== undefined && body.tools !== null) return grammarAndTools(model.version);
-  // The template and the tool grammar are applied before the stream opens: plain 422 answers.
-  if (!model.chatTemplate) return tgiError(422, "Template error: template not found", "template_error");
-  const tools = chooseTools(body, model.toolArguments, false);
-  if ("missing" in tools) return tgiError(422, `Tool error: Tool with name ${tools.missing} not found`, "tool_error");
+  const request = readChatRequest(exchange, body);
+  if (request instanceof Response) return request;
 
   const parameters = chatParameters(body, model.version);
   const promptTokens = countPromptTokens(body.messages);
@@ -37,7 +34,7 @@ export function tgiChat(exchange: Exchange): Response {
   if (error && body.stream === true) return tgiEventStream(exchange, "chat", validationErrorEvents(model.version, "chat", error));
   if (error) return tgiError(422, error, "validation");
 
-  const reply = chatReply(body, tools, { tokens: model.chatTokens, grammar: format.grammar, takeFault: () => exchange.takeStructuredFault() });
+  const reply = chatReply(body, request.tools, { tokens: model.chatTokens, grammar: request.grammar, takeFault: () => exchange.takeStructuredFault() });
   const limits = { maxNewTokens: parameters.max_new_tokens ?? undefined, stop: parameters.stop ?? undefined };
   const answer: ChatAnswer = {
     model,
@@ -49,6 +46,19 @@ export function tgiChat(exchange: Exchange): Response {
   };
   if (body.stream === true) return tgiEventStream(exchange, "chat", chatStreamEvents(answer));
   return jsonResponse(200, chatCompletion(answer));
+}
+
+/** The grammar and the tools asked for, or the plain 422 TGI answers before any stream opens. */
+function readChatRequest(exchange: Exchange, body: Record<string, unknown>): Response | { grammar: Grammar | undefined; tools: Calls } {
+  const { model } = exchange;
+  // Before 2.1 the chat route has no `response_format` and ignores it.
+  const format = supports(model.version, "responseFormat") ? readGrammar(exchange.text, body, ["response_format"], model.version) : { grammar: undefined };
+  if ("rejection" in format) return format.rejection;
+  if (format.grammar && body.tools !== undefined && body.tools !== null) return grammarAndTools(model.version);
+  if (!model.chatTemplate) return tgiError(422, "Template error: template not found", "template_error");
+  const tools = chooseTools(body, model.toolArguments, false);
+  if ("missing" in tools) return tgiError(422, `Tool error: Tool with name ${tools.missing} not found`, "tool_error");
+  return { grammar: format.grammar, tools };
 }
 
 /** The router's OpenAI → generate mapping (`try_into_generate`). */
