@@ -24,6 +24,7 @@ export interface McpServerErrorInit {
  * lines of its stderr), the HTTP connection failed or an answer's stream broke, or the tools were closed.
  */
 export class McpServerError extends InferenceError {
+  /** The class's name, which `instanceof` checks across copies of the package. */
   static override readonly kind: string = "McpServerError";
   /** The server: its command (stdio) or its URL without credentials or query (HTTP). */
   declare readonly server: string;
@@ -45,8 +46,12 @@ export class McpServerError extends InferenceError {
   }
 }
 
-/** The tool answered with an error (`isError: true`), or the server refused the call (a JSON-RPC error). */
+/**
+ * The tool answered with an error (`isError: true`), or the server refused the call (a JSON-RPC error). Its message
+ * is the server's text, as it is (the tool runner tells the model `Error: <tool> failed: <message>`).
+ */
 export class McpToolError extends InferenceError {
+  /** The class's name, which `instanceof` checks across copies of the package. */
   static override readonly kind: string = "McpToolError";
   /** The tool's name on the server. */
   declare readonly tool: string;
@@ -57,7 +62,7 @@ export class McpToolError extends InferenceError {
 
   /** `tool` is the server's name for it, `text` what the server said, `code` its JSON-RPC error code if any. */
   constructor(tool: string, text: string, code?: number) {
-    super(`The MCP tool "${tool}" failed: ${text}`);
+    super(text);
     this.tool = tool;
     this.text = text;
     this.code = code;
@@ -72,6 +77,7 @@ export type McpTimeoutPhase = "connect" | "call";
  * `callTimeout` (the request was cancelled on the server). A `TimeoutError` of `@hfkit/inference` too (`kind: "deadline"`).
  */
 export class McpTimeoutError extends TimeoutError {
+  /** The class's name, which `instanceof` checks across copies of the package. */
   static override readonly kind: string = "McpTimeoutError";
   /** `"connect"` (`connectTimeout`) or `"call"` (`callTimeout`). */
   declare readonly phase: McpTimeoutPhase;
@@ -92,6 +98,7 @@ export class McpTimeoutError extends TimeoutError {
 
 /** Two tools of one server get the same name for the model (after `prefix`, the cleaning and the cut to 64 characters). */
 export class DuplicateToolNameError extends InferenceError {
+  /** The class's name, which `instanceof` checks across copies of the package. */
   static override readonly kind: string = "DuplicateToolNameError";
   /** The name both would get. */
   declare readonly toolName: string;
