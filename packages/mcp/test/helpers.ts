@@ -77,7 +77,9 @@ export function toolNamed(mcp: McpTools, name: string): McpTool {
 
 /** The counts of the `hang` calls the server started, saw cancelled and finished. */
 export async function hangs(mcp: McpTools): Promise<{ started: number; cancelled: number; finished: number }> {
-  return JSON.parse(await toolNamed(mcp, "hangs").run({}, context()));
+  const counter = mcp.tools.find((tool) => tool.mcpName === "hangs");
+  if (!counter) throw new Error("no tool hangs");
+  return JSON.parse(await counter.run({}, context()));
 }
 
 /** Resolves when the server next logs a message: `hang` logs one when it begins. */
