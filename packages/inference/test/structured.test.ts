@@ -8,7 +8,8 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { type ChatCompletionStreamOutput, chatCompletion, chatCompletionStream, InferenceClient, InputError, type Options, StructuredOutputError } from "../src/index";
+import { type MockHub, startMockHub } from "@hfkit/mock-hub";
+import { type ChatCompletionStreamOutput, chatCompletion, chatCompletionStream, InferenceClient, InputError, type Options, StructuredOutputError, textGeneration } from "../src/index";
 import { chunked, type RawServer, startRawServer, whole } from "./faults/raw-server";
 
 const TOKEN = "hf_structured_secret_token";
@@ -243,3 +244,29 @@ function grows(partial: unknown, full: unknown): boolean {
   }
   return partial === full;
 }
+
+describe("textGeneration with TGI's JSON grammar", () => {
+  let hub: MockHub;
+  beforeAll(async () => {
+    hub = await startMockHub();
+  });
+  afterAll(() => hub.close());
+
+  it("a validator as the grammar's value: sent as JSON Schema in parameters.grammar, the text parsed and checked into parsed", async () => {
+    const out = await textGeneration(
+      { accessToken: TOKEN, inputs: "Where is the Eiffel Tower?", parameters: { max_new_tokens: 200, grammar: { type: "json", value: place } } },
+      { endpointUrl: `${hub.url}/models/hfkit/tgi-3.2`, backend: "tgi", maxRetries: 0 },
+    );
+    const sent = hub.requests.find((r) => r.method === "POST")?.body as { parameters: { grammar: unknown } };
+    expect(sent.parameters.grammar).toEqual({ type: "json", value: place["~standard"].jsonSchema.input({ target: "draft-2020-12" }) });
+    expect(place.safeParse(out.parsed).success).toBe(true);
+    expect(out.parsed).toEqual(JSON.parse(out.generated_text));
+  });
+
+  it("a value that is neither JSON Schema nor a validator: an InputError naming it, before any request", async () => {
+    hub.reset();
+    const error = await textGeneration({ accessToken: TOKEN, inputs: "x", parameters: { grammar: { type: "json", value: "city" } } }, { endpointUrl: `${hub.url}/models/hfkit/tgi-3.2`, backend: "tgi" }).catch((e: unknown) => e);
+    expect((error as InputError).field).toBe("parameters.grammar.value");
+    expect(hub.requests).toEqual([]);
+  });
+});

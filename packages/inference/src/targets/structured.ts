@@ -10,7 +10,7 @@ import { isRecord, type JsonObject } from "../core/json";
 import { parsePartialJson } from "../core/partialJson";
 import { StructuredOutputError } from "../core/structuredError";
 import { checkJsonSchema } from "../checks/jsonSchema";
-import type { ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput, Options, StandardSchemaV1 } from "../types";
+import type { ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput, Options, StandardSchemaV1, TextGenerationCallArgs, TextGenerationOutput } from "../types";
 
 /** A name OpenAI's protocol takes for a schema. */
 const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -67,7 +67,7 @@ function jsonObject(value: unknown, field: string): JsonObject {
 }
 
 /** The structure a `json_schema` response format asks for, checked before anything is sent. */
-export function structureOf(format: unknown, secret: string | undefined): Structure {
+export function structureOf(format: unknown, secret: string | undefined, schemaField?: string): Structure {
   const field = "response_format.json_schema";
   const spec = isRecord(format) ? format.json_schema : undefined;
   if (!isRecord(spec)) throw new InputError(`\`${field}\` must be an object: { name, schema, strict? }`, field);
@@ -77,7 +77,7 @@ export function structureOf(format: unknown, secret: string | undefined): Struct
   }
   if (strict !== undefined && typeof strict !== "boolean") throw new InputError(`\`${field}.strict\` must be a boolean`, `${field}.strict`);
   if (description !== undefined && typeof description !== "string") throw new InputError(`\`${field}.description\` must be a string`, `${field}.description`);
-  const json = jsonSchemaOf(schema, jsonSchema, `${field}.schema`);
+  const json = jsonSchemaOf(schema, jsonSchema, schemaField ?? `${field}.schema`);
   const sent: JsonObject = { name, schema: json };
   if (description !== undefined) sent.description = description;
   if (strict !== undefined) sent.strict = strict;
@@ -106,6 +106,22 @@ export function structureOf(format: unknown, secret: string | undefined): Struct
 }
 
 type Whole = (args: ChatCompletionArgs, options: Options) => Promise<ChatCompletionOutput>;
+type Generated = (args: TextGenerationCallArgs, options: Options) => Promise<TextGenerationOutput>;
+
+/**
+ * `textGeneration` with TGI's JSON grammar (`parameters.grammar: {type: "json", value}`) whose `value` is a JSON
+ * Schema or a validator: sent as JSON Schema; `generated_text` parsed and checked into `parsed`.
+ */
+export async function structuredGeneration(args: TextGenerationCallArgs, options: Options, call: Generated): Promise<TextGenerationOutput> {
+  const field = "parameters.grammar.value";
+  const grammar: JsonObject = isRecord(args.parameters) && isRecord(args.parameters.grammar) ? args.parameters.grammar : {};
+  const structure = structureOf({ json_schema: { name: "grammar", schema: grammar.value, jsonSchema: grammar.jsonSchema } }, args.accessToken ?? envToken(), field);
+  const value = structure.wire.json_schema.schema;
+  const out = await call({ ...args, parameters: { ...args.parameters, grammar: { type: "json", value } } }, options);
+  const details = isRecord(out.details) ? out.details : {};
+  out.parsed = await structure.read(out.generated_text, typeof details.finish_reason === "string" ? details.finish_reason : undefined, 0);
+  return out;
+}
 type Streamed = (args: ChatCompletionArgs, options: Options) => AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown>;
 
 /** A whole structured answer: `call` is the chat call made with the schema as JSON Schema; each choice's `message.parsed` set. */

@@ -3,6 +3,7 @@ import { generationRoute, taskProvider } from "../targets/routes";
 import { withRetries } from "../core/retry";
 import type { Options, TextGenerationArgs, TextGenerationCallArgs, TextGenerationOutput } from "../types";
 import { checkArgs, validateGenerateInput } from "../checks/params";
+import { isRecord } from "../core/json";
 import { oneTarget, prepareGeneration, spanCall } from "../targets/chat";
 import type { OneCall } from "../targets/failover";
 // From the tasks' module: loaded on first use in the Node build (see eager.ts).
@@ -14,6 +15,17 @@ import { textGenerationOnProvider } from "./eager";
  * With a `provider` list or `fallbackModels`, the candidates are tried in order (`targets/failover.ts`, loaded on first use).
  */
 export async function textGeneration(args: TextGenerationCallArgs, options: Options = {}): Promise<TextGenerationOutput> {
+  if (asksGrammar(args)) return (await import("../targets/structured")).structuredGeneration(args, options, generated);
+  return generated(args, options);
+}
+
+/** A JSON grammar: `targets/structured.ts` sends its schema as JSON Schema, and parses and checks the answer. */
+function asksGrammar(args: TextGenerationCallArgs): boolean {
+  const grammar: unknown = isRecord(args?.parameters) ? args.parameters.grammar : undefined;
+  return isRecord(grammar) && grammar.type === "json";
+}
+
+async function generated(args: TextGenerationCallArgs, options: Options): Promise<TextGenerationOutput> {
   if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
     try {
@@ -40,5 +52,5 @@ const ONE_TARGET: OneCall<TextGenerationArgs, TextGenerationOutput> = {
   route(args, options) {
     if (taskProvider(args, options) === undefined) generationRoute(args, options);
   },
-  call: textGeneration,
+  call: generated,
 };

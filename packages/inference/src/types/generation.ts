@@ -2,6 +2,7 @@
 import type { BaseArgs } from "./base";
 import type { ChatRouting } from "./chat";
 import type { Served } from "./failover";
+import type { JsonSchema, SchemaLike } from "./schema";
 
 /** How TGI's `generate` (or the transformers pipeline) continues a text. */
 export interface TextGenerationInputGenerateParameters {
@@ -39,8 +40,12 @@ export interface TextGenerationInputGenerateParameters {
   watermark?: boolean;
   /** With `details`: the likeliest alternatives at each position, an integer >= 0 (TGI: 5 at most by default). */
   top_n_tokens?: number;
-  /** Constrains the output to a grammar: `{type: "json", value: schema}` or `{type: "regex", value}` (TGI). */
-  grammar?: unknown;
+  /**
+   * Constrains the output to a grammar (TGI): `{type: "json", value}`, `value` a JSON Schema or a Standard Schema
+   * validator (its JSON Schema sent; `jsonSchema` beside it for Valibot), the answer parsed and checked into `parsed`;
+   * or `{type: "regex", value}`.
+   */
+  grammar?: { type: "json"; value: SchemaLike; jsonSchema?: JsonSchema } | { type: string; value: unknown; [property: string]: unknown };
   /** The LoRA adapter to generate with, on a TGI server that serves several. */
   adapter_id?: string;
   [property: string]: unknown;
@@ -72,6 +77,8 @@ export interface TextGenerationOutput {
   generated_text: string;
   /** With `details: true`: finish reason, number of tokens, seed, tokens and their log probabilities. */
   details?: Record<string, unknown>;
+  /** With a JSON `grammar`: the generated text's value, parsed and checked against the grammar's schema. */
+  parsed?: unknown;
   /** With a `provider` list or `fallbackModels`: the model and provider that answered (no cost: the answer has no token counts). */
   served?: Served;
   [property: string]: unknown;
