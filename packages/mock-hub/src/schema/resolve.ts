@@ -56,7 +56,7 @@ export function merge(a: Schema, b: Schema): Schema {
     if (mine === undefined) out[key] = value;
     else if (typeof mine === "number" && typeof value === "number" && LOWER.has(key)) out[key] = Math.max(mine, value);
     else if (typeof mine === "number" && typeof value === "number" && UPPER.has(key)) out[key] = Math.min(mine, value);
-    else if (key === "required" && Array.isArray(mine) && Array.isArray(value)) out[key] = [...new Set<unknown>([...(mine as unknown[]), ...(value as unknown[])])];
+    else if (key === "required" && Array.isArray(mine) && Array.isArray(value)) out[key] = union(mine, value);
     else if (key === "properties" && isRecord(mine) && isRecord(value)) out[key] = mergeProperties(mine, value);
     else if (key === "type") out[key] = narrowType(mine, value);
   }
@@ -69,11 +69,18 @@ function mergeProperties(a: Schema, b: Schema): Schema {
   return out;
 }
 
-/** The types both allow (`integer` is a `number`); `a`'s when they share none. */
+function union(a: readonly unknown[], b: readonly unknown[]): unknown[] {
+  return [...new Set([...a, ...b])];
+}
+
+/** The types both allow (an `integer` is a `number`); `a`'s when they share none. */
 function narrowType(a: unknown, b: unknown): unknown {
-  const left = typeList(a);
   const right = typeList(b);
-  const both = left.flatMap((t) => (right.includes(t) ? [t] : t === "number" && right.includes("integer") ? ["integer"] : t === "integer" && right.includes("number") ? [t] : []));
+  const both = typeList(a).flatMap((type) => {
+    if (right.includes(type)) return [type];
+    const numeric = (type === "number" && right.includes("integer")) || (type === "integer" && right.includes("number"));
+    return numeric ? ["integer"] : [];
+  });
   if (both.length === 0) return a;
   return both.length === 1 ? both[0] : both;
 }

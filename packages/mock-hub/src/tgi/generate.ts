@@ -18,8 +18,8 @@ export function tgiGenerate(exchange: Exchange, mode: GenerateMode): Response {
   const parsed = readJsonBody(exchange.request, exchange.text, { required: ["inputs"], types: { inputs: "string" } });
   if ("rejection" in parsed) return parsed.rejection;
   const { body } = parsed;
-  const grammar = readGrammar(exchange.text, body, ["parameters", "grammar"], model.version);
-  if ("rejection" in grammar) return grammar.rejection;
+  const format = readGrammar(exchange.text, body, ["parameters", "grammar"], model.version);
+  if ("rejection" in format) return format.rejection;
   const inputs = String(body.inputs);
   const parameters = (isRecord(body.parameters) ? body.parameters : {}) as GenerateParameters;
   const stream = mode === "stream" || (mode === "compat" && body.stream === true);
@@ -29,8 +29,8 @@ export function tgiGenerate(exchange: Exchange, mode: GenerateMode): Response {
   if (error) return tgiError(422, error, "validation");
 
   // Under a grammar the model writes JSON for its schema (or text its regex matches), cut into tokens.
-  const text = grammar.grammar ? jsonTokens(grammarText(grammar.grammar, () => exchange.takeStructuredFault())) : model.text;
-  const generation = runGeneration(text, {
+  const written = format.grammar ? jsonTokens(grammarText(format.grammar, () => exchange.takeStructuredFault())) : model.text;
+  const generation = runGeneration(written, {
     maxNewTokens: parameters.max_new_tokens ?? undefined,
     stop: parameters.stop ?? undefined,
   });

@@ -23,12 +23,16 @@ export function readGrammar(text: string, body: Record<string, unknown>, path: r
   if (typeof type !== "string") return refuse([...path, "type"], `invalid type: ${describe(type)}, expected variant identifier`);
   if (!variants.includes(type)) return refuse([...path, "type"], `unknown variant \`${type}\`, ${expectedOneOf(variants)}`);
   if (!("value" in format)) return refuse(path, "missing field `value`");
+  const at = [...path, "value"];
   if (type === "regex") {
-    return typeof value === "string" ? { grammar: { type: "regex", pattern: value } } : refuse([...path, "value"], `invalid type: ${describe(value)}, expected a string`);
+    if (typeof value !== "string") return refuse(at, `invalid type: ${describe(value)}, expected a string`);
+    return { grammar: { type: "regex", pattern: value } };
   }
   if (type === "json_schema") {
-    return isRecord(value) && "schema" in value ? { grammar: { type: "json", schema: value.schema } } : refuse([...path, "value"], "missing field `schema`");
+    if (!isRecord(value) || !("schema" in value)) return refuse(at, "missing field `schema`");
+    return { grammar: { type: "json", schema: value.schema } };
   }
+  // `json` takes the schema as JSON or as a string of JSON.
   return { grammar: { type: "json", schema: typeof value === "string" ? (parseJson(value) ?? {}) : value } };
 }
 
