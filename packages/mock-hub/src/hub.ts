@@ -9,6 +9,7 @@ import { proxyGate } from "./proxy.js";
 import { openAiChat } from "./openai/chat.js";
 import { openAiResponses } from "./openai/responses.js";
 import { isOpenAiServer } from "./openai/dialects.js";
+import { routerToTgi } from "./structured.js";
 import { modelList, routeByModel, routerFault, withProvider } from "./openai/router.js";
 import { matchRoute, type Route } from "./routes.js";
 import { modelInfo, providerFile, providerGet, providerRoute } from "./providerRoutes.js";
@@ -107,7 +108,12 @@ async function respond(state: HubState, request: Request, text: string, basePath
   const viaRouter = routed !== undefined || (route.kind === "responses" && route.model === undefined && namesModel(text));
   // The provider that serves a router request: the router's pick, or hf-inference on its own path.
   const provider = routed?.provider ?? (pathname.startsWith("/hf-inference/") ? "hf-inference" : undefined);
-  const response = await answer(state, route, request, text, model, viaRouter, provider);
+  // A model the hub does not list, asked for on the router's route, is served by the default model behind the router,
+  // which speaks OpenAI's protocol: its `json_schema` reaches a TGI-served default as TGI's own form. (A listed model
+  // named there answers as that server would: the hub's root is also a TGI endpoint's own route.)
+  const routerChat = route.kind === "chat" && route.model === undefined && namesModel(text) && routed === undefined && !state.models.has(modelIdFor(route, text, state.defaultModel));
+  const sent = routerChat && model.backend !== "transformers" && !isOpenAiServer(model.backend) ? routerToTgi(text) : text;
+  const response = await answer(state, route, request, sent, model, viaRouter, provider);
   return routed ? withProvider(response, routed.provider) : response;
 }
 

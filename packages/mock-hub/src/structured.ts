@@ -42,3 +42,20 @@ export function openAiGrammar(format: unknown, schemaBesideJsonObject = false): 
   }
   return { error: "response_format.type: Input should be 'text', 'json_object' or 'json_schema'" };
 }
+
+/**
+ * A chat body as the router hands it to a TGI-served model: OpenAI's `json_schema` response format becomes TGI's
+ * `{type: "json", value: schema}` (the router, not the client, speaks each server's dialect); anything else as sent.
+ */
+export function routerToTgi(text: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!isRecord(body) || !isRecord(body.response_format) || body.response_format.type !== "json_schema") return text;
+  const read = openAiGrammar(body.response_format);
+  if (!("grammar" in read) || read.grammar?.type !== "json") return text;
+  return JSON.stringify({ ...body, response_format: { type: "json", value: read.grammar.schema } });
+}

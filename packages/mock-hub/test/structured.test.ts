@@ -155,6 +155,14 @@ describe("OpenAI's json_schema: vLLM, SGLang, llama.cpp, the router and its prov
     }
   });
 
+  it("the router's body-model route for a model it does not list (served by the default TGI model): OpenAI's json_schema, as the router speaks it", async () => {
+    const answer = await chat(`${hub().url}/v1/chat/completions`, { model: "meta-llama/Llama-3.1-8B-Instruct", response_format: OPENAI_FORMAT });
+    expect(messageOf(answer).content).toBe(EXPECTED);
+    // `model: "tgi"` (or none) is a TGI endpoint's own route: OpenAI's shape is still TGI's 422 there.
+    const own = await postJson(`${hub().url}/v1/chat/completions`, { model: "tgi", messages: QUESTION, response_format: OPENAI_FORMAT });
+    expect(own.status).toBe(422);
+  });
+
   it.each(["/groq/openai/v1/chat/completions", "/novita/v3/openai/chat/completions"])("the provider route %s answers JSON for the schema", async (path) => {
     const answer = await chat(`${hub().url}${path}`, { model: "acme/m", response_format: OPENAI_FORMAT });
     expect(messageOf(answer).content).toBe(EXPECTED);
