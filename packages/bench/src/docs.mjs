@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { barChart } from "./chart.mjs";
 import { failoverSection } from "./failover-docs.mjs";
+import { typedSection } from "./typed.mjs";
 import { markdownTable } from "./report.mjs";
 
 const KB = 1000; // kB, as size-limit and issue 6 count
@@ -189,6 +190,8 @@ ${profileTable(results.profile)}
 ${sitesTable(results.allocation["16k"])}
 
 ${failoverSection(results.failover)}
+
+${typedSection(results.typed)}
 
 ## Running
 

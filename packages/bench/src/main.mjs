@@ -5,6 +5,7 @@ import { runChild, stepper, version } from "./child.mjs";
 import { runNotes, writeDocs } from "./docs.mjs";
 import { measureFailover } from "./failover.mjs";
 import { failoverTable } from "./failover-docs.mjs";
+import { measureTyped } from "./typed.mjs";
 import { measureFirstToken } from "./first-token.mjs";
 import { measureImportTime } from "./import-time.mjs";
 import { consoleTable } from "./report.mjs";
@@ -50,8 +51,10 @@ async function measureAll() {
   const requests = await measureRequests();
   step("failover: time to first token when a provider is down");
   const failover = await measureFailover(quick ? 5 : 15, (scenario) => step(`  ${scenario}`));
+  step("typed answers and tools, side by side");
+  const typed = await measureTyped(quick ? 1 : 3);
   step("done");
-  return { bundle, throughput, profile, allocation, timers, firstToken, importTime, memory, memoryEvents: MEMORY_EVENTS, requests, failover };
+  return { bundle, throughput, profile, allocation, timers, firstToken, importTime, memory, memoryEvents: MEMORY_EVENTS, requests, failover, typed };
 }
 
 function bundleCheck(strangers) {
