@@ -47,6 +47,8 @@ it("model and fault specs: kinds map to the predefined models; bad specs are usa
   expect(parseFaultSpec("rateLimit@:groq")).toEqual({ fault: { type: "rateLimit" }, model: undefined, provider: "groq" });
   expect(parseFaultSpec("refused@hfkit/router-multi:novita").fault).toEqual({ type: "refused" });
   expect(parseFaultSpec("toolsUnsupported@:fal-ai").fault).toEqual({ type: "toolsUnsupported" });
+  expect(parseFaultSpec("badJson@hfkit/vllm").fault).toEqual({ type: "badJson" });
+  expect(parseFaultSpec("schemaViolation:times=2").fault).toEqual({ type: "schemaViolation", times: 2 });
   expect(parseFaultSpec("providerNotEnabled@acme/unknown:hf-inference").provider).toBe("hf-inference");
 
   for (const [flag, spec, message] of [

@@ -51,6 +51,8 @@ const FAULT_KEYS: Partial<Record<FaultType, readonly string[]>> = {
   modelNotServed: [],
   providerNotEnabled: [],
   toolsUnsupported: [],
+  badJson: [],
+  schemaViolation: [],
 };
 /** Keys a fault cannot do without. */
 const REQUIRED: Partial<Record<FaultType, string>> = { slow: "delayMs", headersDelay: "delayMs" };
