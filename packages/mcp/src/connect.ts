@@ -31,7 +31,8 @@ export interface McpTools {
 export async function connectMcp(server: McpServerConfig, options: ConnectMcpOptions = {}): Promise<McpTools> {
   const target = checkServer(server);
   const settings = checkOptions(options);
-  if (settings.signal?.aborted) throw new AbortError("Connecting to the MCP server was aborted by its signal", { cause: settings.signal.reason });
+  const { signal } = settings;
+  if (signal?.aborted) throw new AbortError("Connecting to the MCP server was aborted by its signal", { cause: signal.reason });
   const link = await openLink(target);
   const client = new Client({ name: "hfkit", version: VERSION });
   try {

@@ -38,7 +38,8 @@ export class McpServerError extends InferenceError {
   /** `message` says what failed; the message gets the stderr lines appended. */
   constructor(message: string, init: McpServerErrorInit) {
     const stderr = init.stderr ?? "";
-    super(stderr ? `${message}. Its stderr ends with:\n${stderr}` : message, init.cause === undefined ? undefined : { cause: init.cause });
+    const options = init.cause === undefined ? undefined : { cause: init.cause };
+    super(stderr ? `${message}. Its stderr ends with:\n${stderr}` : message, options);
     this.server = init.server;
     this.exitCode = init.exitCode;
     this.exitSignal = init.exitSignal;
@@ -90,7 +91,7 @@ export class McpTimeoutError extends TimeoutError {
     this.message =
       phase === "call"
         ? `The MCP tool "${subject}" did not answer within callTimeout (${timeoutMs} ms); the call was cancelled`
-        : `The MCP server ${subject} did not connect and list its tools within connectTimeout (${timeoutMs} ms)`;
+        : `The MCP server "${subject}" did not connect and list its tools within connectTimeout (${timeoutMs} ms)`;
     this.phase = phase;
     this.tool = phase === "call" ? subject : undefined;
   }

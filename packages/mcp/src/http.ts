@@ -66,7 +66,8 @@ function requestIdOf(init: RequestInit | undefined): RequestId | undefined {
 
 /** The JSON-RPC error answer that ends request `id`, whose answer can no longer come. */
 function brokenAnswer(id: RequestId, cause: unknown): JSONRPCMessage {
-  return { jsonrpc: "2.0", id, error: { code: ErrorCode.ConnectionClosed, message: `The answer's stream broke: ${describe(cause)}` } };
+  const message = `The answer's stream broke: ${describe(cause)}`;
+  return { jsonrpc: "2.0", id, error: { code: ErrorCode.ConnectionClosed, message } };
 }
 
 /** Waits for `promise` (its failure ignored), at most `ms`. */

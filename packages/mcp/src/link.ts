@@ -18,18 +18,19 @@ export interface Link {
 /** The link for `target`; nothing is started until the `Client` connects it. */
 export async function openLink(target: ServerTarget): Promise<Link> {
   // Imported when used: an HTTP-only app does not load the stdio transport (and its child_process).
-  const link = target.kind === "stdio" ? (await import("./stdio")).stdioLink(target) : (await import("./http")).httpLink(target);
-  return closedOnce(link);
+  if (target.kind === "stdio") return closedOnce((await import("./stdio")).stdioLink(target));
+  return closedOnce((await import("./http")).httpLink(target));
 }
 
 /** `link`, closed at most once; a request after the close fails as closed, whatever the transport says. */
 function closedOnce(link: Link): Link {
   let closed: Promise<void> | undefined;
   const { transport, server } = link;
+  const closedError = (cause: unknown) => new McpServerError(`The connection to the MCP server "${server}" was closed`, { server, cause });
   return {
     transport,
     server,
-    lost: (cause) => (closed ? new McpServerError(`The connection to the MCP server ${server} was closed`, { server, cause }) : link.lost(cause)),
+    lost: (cause) => (closed ? closedError(cause) : link.lost(cause)),
     close: () => (closed ??= link.close().catch(() => undefined)),
   };
 }

@@ -64,9 +64,9 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /** `options` with their defaults; an `InputError` naming the first bad one. */
 export function checkOptions(options: ConnectMcpOptions): Settings {
   const { filter = () => true, prefix = "", signal } = options;
-  if (typeof filter !== "function") throw new InputError("filter must be a function of a tool's name", "filter");
+  if (typeof filter !== "function") throw bad("filter", "filter must be a function of a tool's name");
   if (typeof prefix !== "string" || !/^[\w-]{0,63}$/.test(prefix)) {
-    throw new InputError("prefix must be at most 63 letters, digits, `_` or `-`", "prefix");
+    throw bad("prefix", "prefix must be at most 63 letters, digits, `_` or `-`");
   }
   return {
     connectTimeout: duration(options.connectTimeout ?? 30_000, "connectTimeout"),
@@ -80,18 +80,20 @@ export function checkOptions(options: ConnectMcpOptions): Settings {
 
 /** `server` as a stdio or an HTTP target; an `InputError` naming the bad field. */
 export function checkServer(server: McpServerConfig): ServerTarget {
-  if (typeof server !== "object" || server === null) throw new InputError("server must be { command } or { url }", "server");
+  if (typeof server !== "object" || server === null) throw bad("server", "server must be { command } or { url }");
   const hasCommand = "command" in server && server.command !== undefined;
   const hasUrl = "url" in server && server.url !== undefined;
-  if (hasCommand === hasUrl) throw new InputError("server needs either `command` (stdio) or `url` (Streamable HTTP)", "server");
+  if (hasCommand === hasUrl) throw bad("server", "server needs either `command` (stdio) or `url` (Streamable HTTP)");
   return "command" in server ? stdioTarget(server) : httpTarget(server);
 }
 
 function stdioTarget({ command, args = [], env, cwd }: McpStdioServer): ServerTarget {
-  if (typeof command !== "string" || command === "") throw new InputError("command must be a non-empty string", "command");
-  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) throw new InputError("args must be an array of strings", "args");
-  if (env !== undefined && !isStringRecord(env)) throw new InputError("env must be an object of strings", "env");
-  if (cwd !== undefined && typeof cwd !== "string") throw new InputError("cwd must be a string", "cwd");
+  if (typeof command !== "string" || command === "") throw bad("command", "command must be a non-empty string");
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) {
+    throw bad("args", "args must be an array of strings");
+  }
+  if (env !== undefined && !isStringRecord(env)) throw bad("env", "env must be an object of strings");
+  if (cwd !== undefined && typeof cwd !== "string") throw bad("cwd", "cwd must be a string");
   return { kind: "stdio", command, args, env, cwd };
 }
 
@@ -100,23 +102,31 @@ function httpTarget({ url, headers = {} }: McpHttpServer): ServerTarget {
   try {
     parsed = new URL(url);
   } catch {
-    throw new InputError(`url is not a URL: ${String(url)}`, "url");
+    throw bad("url", `url is not a URL: ${String(url)}`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new InputError(`url must be http: or https:, not ${parsed.protocol}`, "url");
-  if (!isStringRecord(headers)) throw new InputError("headers must be an object of strings", "headers");
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw bad("url", `url must be http: or https:, not ${parsed.protocol}`);
+  }
+  if (!isStringRecord(headers)) throw bad("headers", "headers must be an object of strings");
   return { kind: "http", url: parsed, headers };
 }
 
 function duration(value: unknown, field: string): number {
-  if (typeof value !== "number" || !(value > 0)) throw new InputError(`${field} must be a positive number of milliseconds`, field);
+  if (typeof value !== "number" || !(value > 0)) throw bad(field, `${field} must be a positive number of milliseconds`);
   return Math.min(value, MAX_TIMER_MS);
 }
 
 function byteCount(value: unknown, field: string): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) throw new InputError(`${field} must be a whole number of bytes, at least 1`, field);
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw bad(field, `${field} must be a whole number of bytes, at least 1`);
+  }
   return value;
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
   return typeof value === "object" && value !== null && Object.values(value).every((item) => typeof item === "string");
+}
+
+function bad(field: string, message: string): InputError {
+  return new InputError(message, field);
 }

@@ -54,18 +54,13 @@ interface DataSource {
   on(event: "data", listener: (chunk: unknown) => void): unknown;
 }
 
-/** Reads `stream` as it comes (so the process never blocks on a full pipe); returns its last lines so far. */
+/** Reads `stream` as it comes (so the process never blocks on a full pipe); returns its last lines so far (the first may be cut). */
 function keepTail(stream: unknown): () => string {
   let text = "";
   if (isDataSource(stream)) {
     const decoder = new TextDecoder();
     stream.on("data", (chunk) => {
-      text += chunk instanceof Uint8Array ? decoder.decode(chunk, { stream: true }) : String(chunk);
-      if (text.length > TAIL_CHARS) {
-        const cut = text.length - TAIL_CHARS;
-        const lineStart = text.indexOf("\n", cut) + 1;
-        text = text.slice(lineStart > 0 ? lineStart : cut);
-      }
+      text = (text + (chunk instanceof Uint8Array ? decoder.decode(chunk, { stream: true }) : String(chunk))).slice(-TAIL_CHARS);
     });
   }
   return () => text.trimEnd().split("\n").slice(-TAIL_LINES).join("\n");

@@ -10,6 +10,8 @@ import type { McpServerConfig, McpTool, McpTools } from "../src";
 
 /** The test server (fixtures/server.mjs): run with `node`, stdio by default, `--http` for Streamable HTTP. */
 export const SERVER_SCRIPT = fileURLToPath(new URL("fixtures/server.mjs", import.meta.url));
+/** Where the test servers are. */
+export const FIXTURES_DIR = fileURLToPath(new URL("fixtures", import.meta.url));
 /** A process that never answers the handshake. */
 export const SILENT_SCRIPT = fileURLToPath(new URL("fixtures/silent.mjs", import.meta.url));
 
