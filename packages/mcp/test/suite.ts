@@ -52,6 +52,7 @@ function suite(transport: string, serve: (...flags: string[]) => Promise<Served>
       "big",
       "hang",
       "hangs",
+      "sessions",
       "exit",
       "refuse",
       "files_read",
@@ -64,7 +65,7 @@ function suite(transport: string, serve: (...flags: string[]) => Promise<Served>
     expect(await echo.run({ text: "hi" }, context())).toBe("echo: hi");
     expect(await toolNamed(mcp, "files_read").run({}, context())).toBe("read");
     const asRunnerTools: Tool[] = mcp.tools; // the runner's type, as it is
-    expect(asRunnerTools).toHaveLength(11);
+    expect(asRunnerTools).toHaveLength(12);
   });
 
   it("gives structuredContent as JSON when no part is text, and media as notes of their type and size", async () => {
@@ -193,9 +194,10 @@ function suite(transport: string, serve: (...flags: string[]) => Promise<Served>
     expect(error).toBeInstanceOf(DuplicateToolNameError);
     expect(error).toMatchObject({ toolName: "a_b", mcpNames: ["a.b", "a_b"] });
     expect((error as Error).message).toContain("leave one out with `filter`");
-    // Leaving one out is the way.
+    // Leaving one out is the way; the refused connection was closed (over HTTP, its session ended).
     const mcp = await connect({ filter: (name) => name !== "a.b" }, served);
     expect(mcp.tools.map((tool) => tool.name)).toContain("a_b");
+    expect(await toolNamed(mcp, "sessions").run({}, context())).toBe("1");
   });
 
   it("closes: once, for `await using` too; a call after it fails with McpServerError", async () => {
