@@ -2,7 +2,7 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { McpServerError } from "./errors";
-import { describe, type Link } from "./link";
+import { explain, type Link } from "./link";
 import type { ServerTarget } from "./options";
 
 /** How long `close()` waits for the server to end the session (an HTTP DELETE) before it closes anyway. */
@@ -21,7 +21,7 @@ export function httpLink({ url, headers }: Extract<ServerTarget, { kind: "http" 
   return {
     transport,
     server,
-    lost: (cause) => new McpServerError(`The MCP server "${server}" failed: ${describe(cause)}`, { server, cause }),
+    lost: (cause) => new McpServerError(`The MCP server "${server}" failed: ${explain(cause)}`, { server, cause }),
     async close() {
       await within(END_SESSION_WAIT_MS, transport.terminateSession());
       await transport.close(); // aborts every request still open
@@ -66,7 +66,7 @@ function requestIdOf(init: RequestInit | undefined): RequestId | undefined {
 
 /** The JSON-RPC error answer that ends request `id`, whose answer can no longer come. */
 function brokenAnswer(id: RequestId, cause: unknown): JSONRPCMessage {
-  const message = `The answer's stream broke: ${describe(cause)}`;
+  const message = `The answer's stream broke: ${explain(cause)}`;
   return { jsonrpc: "2.0", id, error: { code: ErrorCode.ConnectionClosed, message } };
 }
 

@@ -36,7 +36,7 @@ function closedOnce(link: Link): Link {
 }
 
 /** An error's message, with its cause's code when it has one (`fetch failed (ECONNREFUSED)`). */
-export function describe(error: unknown): string {
+export function explain(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code: unknown = error.cause instanceof Error ? Reflect.get(error.cause, "code") : undefined;
   return typeof code === "string" ? `${error.message} (${code})` : error.message;

@@ -1,7 +1,7 @@
 /** A server run as a child process (the SDK's stdio transport), with what the transport does not report: how it ended. */
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpServerError } from "./errors";
-import { describe, type Link } from "./link";
+import { explain, type Link } from "./link";
 import type { ServerTarget } from "./options";
 
 /** At most this many of the last lines of the server's stderr go into an error, and at most this many characters. */
@@ -31,10 +31,10 @@ export function stdioLink({ command, args, env, cwd }: Extract<ServerTarget, { k
     lost(cause) {
       const { exitCode, exitSignal } = endOf(transport.child);
       const message =
-        transport.child === undefined ? `Could not start the MCP server "${server}": ${describe(cause)}`
+        transport.child === undefined ? `Could not start the MCP server "${server}": ${explain(cause)}`
         : exitCode !== undefined ? `The MCP server "${server}" exited with code ${exitCode}`
         : exitSignal !== undefined ? `The MCP server "${server}" was ended by ${exitSignal}`
-        : `The MCP server "${server}" failed: ${describe(cause)}`;
+        : `The MCP server "${server}" failed: ${explain(cause)}`;
       return new McpServerError(message, { server, exitCode, exitSignal, stderr: stderr(), cause });
     },
     // The SDK ends stdin, then sends SIGTERM and SIGKILL, waiting up to 2 s for each.
