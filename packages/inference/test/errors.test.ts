@@ -90,14 +90,23 @@ describe("classes", () => {
     const names: string[] = [];
     for (const [exported, value] of Object.entries(src)) {
       if (typeof value === "function" && value.prototype instanceof Error && !exported.startsWith("InferenceClient")) {
-        const args = exported === "TimeoutError" ? ["idle", 1] : exported === "FailoverError" ? ["m", []] : ["m", { status: 1, url: "u", body: null }];
+        const args =
+          exported === "TimeoutError"
+            ? ["idle", 1]
+            : exported === "FailoverError"
+              ? ["m", []]
+              : exported === "StructuredOutputError"
+                ? ["json", { text: "x", choice: 0 }]
+                : exported === "ToolError"
+                  ? ["timeout", "weather", "m"]
+                  : ["m", { status: 1, url: "u", body: null }];
         const made = new (value as new (...a: unknown[]) => Error)(...args);
         expect(made.name, exported).toBe(exported);
         expect(made).toBeInstanceOf(InferenceError);
         names.push(exported);
       }
     }
-    expect(names).toHaveLength(16);
+    expect(names).toHaveLength(18);
   });
 
   it("the @huggingface/inference classes: their branches taken as in their README, our typed classes kept", () => {

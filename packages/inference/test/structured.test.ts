@@ -11,6 +11,7 @@ import { z } from "zod";
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { type ChatCompletionStreamOutput, chatCompletion, chatCompletionStream, InferenceClient, InputError, type Options, StructuredOutputError, textGeneration } from "../src/index";
 import { chunked, type RawServer, startRawServer, whole } from "./faults/raw-server";
+import { grows } from "./helpers";
 
 const TOKEN = "hf_structured_secret_token";
 const place = z.object({ city: z.string(), visitors: z.number().int().min(0), tags: z.array(z.string()) });
@@ -235,15 +236,6 @@ describe("bad input: an InputError naming the field, before any request", () => 
   });
 });
 
-/** `partial` is a part of `full`: its strings prefixes, its arrays and objects holding parts of the full ones. */
-function grows(partial: unknown, full: unknown): boolean {
-  if (typeof partial === "string") return typeof full === "string" && full.startsWith(partial);
-  if (Array.isArray(partial)) return Array.isArray(full) && partial.length <= full.length && partial.every((p, i) => grows(p, full[i]));
-  if (partial !== null && typeof partial === "object") {
-    return full !== null && typeof full === "object" && Object.entries(partial).every(([k, p]) => k in full && grows(p, (full as Record<string, unknown>)[k]));
-  }
-  return partial === full;
-}
 
 describe("textGeneration with TGI's JSON grammar", () => {
   let hub: MockHub;

@@ -26,7 +26,7 @@ export interface Structure {
 }
 
 /** A Standard Schema validator (an object, or a function as ArkType's types are). */
-const isStandard = (v: unknown): v is StandardSchemaV1 => {
+export const isStandard = (v: unknown): v is StandardSchemaV1 => {
   const props: unknown = (typeof v === "object" || typeof v === "function") && v !== null ? Reflect.get(v, "~standard") : undefined;
   return isRecord(props) && typeof props.validate === "function";
 };

@@ -22,7 +22,6 @@ import type {
   RunToolsArgs,
   RunToolsOptions,
   StandardIssue,
-  StandardSchemaV1,
   Tool,
   ToolCallRequest,
   ToolCallResult,
@@ -31,7 +30,7 @@ import type {
   ToolStep,
 } from "../types";
 import { spanCall } from "./chat";
-import { jsonSchemaOf } from "./structured";
+import { isStandard, jsonSchemaOf } from "./structured";
 
 /** The chat calls a loop's steps are made with (the task's own: every step goes through the call core). */
 export interface StepCalls {
@@ -53,11 +52,6 @@ interface Checked {
   readonly definition: { type: "function"; function: { name: string; description?: string; parameters: Record<string, unknown> } };
   readonly check: (value: unknown) => Promise<readonly StandardIssue[] | { value: unknown }>;
 }
-
-const isStandard = (v: unknown): v is StandardSchemaV1 => {
-  const props: unknown = (typeof v === "object" || typeof v === "function") && v !== null ? Reflect.get(v, "~standard") : undefined;
-  return isRecord(props) && typeof props.validate === "function";
-};
 
 /** Every tool and option checked (an InputError naming the field) before anything is sent. */
 function checkRun(args: RunToolsArgs, options: RunToolsOptions): { tools: Map<string, Checked>; maxSteps: number; toolTimeout: number } {

@@ -14,7 +14,7 @@ type Chunks<T = unknown> = AsyncGenerator<ChatCompletionStreamOutput<T>, undefin
  * is an InputError from the first `next()`, before any request. With a `json_schema` `response_format`, each
  * choice's `partial` is the value so far and its last chunk's `parsed` the value, typed `T` from a validator.
  */
-export function chatCompletionStream<T = unknown>(args: ChatCompletionArgs<T>, options: Options = {}): Chunks<T> {
+export function chatCompletionStream<T = unknown>(args: ChatCompletionArgs<T>, options: Options = {}): AsyncGenerator<ChatCompletionStreamOutput<T>, undefined, unknown> {
   return (asksSchema(args) ? structured(args, options) : chunks(args, options)) as Chunks<T>; // `parsed` holds what the schema's validator gave
 }
 

@@ -45,9 +45,28 @@ export interface TextGenerationInputGenerateParameters {
    * validator (its JSON Schema sent; `jsonSchema` beside it for Valibot), the answer parsed and checked into `parsed`;
    * or `{type: "regex", value}`.
    */
-  grammar?: { type: "json"; value: SchemaLike; jsonSchema?: JsonSchema } | { type: string; value: unknown; [property: string]: unknown };
+  grammar?: JsonGrammar | OtherGrammar;
   /** The LoRA adapter to generate with, on a TGI server that serves several. */
   adapter_id?: string;
+  [property: string]: unknown;
+}
+
+/** TGI's JSON grammar: the generated text follows `value`'s schema, and is parsed and checked into `parsed`. */
+export interface JsonGrammar {
+  /** `"json"`. */
+  type: "json";
+  /** A JSON Schema, or a Standard Schema validator (its JSON Schema is sent). */
+  value: SchemaLike;
+  /** The JSON Schema of a validator whose library gives none (Valibot: `toJsonSchema(schema)`). */
+  jsonSchema?: JsonSchema;
+}
+
+/** Another TGI grammar, sent as it is: `{type: "regex", value}`. */
+export interface OtherGrammar {
+  /** `"regex"`, or a type the server knows. */
+  type: string;
+  /** The grammar itself. */
+  value: unknown;
   [property: string]: unknown;
 }
 

@@ -27,23 +27,56 @@ export interface StandardSchemaProps<Input = unknown, Output = Input> {
   /** Validates a value: its output, or the issues found. */
   readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
   /** The input and output types (for inference only; not there at run time). */
-  readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  readonly types?: StandardTypes<Input, Output> | undefined;
   /** Standard JSON Schema (Zod 4, ArkType): the schema as JSON Schema, from the library itself. */
-  readonly jsonSchema?: {
-    readonly input: (options: { readonly target: string }) => Record<string, unknown>;
-    readonly output: (options: { readonly target: string }) => Record<string, unknown>;
-  };
+  readonly jsonSchema?: StandardJsonSchemaConverter;
+}
+
+/** A validator's input and output types, for inference. */
+export interface StandardTypes<Input, Output> {
+  /** What it takes. */
+  readonly input: Input;
+  /** What it gives. */
+  readonly output: Output;
+}
+
+/** Standard JSON Schema's converter: a validator's input and output types as JSON Schema. */
+export interface StandardJsonSchemaConverter {
+  /** The input type's JSON Schema (`target`: `"draft-2020-12"`, `"draft-07"`); may throw for a type JSON Schema cannot say. */
+  readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+  /** The output type's JSON Schema. */
+  readonly output: (options: { readonly target: string }) => Record<string, unknown>;
 }
 
 /** A validation's result: the value, or the issues. */
-export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
+export type StandardResult<Output> = StandardSuccess<Output> | StandardFailure;
+
+/** A value that passed. */
+export interface StandardSuccess<Output> {
+  /** The validator's output. */
+  readonly value: Output;
+  /** None. */
+  readonly issues?: undefined;
+}
+
+/** A value that did not pass. */
+export interface StandardFailure {
+  /** What is wrong with it. */
+  readonly issues: readonly StandardIssue[];
+}
 
 /** One problem a validator found. */
 export interface StandardIssue {
   /** What is wrong. */
   readonly message: string;
   /** Where, as keys from the root. */
-  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+  readonly path?: readonly (PropertyKey | StandardPathSegment)[] | undefined;
+}
+
+/** A key of an issue's path, as an object. */
+export interface StandardPathSegment {
+  /** The key. */
+  readonly key: PropertyKey;
 }
 
 /**
@@ -58,7 +91,9 @@ export type SchemaOutput<S> = S extends StandardSchemaV1<unknown, infer T> ? T :
 
 /** `response_format` asking for JSON that follows a schema (OpenAI's shape; hfkit sends it in each server's own). */
 export interface JsonSchemaFormat<T = unknown> {
+  /** `"json_schema"`. */
   type: "json_schema";
+  /** The schema and its name. */
   json_schema: {
     /** A name for the schema, letters, digits, `_` and `-` (OpenAI's rule; TGI ignores it). */
     name: string;

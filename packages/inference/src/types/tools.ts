@@ -68,9 +68,50 @@ export interface ToolRun {
 }
 
 /** What `runToolsStream` yields, in order: a step's text, its tool calls as they are formed, each result as it comes, the step's end, the end. */
-export type ToolRunEvent =
-  | { type: "text"; step: number; delta: string }
-  | { type: "tool-call"; step: number; call: ToolCallRequest }
-  | { type: "tool-result"; step: number; result: ToolCallResult }
-  | { type: "step"; step: ToolStep }
-  | { type: "done"; run: ToolRun };
+export type ToolRunEvent = ToolTextEvent | ToolCallEvent | ToolResultEvent | ToolStepEvent | ToolDoneEvent;
+
+/** A piece of a step's text. */
+export interface ToolTextEvent {
+  /** `"text"`. */
+  type: "text";
+  /** The step, from 1. */
+  step: number;
+  /** The next piece of the text. */
+  delta: string;
+}
+
+/** A call the model asked for, its arguments whole and checked. */
+export interface ToolCallEvent {
+  /** `"tool-call"`. */
+  type: "tool-call";
+  /** The step, from 1. */
+  step: number;
+  /** The call. */
+  call: ToolCallRequest;
+}
+
+/** A call's result, as it finished. */
+export interface ToolResultEvent {
+  /** `"tool-result"`. */
+  type: "tool-result";
+  /** The step, from 1. */
+  step: number;
+  /** What the call gave, or why it did not. */
+  result: ToolCallResult;
+}
+
+/** A step's end: the model's answer and its calls' results. */
+export interface ToolStepEvent {
+  /** `"step"`. */
+  type: "step";
+  /** The step. */
+  step: ToolStep;
+}
+
+/** The end of the loop. */
+export interface ToolDoneEvent {
+  /** `"done"`. */
+  type: "done";
+  /** What the loop ended with (also the generator's return value). */
+  run: ToolRun;
+}

@@ -6,16 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parsePartialJson } from "../../src/core/partialJson";
+import { grows } from "../helpers";
 
-/** `partial` is a part of `full`: strings are prefixes, arrays and objects hold parts of the full ones. */
-function grows(partial: unknown, full: unknown): boolean {
-  if (typeof partial === "string") return typeof full === "string" && full.startsWith(partial);
-  if (Array.isArray(partial)) return Array.isArray(full) && partial.length <= full.length && partial.every((p, i) => grows(p, full[i]));
-  if (partial !== null && typeof partial === "object") {
-    return full !== null && typeof full === "object" && !Array.isArray(full) && Object.entries(partial).every(([k, p]) => Object.hasOwn(full, k) && grows(p, (full as Record<string, unknown>)[k]));
-  }
-  return Object.is(partial, full) || partial === full;
-}
 
 describe("parsePartialJson", () => {
   it("every cut of any JSON text is a part of its value, and the whole text (not a bare number) is its value", () => {

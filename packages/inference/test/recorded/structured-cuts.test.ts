@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chatCompletion, chatCompletionStream } from "../../src/index";
 import { readCassette } from "./fixtures";
 import { recordedReply, withServer } from "./server";
+import { grows } from "../helpers";
 
 /**
  * The recorded TGI answer to a `response_format` (huggingface_hub's cassette, TGI 2.1.1): replayed whole, its JSON is
@@ -18,13 +19,6 @@ const schema = requestFormat.value;
 const format = { type: "json_schema" as const, json_schema: { name: "outing", schema } };
 const messages = [{ role: "user", content: "I saw a puppy a cat and a raccoon during my bike ride in the park. What did I saw and when?" }];
 
-/** `partial` is a part of `full`: its strings prefixes, its arrays and objects holding parts of the full ones. */
-function grows(partial: unknown, full: unknown): boolean {
-  if (typeof partial === "string") return typeof full === "string" && full.startsWith(partial);
-  if (Array.isArray(partial)) return Array.isArray(full) && partial.length <= full.length && partial.every((p, i) => grows(p, full[i]));
-  if (partial !== null && typeof partial === "object") return full !== null && typeof full === "object" && Object.entries(partial).every(([k, p]) => k in full && grows(p, (full as Record<string, unknown>)[k]));
-  return partial === full;
-}
 
 /** The pieces as TGI 2.1 streams them: each a chunk, then its end-of-turn token's text in a last chunk with `eos_token`. */
 const sse = (pieces: string[]): string =>
