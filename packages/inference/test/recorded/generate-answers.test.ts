@@ -4,6 +4,7 @@ import { entries, title } from "./catalog";
 import type { Exchange } from "./fixtures";
 import {
   expectedGenerateBody,
+  expectedGenerateOutput,
   expectGenerateRequest,
   generateArgs,
   generateRoute,
@@ -51,7 +52,7 @@ describe.concurrent("recorded generate answers through textGeneration", { timeou
         });
         const answer = await within(client.textGeneration(generateArgs(request, route, true)), 10_000, `${title(ex)} (${kind})`);
 
-        expect(answer, kind).toStrictEqual(recordedOutput(ex));
+        expect(answer, kind).toStrictEqual(expectedGenerateOutput(ex, request));
         expect(ids).toStrictEqual([recordedRequestId(ex)]);
         expect(server.requests).toHaveLength(before + 1);
         expectGenerateRequest(server.requests[before], route.path, expectedGenerateBody(request, false, true));
@@ -82,7 +83,7 @@ describe.concurrent("recorded generate requests with null parameters (huggingfac
       const route = generateRoute(ex, server.origin, "baseUrl");
       const args = generateArgs(request, route, false);
       const answer = await within(textGeneration({ ...args, accessToken: TOKEN }, { ...route.options, logger: quietLogger() }), 10_000, title(ex));
-      expect(answer).toStrictEqual(recordedOutput(ex));
+      expect(answer).toStrictEqual(expectedGenerateOutput(ex, request));
       expect(server.requests).toHaveLength(1);
       expectGenerateRequest(server.requests[0], route.path, expectedGenerateBody(request, false, false), true);
     });
@@ -129,7 +130,7 @@ describe.concurrent("recorded generate answers, the server never ending the resp
       const args = { ...generateArgs(request, route, true), accessToken: TOKEN };
       const options = { ...route.options, logger: quietLogger() };
       const answer = await within(textGeneration(args, options), HANG_BOUND_MS, `${title(ex)}, Content-Length, kept open`);
-      expect(answer).toStrictEqual(recordedOutput(ex));
+      expect(answer).toStrictEqual(expectedGenerateOutput(ex, request));
       const got = await within(drain(textGenerationStream(args, options)), HANG_BOUND_MS, `${title(ex)} as a stream, kept open`);
       if (got.error) throw got.error;
       expectAnswerAsEvent(got.chunks, recordedOutput(ex));

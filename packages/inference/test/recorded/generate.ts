@@ -147,6 +147,17 @@ export function recordedOutput(ex: Exchange): Json {
   return answer[0] as Json;
 }
 
+/**
+ * What `textGeneration` answers for a recorded exchange: the recorded answer, and with a JSON grammar in the
+ * request its text parsed into `parsed` (the grammar's schema is then checked too).
+ */
+export function expectedGenerateOutput(ex: Exchange, request: Json): Json {
+  const output = recordedOutput(ex);
+  const parameters = (request.parameters ?? {}) as Json;
+  const grammar = parameters.grammar as Json | null | undefined;
+  return grammar?.type === "json" ? { ...output, parsed: JSON.parse(String(output.generated_text)) as unknown } : output;
+}
+
 export interface ExpectedEvents {
   events: Json[];
   outcome: Outcome;
