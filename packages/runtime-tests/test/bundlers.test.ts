@@ -18,7 +18,7 @@ it.each([
   const { code, metafile }: Bundle = await bundle(appDir, ENTRY, { ...options, minify: true });
   const inputs = Object.keys(metafile.inputs).filter((input) => input !== ENTRY);
   expect(inputs).toContain("node_modules/@hfkit/inference/dist/index.js");
-  expect(inputs.filter((input) => !/^node_modules\/@hfkit\/inference\/dist\/(index|catalog-\w+|failover-\w+|structured-\w+|tools-\w+|chunk-\w+)\.js$/.test(input))).toEqual([]);
+  expect(inputs.filter((input) => !/^node_modules\/@hfkit\/inference\/dist\/(index|catalog-\w+|failover-\w+|structured-\w+|tools-\w+|observe-\w+|chunk-\w+)\.js$/.test(input))).toEqual([]);
   for (const output of Object.values(metafile.outputs)) expect(output.imports).toEqual([]);
   expect(code).not.toMatch(/\bnode:[a-z]/);
 });
@@ -42,8 +42,8 @@ it("an app that only chats loads none of failover's, the catalog's or structured
   const atStart = text([...start]);
   const later = text(Object.keys(outputs).filter((k) => !start.has(k)));
   // The lookups' per-credential hash (its constant), their shared lookups, the cost's currency, the failover's message,
-  // the structured output's error and its partial JSON reader, the tool runner.
-  for (const own of [/3735928559|0xdeadbeef/, /\.lookups\b/, /"USD"/, /Every candidate failed/, /StructuredOutputError/, /expected ',' or/, /There is no tool named/, /toolTimeout/]) {
+  // the structured output's error and its partial JSON reader, the tool runner, the observer's events.
+  for (const own of [/3735928559|0xdeadbeef/, /\.lookups\b/, /"USD"/, /Every candidate failed/, /StructuredOutputError/, /expected ',' or/, /There is no tool named/, /toolTimeout/, /type:"first-chunk"/, /type:"failover",call/]) {
     expect(later).toMatch(own);
     expect(atStart).not.toMatch(own);
   }

@@ -351,7 +351,8 @@ const originOf = (url: string): string => {
 /** The router's catalog, for the skips and the prices; a lookup that fails leaves the candidates unchecked (the router answers for them). */
 async function catalogOf(args: BaseArgs, options: Options, span: Call): Promise<readonly RouterModel[] | undefined> {
   try {
-    return await span.until(listModels({ ...options, accessToken: args.accessToken, timeout: undefined, signal: undefined }));
+    // A lookup shared by every call that asks meanwhile: not one call's request, so not told to its `onResponse`.
+    return await span.until(listModels({ ...options, accessToken: args.accessToken, timeout: undefined, signal: undefined, onResponse: undefined }));
   } catch (error) {
     if (span.failure) throw span.failure;
     options.logger?.debug?.(`failover: the router's catalog could not be read (${(error as Error).name}); no candidate is skipped`);

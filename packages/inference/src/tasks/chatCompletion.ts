@@ -9,7 +9,11 @@ import { asksSchema, oneTarget, prepareChat, spanCall } from "../targets/chat";
  * With a `json_schema` `response_format`, each choice's `message.parsed` is the answer's value, typed `T` from a validator.
  */
 export function chatCompletion<T = unknown>(args: ChatCompletionArgs<T>, options: Options = {}): Promise<ChatCompletionOutput<T>> {
-  const answer = asksSchema(args) ? import("../targets/structured").then((m) => m.structuredWhole(args, options, chatAnswer)) : chatAnswer(args, options);
+  const answer = options?.observe
+    ? import("../targets/observe").then((m) => m.observedWhole("chat", args, options, chatCompletion))
+    : asksSchema(args)
+      ? import("../targets/structured").then((m) => m.structuredWhole(args, options, chatAnswer))
+      : chatAnswer(args, options);
   return answer as Promise<ChatCompletionOutput<T>>; // `parsed` holds what the schema's validator gave
 }
 

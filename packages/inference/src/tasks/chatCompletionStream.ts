@@ -15,7 +15,11 @@ type Chunks<T = unknown> = AsyncGenerator<ChatCompletionStreamOutput<T>, undefin
  * choice's `partial` is the value so far and its last chunk's `parsed` the value, typed `T` from a validator.
  */
 export function chatCompletionStream<T = unknown>(args: ChatCompletionArgs<T>, options: Options = {}): AsyncGenerator<ChatCompletionStreamOutput<T>, undefined, unknown> {
-  return (asksSchema(args) ? structured(args, options) : chunks(args, options)) as Chunks<T>; // `parsed` holds what the schema's validator gave
+  return (options?.observe ? observed(args, options) : asksSchema(args) ? structured(args, options) : chunks(args, options)) as Chunks<T>; // `parsed` holds what the schema's validator gave
+}
+
+async function* observed(args: ChatCompletionArgs, options: Options): Chunks {
+  return yield* (await import("../targets/observe")).observedStream(args, options, chatCompletionStream);
 }
 
 async function* structured(args: ChatCompletionArgs, options: Options): Chunks {

@@ -15,6 +15,7 @@ import { textGenerationOnProvider } from "./eager";
  * With a `provider` list or `fallbackModels`, the candidates are tried in order (`targets/failover.ts`, loaded on first use).
  */
 export async function textGeneration(args: TextGenerationCallArgs, options: Options = {}): Promise<TextGenerationOutput> {
+  if (options?.observe) return (await import("../targets/observe")).observedWhole("text_completion", args, options, textGeneration);
   if (asksGrammar(args)) return (await import("../targets/structured")).structuredGeneration(args, options, generated);
   return generated(args, options);
 }

@@ -1,5 +1,6 @@
 import type { FailoverEvent } from "./failover";
 import type { ToolCallRequest } from "./tools";
+import type { CallEvent } from "./observe";
 
 /**
  * Public types. Shaped like `@huggingface/tasks` (so code typed against `@huggingface/inference`
@@ -136,6 +137,13 @@ export interface Options {
   onRetry?: (event: RetryEvent) => void;
   /** Chat calls that fail over (a `provider` list or `fallbackModels`): called at each move to the next candidate. */
   onFailover?: (event: FailoverEvent) => void;
+  /**
+   * Chat and `textGeneration` calls report to it as they run: their start, each HTTP attempt, each retry or loading
+   * wait, each failover move, the first chunk and the end, with timings, tokens, the provider and the error's class
+   * (no prompt or answer text, never the token). `@hfkit/otel`'s `withTelemetry()` makes OpenTelemetry spans and
+   * metrics of it. An exception it throws is dropped: observing never fails a call.
+   */
+  observe?: (event: CallEvent) => void;
   /** Accepted for compatibility with `@huggingface/inference`; no credentials mode is ever set. */
   includeCredentials?: string | boolean;
 }
@@ -170,3 +178,4 @@ export type * from "./responses";
 export type * from "./responsesOutput";
 export type * from "./schema";
 export type * from "./tools";
+export type * from "./observe";

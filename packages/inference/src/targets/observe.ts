@@ -1,0 +1,188 @@
+/**
+ * A call observed (loaded on first use, only by a call with the `observe` option): its start, each HTTP attempt
+ * (from the call's own `onResponse`), each retry or loading wait (`onRetry`), each failover move (`onFailover`), its
+ * first chunk and its end, told to `observe` with timings, tokens, the provider and the error's class. The call
+ * itself runs as it would unobserved: the hooks it is given call the caller's own too. No text, never the token.
+ */
+import { isRecord } from "../core/json";
+import type { ChatCompletionStreamOutput, ChatCompletionUsage, CallEvent, CallOperation, Options } from "../types";
+
+/** The parameters the GenAI conventions name (`gen_ai.request.*`), as a call's arguments spell them. */
+const PARAMETERS = ["temperature", "top_p", "top_k", "max_tokens", "max_new_tokens", "frequency_penalty", "presence_penalty", "seed", "n", "stop"] as const;
+
+let calls = 0;
+
+/** One observed call: what it has seen so far, and the hooks that tell it. */
+class Observation {
+  readonly call = ++calls;
+  private readonly started = performance.now();
+  private attemptStarted = this.started;
+  private attempts = 0;
+  private firstChunk: number | undefined;
+  private lastChunk: number | undefined;
+  private chunks = 0;
+  private provider: string | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly tell: (event: CallEvent) => void,
+    operation: CallOperation,
+    args: object,
+    stream: boolean,
+  ) {
+    const parameters: Record<string, number | string | boolean> = {};
+    const own = isRecord(args) ? args : {};
+    const nested = isRecord(own.parameters) ? own.parameters : {};
+    for (const key of PARAMETERS) {
+      const value = own[key] ?? nested[key];
+      if (typeof value === "number" || typeof value === "boolean" || typeof value === "string") parameters[key] = value;
+      else if (Array.isArray(value) && value.every((v) => typeof v === "string")) parameters[key] = value.join(",");
+    }
+    const model = typeof own.model === "string" ? own.model : "";
+    this.emit({ type: "start", call: this.call, operation, model, stream, parameters, time: Date.now() });
+  }
+
+  /** `observe` is told; an exception it throws is dropped (observing never fails a call). */
+  private emit(event: CallEvent): void {
+    try {
+      this.tell(event);
+    } catch {
+      // dropped
+    }
+  }
+
+  /** The call's options, each hook telling this observation before the caller's own. */
+  options(options: Options): Options {
+    const { onResponse, onRetry, onFailover } = options;
+    return {
+      ...options,
+      observe: undefined,
+      onResponse: (info) => {
+        this.attempts++;
+        const provider = info.headers.get("x-inference-provider") ?? undefined;
+        if (provider) this.provider = provider;
+        let host = "";
+        try {
+          host = new URL(info.url).host;
+        } catch {
+          host = "";
+        }
+        const now = performance.now();
+        const event: CallEvent = { type: "attempt", call: this.call, attempt: this.attempts, status: info.status, durationMs: now - this.attemptStarted, host };
+        if (provider) event.provider = provider;
+        if (info.requestId) event.requestId = info.requestId;
+        this.emit(event);
+        onResponse?.(info);
+      },
+      onRetry: (retry) => {
+        // A connection that failed had no answer: it is an attempt too.
+        if (retry.status === undefined) this.attempts++;
+        this.attemptStarted = performance.now() + retry.delayMs;
+        const event: CallEvent = { type: "retry", call: this.call, attempt: retry.attempt - 1, reason: retry.reason, delayMs: retry.delayMs };
+        if (retry.status !== undefined) event.status = retry.status;
+        if (retry.estimatedTime !== undefined) event.estimatedTime = retry.estimatedTime;
+        this.emit(event);
+        onRetry?.(retry);
+      },
+      onFailover: (move) => {
+        this.attemptStarted = performance.now();
+        const event: CallEvent = { type: "failover", call: this.call, from: move.from, to: move.to, reason: move.reason };
+        if (move.error) event.error = move.error.name;
+        this.emit(event);
+        onFailover?.(move);
+      },
+    };
+  }
+
+  /** A chunk with data (or a whole answer) arrived. */
+  chunk(): void {
+    const now = performance.now();
+    this.chunks++;
+    if (this.firstChunk === undefined) {
+      this.firstChunk = now;
+      this.emit({ type: "first-chunk", call: this.call, ms: now - this.started });
+    }
+    this.lastChunk = now;
+  }
+
+  /** The call ended, with what it answered (for a stream: its chunks' model, usage and finish reasons). */
+  end(seen: Seen, error?: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    const now = performance.now();
+    const event: CallEvent = { type: "end", call: this.call, durationMs: now - this.started, chunks: this.chunks, finishReasons: seen.finishReasons, attempts: this.attempts };
+    if (this.chunks > 1 && this.firstChunk !== undefined && this.lastChunk !== undefined) event.timePerChunkMs = (this.lastChunk - this.firstChunk) / (this.chunks - 1);
+    if (seen.usage) event.usage = { input: seen.usage.prompt_tokens, output: seen.usage.completion_tokens };
+    if (seen.model) event.responseModel = seen.model;
+    const provider = seen.served ?? this.provider;
+    if (provider) event.provider = provider;
+    if (error !== undefined) {
+      const name = error instanceof Error ? error.name : "Error";
+      const kind: unknown = error instanceof Error ? Reflect.get(error, "kind") : undefined;
+      event.error = typeof kind === "string" ? { name, kind } : { name };
+    }
+    this.emit(event);
+  }
+}
+
+type Whole<A, T> = (args: A, options: Options) => Promise<T>;
+type Streamed<A, T> = (args: A, options: Options) => AsyncGenerator<T, undefined, unknown>;
+
+type Seen = { model?: string; usage?: ChatCompletionUsage | null; finishReasons: string[]; served?: string };
+
+/** What a whole answer says of itself: the model, the usage and finish reasons of a chat; who served it. */
+function seenOf(out: unknown): Seen {
+  const seen: Seen = { finishReasons: [] };
+  if (!isRecord(out)) return seen;
+  const choices: unknown = out.choices;
+  if (Array.isArray(choices)) for (const c of choices as unknown[]) if (isRecord(c) && c.finish_reason != null) seen.finishReasons.push(String(c.finish_reason));
+  if (typeof out.model === "string" && out.model) seen.model = out.model;
+  const usage = out.usage;
+  if (isRecord(usage) && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number") {
+    seen.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: Number(usage.total_tokens) || 0 };
+  }
+  if (isRecord(out.served) && typeof out.served.provider === "string") seen.served = out.served.provider;
+  return seen;
+}
+
+/** A whole call, observed. */
+export async function observedWhole<A extends object, T>(operation: CallOperation, args: A, options: Options, call: Whole<A, T>): Promise<T> {
+  const observation = new Observation(options.observe ?? (() => {}), operation, args, false);
+  try {
+    const out = await call(args, observation.options(options));
+    observation.chunk();
+    observation.end(seenOf(out));
+    return out;
+  } catch (error) {
+    observation.end({ finishReasons: [] }, error);
+    throw error;
+  }
+}
+
+/** A streamed chat, observed: the first chunk timed, the chunks counted, usage and finish reasons read as they pass. */
+export async function* observedStream<A extends object>(
+  args: A,
+  options: Options,
+  stream: Streamed<A, ChatCompletionStreamOutput>,
+): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
+  const observation = new Observation(options.observe ?? (() => {}), "chat", args, true);
+  const seen: Seen = { finishReasons: [] };
+  let error: unknown;
+  try {
+    for await (const chunk of stream(args, observation.options(options))) {
+      if (chunk.choices.some((c) => c.delta?.content || c.delta?.tool_calls || c.delta?.reasoning)) observation.chunk();
+      if (chunk.model) seen.model = chunk.model;
+      if (chunk.usage) seen.usage = chunk.usage;
+      if (chunk.served?.provider) seen.served = chunk.served.provider;
+      for (const c of chunk.choices) if (c.finish_reason) seen.finishReasons[c.index] = String(c.finish_reason);
+      yield chunk;
+    }
+  } catch (e) {
+    error = e;
+    throw e;
+  } finally {
+    seen.finishReasons = seen.finishReasons.filter((r) => r !== undefined);
+    observation.end(seen, error);
+  }
+  return undefined;
+}
