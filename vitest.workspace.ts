@@ -68,6 +68,13 @@ export default defineWorkspace([
   },
   {
     test: {
+      name: "otel",
+      root: "packages/otel",
+      include: ["test/**/*.test.ts"],
+    },
+  },
+  {
+    test: {
       name: "recorded",
       root: ".",
       include: ["packages/*/test/recorded/**/*.test.ts"],
