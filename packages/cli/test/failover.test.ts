@@ -76,3 +76,15 @@ it("hfkit proxy: an empty provider name or a router URL that is not http(s) is b
   expect(bad.code).toBe(2);
   expect(bad.stderr).toMatch(/--router-url ftp:\/\/x: an http:\/\/ or https:\/\/ URL/);
 });
+
+it("--stats: after the answer, its time to first token, tokens/s, tokens, attempts and the provider that served it", async () => {
+  hub().inject({ type: "serverError", status: 502 }, { model: MODEL, times: 1 });
+  const run = await onRouter("--stats", "--provider", "together,novita", "hi");
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe("The capital of France is Paris.\n");
+  expect(run.stderr).toMatch(/\nfirst token \d+ ms · [\d.]+ tokens\/s · \d+ in, \d+ out · \d+ ms in all · 2 attempts · served by novita\n$/);
+  // The stream asked for its usage, so the count is the server's.
+  expect(hub().requests.filter((r) => r.method === "POST").map((r) => (r.body as { stream_options?: unknown }).stream_options)).toEqual([{ include_usage: true }, { include_usage: true }]);
+  const whole = await onRouter("--stats", "--no-stream", "hi");
+  expect(whole.stderr).toMatch(/^first token \d+ ms · \d+ in, \d+ out · \d+ ms in all · served by together\n$/);
+});

@@ -1,4 +1,5 @@
 import {
+  type CallEvent,
   type ChatCompletionArgs,
   type ChatCompletionInputMessage,
   type InferenceClient,
@@ -26,6 +27,8 @@ export interface Session {
   color: boolean;
   /** `--timeout`, ms. */
   timeout: number | undefined;
+  /** `--stats`: after each answer, its time to first token, tokens per second and serving provider on stderr. */
+  stats?: boolean;
 }
 
 /**
@@ -51,7 +54,16 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
       progress.onRetry(event);
     },
   };
+  let ended: Extract<CallEvent, { type: "end" }> | undefined;
+  let firstMs: number | undefined;
+  if (s.stats) {
+    options.observe = (event) => {
+      if (event.type === "first-chunk") firstMs = event.ms;
+      if (event.type === "end") ended = event;
+    };
+  }
   const args: ChatCompletionArgs = { ...s.request, messages: [...messages] };
+  if (s.stats && s.stream) args.stream_options = { ...args.stream_options, include_usage: true };
   try {
     if (!s.stream) {
       const out = await s.client.chatCompletion(args, options);
@@ -59,6 +71,7 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
       text = out.choices[0]?.message?.content ?? "";
       io.stdout.write(printable(s.json ? `${JSON.stringify(out)}\n` : `${text}\n`));
       if (!s.json) printServed(io, out.served);
+      if (ended) printStats(io, ended, firstMs);
       return text;
     }
     let served: Served | undefined;
@@ -76,6 +89,7 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
       io.stdout.write("\n");
       printServed(io, served);
     }
+    if (ended) printStats(io, ended, firstMs);
     return text;
   } catch (error) {
     if (controller.signal.aborted) {
@@ -94,6 +108,23 @@ function printServed(io: Io, served: Served | undefined): void {
   if (served === undefined) return;
   const cost = served.cost ? `, about $${served.cost.total.toPrecision(2)}` : "";
   io.stderr.write(printable(`served by ${served.provider} (${served.model}${cost})\n`));
+}
+
+/**
+ * `--stats`: the time to the first token, a stream's tokens per second after it (the server's count of the answer's
+ * tokens; without one, chunks per second), the tokens, the attempts it took and who served it, on one stderr line.
+ */
+export function printStats(io: Io, end: Extract<CallEvent, { type: "end" }>, firstMs: number | undefined): void {
+  const parts: string[] = [];
+  if (firstMs !== undefined) parts.push(`first token ${Math.round(firstMs)} ms`);
+  // A rate only for a stream: a whole answer's tokens all come at once.
+  const streaming = firstMs !== undefined && end.chunks > 1 ? (end.durationMs - firstMs) / 1000 : 0;
+  if (streaming > 0) parts.push(end.usage ? `${(end.usage.output / streaming).toFixed(1)} tokens/s` : `${((end.chunks - 1) / streaming).toFixed(1)} chunks/s`);
+  if (end.usage) parts.push(`${end.usage.input} in, ${end.usage.output} out`);
+  parts.push(`${Math.round(end.durationMs)} ms in all`);
+  if (end.attempts > 1) parts.push(`${end.attempts} attempts`);
+  if (end.provider) parts.push(`served by ${end.provider}`);
+  io.stderr.write(printable(`${parts.join(" · ")}\n`));
 }
 
 /** A loading model that outlasts the deadline says which limit to raise. */

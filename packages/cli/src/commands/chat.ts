@@ -33,6 +33,8 @@ answer in flight at once (in a conversation: back to the prompt; otherwise, or a
   --json               print JSON: one chunk per line (NDJSON) as they arrive; with --no-stream,
                        the whole ChatCompletionOutput
   -i, --interactive    a conversation even when stdin is not a terminal (PROMPT, if any, is its first turn)
+  --stats              after each answer, on stderr: time to first token, tokens/s, tokens, attempts and
+                       the serving provider
   --verbose            a stack with each error
 
 The token is read from HF_TOKEN (never from the command line); without one, no Authorization is sent.`;
@@ -54,6 +56,7 @@ const OPTIONS = {
   "no-stream": { type: "boolean" },
   json: { type: "boolean" },
   interactive: { type: "boolean", short: "i" },
+  stats: { type: "boolean" },
   verbose: { type: "boolean" },
 } as const;
 
@@ -81,6 +84,7 @@ export async function chat(argv: string[], io: Io): Promise<number> {
     stream: !values["no-stream"],
     json: values.json === true,
     verbose: values.verbose === true,
+    stats: values.stats === true,
     timeout,
     request: {
       model: values.model,
