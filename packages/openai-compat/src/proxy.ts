@@ -4,9 +4,11 @@ import { InferenceError, InputError, type Options, type RetryEvent } from "@hfki
 import { answerChat } from "./answer";
 import { answerResponses } from "./responses";
 import { clientUrl, DEFAULT_MAX_BODY_BYTES, loopbackArgs, MAX_JSON_DEPTH, nestsDeeperThan, readBody, sameHost } from "./guard";
+import { createMetrics, type ProxyMetrics } from "./metrics";
 import { listModels } from "./models";
 import { sseEvent, toOpenAIError } from "./protocol";
 import { send } from "./relay";
+import { type LogFormat, type LogSink, type RequestReport, RequestTrace, requestLogger } from "./report";
 import { isModelsPath, type OpenAIRoute, openAIRoute, proxyRoute, type TargetKind, targetKind } from "./target";
 
 /** The options of the proxy: where it forwards, its limits, and any InferenceClient option for the calls it makes. */
@@ -37,6 +39,12 @@ export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | 
   keepAliveMs?: number;
   /** Model ids listed by `GET /v1/models`; default: the target's own list (an endpoint's model, the router's models), none for an hf-inference base. */
   models?: string[];
+  /** One line per request (method, route, model, provider, status, timings, tokens, error class): `"json"`, `"text"` or `"off"` (default). */
+  log?: LogFormat;
+  /** Where log lines go: a function given each line, or a stream written each line (default: stderr). */
+  logTo?: LogSink;
+  /** Serves Prometheus metrics at `GET /metrics`, from a registry of the proxy's own; prom-client is loaded only then. Default false. */
+  metrics?: boolean;
 }
 
 /**
@@ -74,7 +82,8 @@ const failWith = (res: ServerResponse, error: unknown): void => {
  */
 export function createProxy(options: ProxyOptions): ProxyServer {
   refuseOwnToken(options);
-  const proxy: Proxy = { options, kind: targetKind(targetUrl(options.target), options.endpoint), inFlight: new Set() };
+  const kind = targetKind(targetUrl(options.target), options.endpoint);
+  const proxy: Proxy = { options, kind, inFlight: new Set(), log: requestLogger(options.log, options.logTo), metrics: metricsOf(options) };
   const { inFlight } = proxy;
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => void respond(req, res, proxy)) as ProxyServer;
@@ -102,6 +111,25 @@ interface Proxy {
   options: ProxyOptions;
   kind: TargetKind;
   inFlight: Set<AbortController>;
+  /** Logs a request's report; undefined when logging is off. */
+  log: ((report: RequestReport) => void) | undefined;
+  /** The metrics, once prom-client is loaded; undefined when off. */
+  metrics: Promise<ProxyMetrics> | undefined;
+}
+
+function metricsOf(options: ProxyOptions): Promise<ProxyMetrics> | undefined {
+  if (!options.metrics) return undefined;
+  const metrics = createMetrics();
+  // Told at the first scrape; never an unhandled rejection meanwhile.
+  metrics.catch(() => {});
+  return metrics;
+}
+
+/** A request answered: logged, and counted unless it was a scrape of `/metrics`. */
+function reportOf(proxy: Proxy, report: RequestReport): void {
+  if (report.route === METRICS_PATH) return;
+  proxy.log?.(report);
+  void proxy.metrics?.then((m) => m.record(report), () => {});
 }
 
 function targetUrl(target: unknown): URL {
@@ -152,8 +180,10 @@ export async function startProxy(options: ProxyOptions & { port?: number; host?:
 /** Answers one request; whatever it meets (a client that leaves, a bug) ends there, and the server serves on. */
 async function respond(req: IncomingMessage, res: ServerResponse, proxy: Proxy): Promise<void> {
   const { options } = proxy;
+  const trace = new RequestTrace(req.method ?? "GET", (req.url ?? "/").split("?")[0] ?? "/");
+  if (proxy.log || proxy.metrics) res.once("close", () => reportOf(proxy, trace.finish(res.headersSent ? res.statusCode : undefined)));
   try {
-    await handle(req, res, proxy);
+    await handle(req, res, proxy, trace);
   } catch (error) {
     // The client left (e.g. mid-body): there is no one to answer.
     if (res.destroyed || req.socket.destroyed) return void res.destroy();
@@ -165,12 +195,19 @@ async function respond(req: IncomingMessage, res: ServerResponse, proxy: Proxy):
 }
 
 /** Its routes, tolerantly: `[/v1]/chat/completions[/]`, `[/v1]/responses[/]` and `[/v1]/models[/]`. */
-async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy, trace: RequestTrace): Promise<void> {
   const { options, inFlight } = proxy;
   if (req.headers.origin !== undefined) return fail(res, 403, "Requests from web pages are refused", "permission_error");
   if (!sameHost(req)) return fail(res, 421, "Unexpected Host header", "permission_error");
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  if (req.method === "GET" && isModelsPath(path)) return models(req, res, proxy);
+  if (req.method === "GET" && isModelsPath(path)) {
+    trace.route = "/v1/models";
+    return models(req, res, proxy);
+  }
+  if (req.method === "GET" && proxy.metrics && path === METRICS_PATH) {
+    trace.route = METRICS_PATH;
+    return scrape(res, proxy.metrics);
+  }
   const served = req.method === "POST" ? openAIRoute(path) : undefined;
   if (served?.prefix !== "") return fail(res, 404, `No route for ${req.method} ${path}`, "not_found_error");
   const cap = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -184,11 +221,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy): 
   } catch {
     return fail(res, 400, "The request body is not valid JSON");
   }
+  trace.asked(ROUTE_PATHS[served.route], body);
   const controller = new AbortController();
   inFlight.add(controller);
   res.on("close", () => controller.abort());
   try {
-    await forward(served.route, body, req, res, proxy, controller.signal);
+    await forward(served.route, body, req, res, proxy, { signal: controller.signal, trace });
   } finally {
     inFlight.delete(controller);
   }
@@ -215,8 +253,17 @@ async function models(req: IncomingMessage, res: ServerResponse, proxy: Proxy): 
 }
 
 /** Runs the call; while a model loads past `commitAfterMs`, commits to a 200 and sends keep-alives. */
-async function forward(served: OpenAIRoute, body: unknown, req: IncomingMessage, res: ServerResponse, proxy: Proxy, signal: AbortSignal): Promise<void> {
-  const { target, endpoint, maxBodyBytes: _, commitAfterMs = 20_000, keepAliveMs = 10_000, models: __, provider, ...core } = proxy.options;
+async function forward(
+  served: OpenAIRoute,
+  body: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  proxy: Proxy,
+  { signal, trace }: { signal: AbortSignal; trace: RequestTrace },
+): Promise<void> {
+  const { target, endpoint, commitAfterMs = 20_000, keepAliveMs = 10_000, provider } = proxy.options;
+  const core = callOptions(proxy.options);
+  const observe = proxy.log || proxy.metrics ? observing(trace, core.observe) : core.observe;
   const token = bearer(req);
   const streaming = (body as { stream?: unknown } | null)?.stream === true;
   let commitTimer: ReturnType<typeof setTimeout> | undefined;
@@ -242,7 +289,7 @@ async function forward(served: OpenAIRoute, body: unknown, req: IncomingMessage,
     const callBody = list && served === "chat" && isObject(body) && body.provider === undefined ? { ...body, provider: list } : body;
     // "" and not undefined: a caller without a token goes without one, never with one from the environment.
     const answerWith = served === "chat" ? answerChat : answerResponses;
-    const answer = await answerWith({ body: callBody, accessToken: token ?? "", signal }, { ...core, ...route, onRetry });
+    const answer = await answerWith({ body: callBody, accessToken: token ?? "", signal }, { ...core, ...route, onRetry, observe });
     stop();
     // The client left: nothing to send.
     if (signal.aborted) return void (await answer.body?.cancel());
@@ -256,3 +303,31 @@ async function forward(served: OpenAIRoute, body: unknown, req: IncomingMessage,
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The paths a log line names for the routes served. */
+const ROUTE_PATHS: Record<OpenAIRoute, string> = { chat: "/v1/chat/completions", responses: "/v1/responses" };
+const METRICS_PATH = "/metrics";
+
+/** The options of the calls the proxy makes: its own taken out. */
+function callOptions(options: ProxyOptions): Options {
+  const { target: _t, endpoint: _e, maxBodyBytes: _b, commitAfterMs: _c, keepAliveMs: _k, models: _m, provider: _p, log: _l, logTo: _s, metrics: _x, ...core } = options;
+  return core;
+}
+
+/** The call's `observe`: the request's trace told first, then the caller's own. */
+const observing =
+  (trace: RequestTrace, own: Options["observe"]): NonNullable<Options["observe"]> =>
+  (event) => {
+    trace.observe(event);
+    own?.(event);
+  };
+
+/** `GET /metrics`: the registry in Prometheus' text format; 500 when prom-client could not be loaded. */
+async function scrape(res: ServerResponse, metrics: Promise<ProxyMetrics>): Promise<void> {
+  try {
+    const { contentType, text } = await (await metrics).scrape();
+    res.writeHead(200, { "content-type": contentType }).end(text);
+  } catch (error) {
+    fail(res, 500, `The proxy's metrics are unavailable: ${String((error as Error)?.message ?? error)}`, "server_error");
+  }
+}
