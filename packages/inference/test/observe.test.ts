@@ -129,3 +129,16 @@ describe("everywhere a chat goes", () => {
     expect(events.filter((e) => e.type === "end").map((e) => (e as Extract<CallEvent, { type: "end" }>).finishReasons)).toEqual([["tool_calls"], ["stop"]]);
   });
 });
+
+describe("the other tasks", () => {
+  it("each reports under its operation's name: embeddings for feature extraction, the task's name for the others", async () => {
+    const { events, options } = watch();
+    await new InferenceClient(TOKEN, options({ endpointUrl: undefined, baseUrl: `${hub.url}/hf-inference` })).featureExtraction({ model: "hfkit/feature-extraction", inputs: "Hello" });
+    await new InferenceClient(TOKEN, options({ endpointUrl: undefined, baseUrl: `${hub.url}/hf-inference` })).textClassification({ model: "hfkit/text-classification", inputs: "I love it" });
+    expect(events.filter((e) => e.type === "start").map((e) => (e as Extract<CallEvent, { type: "start" }>).operation)).toEqual(["embeddings", "text-classification"]);
+    expect(events.filter((e) => e.type === "end").map((e) => [(e as Extract<CallEvent, { type: "end" }>).attempts, (e as Extract<CallEvent, { type: "end" }>).error])).toEqual([
+      [1, undefined],
+      [1, undefined],
+    ]);
+  });
+});

@@ -38,6 +38,8 @@ export interface TaskSpec<A, O> {
  * provider's format sent through the router.
  */
 export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args: A, options: Options = {}): Promise<O> {
+  // Observed (`targets/observe.ts`, loaded on first use): the operation as the GenAI conventions name it, else the task's.
+  if (options?.observe) return (await import("./observe")).observedWhole(spec.task === "feature-extraction" ? "embeddings" : spec.task, args, options, (a, o) => runTask(spec, a, o));
   checkArgs(args, options);
   spec.check?.(args, options);
   const provider = taskProvider(args, options);
