@@ -125,9 +125,8 @@ function metricsOf(options: ProxyOptions): Promise<ProxyMetrics> | undefined {
   return metrics;
 }
 
-/** A request answered: logged, and counted unless it was a scrape of `/metrics`. */
+/** A request answered: logged and counted. */
 function reportOf(proxy: Proxy, report: RequestReport): void {
-  if (report.route === METRICS_PATH) return;
   proxy.log?.(report);
   void proxy.metrics?.then((m) => m.record(report), () => {});
 }
@@ -181,7 +180,9 @@ export async function startProxy(options: ProxyOptions & { port?: number; host?:
 async function respond(req: IncomingMessage, res: ServerResponse, proxy: Proxy): Promise<void> {
   const { options } = proxy;
   const trace = new RequestTrace(req.method ?? "GET", (req.url ?? "/").split("?")[0] ?? "/");
-  if (proxy.log || proxy.metrics) res.once("close", () => reportOf(proxy, trace.finish(res.headersSent ? res.statusCode : undefined)));
+  // A scrape of /metrics is neither logged nor counted: a scraper would drown the log.
+  const reported = (proxy.log || proxy.metrics) && !isScrape(req, proxy);
+  if (reported) res.once("close", () => reportOf(proxy, trace.finish(res.headersSent ? res.statusCode : undefined)));
   try {
     await handle(req, res, proxy, trace);
   } catch (error) {
@@ -204,10 +205,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy, t
     trace.route = "/v1/models";
     return models(req, res, proxy);
   }
-  if (req.method === "GET" && proxy.metrics && path === METRICS_PATH) {
-    trace.route = METRICS_PATH;
-    return scrape(res, proxy.metrics);
-  }
+  if (proxy.metrics && isScrape(req, proxy)) return scrape(res, proxy.metrics);
   const served = req.method === "POST" ? openAIRoute(path) : undefined;
   if (served?.prefix !== "") return fail(res, 404, `No route for ${req.method} ${path}`, "not_found_error");
   const cap = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -306,7 +304,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** The paths a log line names for the routes served. */
 const ROUTE_PATHS: Record<OpenAIRoute, string> = { chat: "/v1/chat/completions", responses: "/v1/responses" };
-const METRICS_PATH = "/metrics";
+
+/** `GET /metrics` on a proxy with metrics on. */
+const isScrape = (req: IncomingMessage, proxy: Proxy): boolean => proxy.metrics !== undefined && req.method === "GET" && req.url?.split("?")[0] === "/metrics";
 
 /** The options of the calls the proxy makes: its own taken out. */
 function callOptions(options: ProxyOptions): Options {

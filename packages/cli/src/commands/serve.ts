@@ -7,7 +7,7 @@ import { type Io, UsageError } from "../io";
 import { announce, hostFlag } from "../listen";
 import { FAULTS, KINDS, parseFaultSpec, parseModelSpec } from "./mockHubSpec";
 
-export const PROXY_HELP = `hfkit proxy --target URL [--port N] [--host H] [--provider P[,P...]] [--router-url U]
+export const PROXY_HELP = `hfkit proxy --target URL [--port N] [--host H] [--provider P[,P...]] [--router-url U] [--log FORMAT] [--metrics]
 
 An OpenAI-compatible proxy (POST /v1/chat/completions, GET /v1/models) in front of an hf-inference-style
 base URL or the HF router. Prints its URL on stdout; runs until Ctrl-C.
@@ -15,6 +15,11 @@ base URL or the HF router. Prints its URL on stdout; runs until Ctrl-C.
   --provider P[,P...]  the router's provider for requests that name none, or providers tried in order
                        before the first token (a failed one moves the request to the next)
   --router-url U       the HF router (default https://router.huggingface.co; a mock hub's URL offline)
+  --log FORMAT         one line per request on stderr: text (default), json (one object a line) or off;
+                       method, route, model, provider, status, timings, tokens, error class; never a
+                       token, a prompt or an answer
+  --metrics            serves Prometheus metrics at GET /metrics (requests, durations, time to first
+                       chunk, tokens)
   --host H   where to listen: 127.0.0.1 (default), ::1, or 0.0.0.0 / :: for every interface. Off
              loopback anyone on the network can use it, and callers' tokens cross the network in clear
              text: a warning says so.`;
@@ -47,7 +52,15 @@ const HUB_RISK = "the mock hub has no authentication";
 
 /** `hfkit proxy`: runs until Ctrl-C / SIGTERM, then shuts down cleanly. */
 export async function proxy(argv: string[], io: Io): Promise<void> {
-  const options = { target: { type: "string" }, port: { type: "string" }, host: { type: "string" }, provider: { type: "string" }, "router-url": { type: "string" } } as const;
+  const options = {
+    target: { type: "string" },
+    port: { type: "string" },
+    host: { type: "string" },
+    provider: { type: "string" },
+    "router-url": { type: "string" },
+    log: { type: "string" },
+    metrics: { type: "boolean" },
+  } as const;
   const { values } = parseArgs({ args: withNegatives(argv, options), options });
   if (!values.target) throw new UsageError("--target URL is required");
   const host = hostFlag(values.host);
@@ -56,7 +69,9 @@ export async function proxy(argv: string[], io: Io): Promise<void> {
   const provider = providers === undefined ? undefined : providers.length === 1 ? providers[0] : providers;
   const routerUrl = values["router-url"];
   if (routerUrl !== undefined && !/^https?:\/\/[^/]/i.test(routerUrl)) throw new UsageError(`--router-url ${routerUrl}: an http:// or https:// URL`);
-  const server = createProxy({ target: values.target, provider, routerUrl });
+  const log = logFlag(values.log);
+  const logTo = (line: string): void => void io.stderr.write(`${line}\n`);
+  const server = createProxy({ target: values.target, provider, routerUrl, log, logTo, metrics: values.metrics ?? false });
   // listen's error (a port in use) rejects here, so it is reported as one line.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -69,6 +84,16 @@ export async function proxy(argv: string[], io: Io): Promise<void> {
   announce(io, address, port, PROXY_RISK);
   await io.untilStopped();
   await server.shutdown();
+}
+
+const LOG_FORMATS = ["text", "json", "off"] as const;
+
+/** `--log`: text unless given (a proxy run by hand shows what it serves); json or off. */
+function logFlag(value: string | undefined): (typeof LOG_FORMATS)[number] {
+  if (value === undefined) return "text";
+  const format = LOG_FORMATS.find((f) => f === value);
+  if (!format) throw new UsageError(`--log must be text, json or off (got "${value}")`);
+  return format;
 }
 
 /** `hfkit mock-hub`: runs until Ctrl-C / SIGTERM. */
