@@ -142,3 +142,18 @@ describe("the other tasks", () => {
     ]);
   });
 });
+
+describe("the Responses API", () => {
+  it("a response and a streamed one report as chat, their text deltas as chunks, their usage and status at the end", async () => {
+    const { events, options } = watch();
+    const client = new InferenceClient(TOKEN, { routerUrl: hub.url, maxRetries: 0, observe: options().observe });
+    const whole = await client.responses({ model: "hfkit/router-multi", input: "Where?" });
+    for await (const _ of client.responsesStream({ model: "hfkit/router-multi", input: "Where?" })) void _;
+    const ends = events.filter((e) => e.type === "end") as Array<Extract<CallEvent, { type: "end" }>>;
+    expect(events.filter((e) => e.type === "start").map((e) => (e as Extract<CallEvent, { type: "start" }>).operation)).toEqual(["chat", "chat"]);
+    expect(ends[0]).toMatchObject({ chunks: 1, finishReasons: ["completed"], usage: { input: whole.usage?.input_tokens, output: whole.usage?.output_tokens } });
+    expect(ends[1]?.chunks).toBeGreaterThan(1);
+    expect(ends[1]).toMatchObject({ finishReasons: ["completed"], provider: "together" });
+    expect(ends[1]?.usage?.output).toBeGreaterThan(0);
+  });
+});

@@ -141,6 +141,11 @@ function seenOf(out: unknown): Seen {
   if (isRecord(usage) && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number") {
     seen.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: Number(usage.total_tokens) || 0 };
   }
+  // A response of the Responses API: its own names for the usage, and its status for a finish reason.
+  if (isRecord(usage) && typeof usage.input_tokens === "number" && typeof usage.output_tokens === "number") {
+    seen.usage = { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.input_tokens + usage.output_tokens };
+  }
+  if (out.object === "response" && typeof out.status === "string") seen.finishReasons.push(out.status);
   if (isRecord(out.served) && typeof out.served.provider === "string") seen.served = out.served.provider;
   return seen;
 }
@@ -182,6 +187,27 @@ export async function* observedStream<A extends object>(
     throw e;
   } finally {
     seen.finishReasons = seen.finishReasons.filter((r) => r !== undefined);
+    observation.end(seen, error);
+  }
+  return undefined;
+}
+
+/** A Responses API stream, observed: its text deltas are its chunks; `response.completed` (or `incomplete`) says the rest. */
+export async function* observedResponses<A extends object, E extends { type: string }>(args: A, options: Options, stream: Streamed<A, E>): AsyncGenerator<E, undefined, unknown> {
+  const observation = new Observation(options.observe ?? (() => {}), "chat", args, true);
+  let seen: Seen = { finishReasons: [] };
+  let error: unknown;
+  try {
+    for await (const event of stream(args, observation.options(options))) {
+      if (event.type.endsWith(".delta")) observation.chunk();
+      const response: unknown = Reflect.get(event, "response");
+      if ((event.type === "response.completed" || event.type === "response.incomplete") && isRecord(response)) seen = seenOf(response);
+      yield event;
+    }
+  } catch (e) {
+    error = e;
+    throw e;
+  } finally {
     observation.end(seen, error);
   }
   return undefined;

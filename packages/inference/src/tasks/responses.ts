@@ -9,6 +9,7 @@ import type { Options, ResponsesArgs, ResponsesOutput } from "../types";
  * Rejects with a typed {@link InferenceError}; bad input is an InputError before any request.
  */
 export async function responses(args: ResponsesArgs, options: Options = {}): Promise<ResponsesOutput> {
+  if (options?.observe) return (await import("../targets/observe")).observedWhole("chat", args, options, responses);
   if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
     try {

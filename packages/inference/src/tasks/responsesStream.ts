@@ -11,6 +11,7 @@ import { oneTarget, spanCall } from "../targets/chat";
  * errors. Nothing is thrown synchronously: bad input is an InputError from the first `next()`.
  */
 export function responsesStream(args: ResponsesArgs, options: Options = {}): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
+  if (options?.observe) return observed(args, options);
   return new StreamIterator<ResponsesStreamEvent>(() => {
     if (!oneTarget(args, options)) {
       const call = spanCall(args, options);
@@ -19,4 +20,8 @@ export function responsesStream(args: ResponsesArgs, options: Options = {}): Asy
     const r = prepareResponses(args, options, true);
     return { call: r.call, source: withRetries(r, responseStreamTries(r)) };
   });
+}
+
+async function* observed(args: ResponsesArgs, options: Options): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
+  return yield* (await import("../targets/observe")).observedResponses(args, options, responsesStream);
 }
