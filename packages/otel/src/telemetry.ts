@@ -50,6 +50,7 @@ export function withTelemetry(options: TelemetryOptions = {}): Telemetry {
   };
 
   const begin = (start: CallStartEvent) => {
+    const startedAt = performance.now();
     const attributes: Attributes = {
       "gen_ai.operation.name": start.operation,
       "gen_ai.provider.name": PROVIDER_NAME,
@@ -60,7 +61,7 @@ export function withTelemetry(options: TelemetryOptions = {}): Telemetry {
     };
     const name = start.model ? `${start.operation} ${start.model}` : start.operation;
     const span = resolve().tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start.time, attributes }, context.active());
-    calls.set(start.call, { span, start, startedAt: performance.now(), server: fixedServer });
+    calls.set(start.call, { span, start, startedAt, server: fixedServer });
   };
 
   const handlers: { [T in Exclude<CallEvent["type"], "start">]: (call: Call, event: Extract<CallEvent, { type: T }>) => void } = {
@@ -101,12 +102,14 @@ function attempt(tracer: Tracer, call: Call, event: CallAttemptEvent, fromHost: 
     call.span.setAttributes(call.server);
   }
   const end = now(call);
+  // hfkit times the first attempt from the call's start: never before the span's start (`time` is whole ms).
+  const startTime = Math.max(call.start.time, end - event.durationMs);
   const attributes: Attributes = { ...call.server, "http.response.status_code": event.status, "hfkit.attempt": event.attempt };
   if (event.provider) attributes["hfkit.provider"] = event.provider;
   if (event.requestId) attributes["hfkit.request_id"] = event.requestId;
   if (event.status >= 400) attributes["error.type"] = String(event.status);
   const parent = trace.setSpan(context.active(), call.span);
-  const span = tracer.startSpan("hfkit.attempt", { kind: SpanKind.CLIENT, startTime: end - event.durationMs, attributes }, parent);
+  const span = tracer.startSpan("hfkit.attempt", { kind: SpanKind.CLIENT, startTime, attributes }, parent);
   if (event.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
   span.end(end);
 }
