@@ -28,7 +28,7 @@ export interface RequestReport {
 }
 
 /** A client's words in a log line: no control characters (no forged lines), at most 200 characters. */
-export const clean = (text: string): string => text.replace(/[\u0000-\u001f\u007f]/g, "?").slice(0, 200);
+export const clean = (text: string): string => text.replace(/\p{Cc}/gu, "?").slice(0, 200);
 
 /** One request as it is answered: what the proxy learns of it, and what its call tells `observe`. */
 export class RequestTrace {
