@@ -59,3 +59,20 @@ it("--provider other than hf-inference with --base-url or --endpoint is a usage 
   expect(hub().requests).toHaveLength(0);
   expect((await chat("--provider", "hf-inference", "hi")).code).toBe(0);
 });
+
+it("a mistyped option is named in the CLI's own words, with the nearest one the command has; exit 2, nothing sent", async () => {
+  const typo = await hfkit(["chat", "--modle", "hfkit/tgi-3.2", "hi"]);
+  expect(typo.code).toBe(2);
+  expect(typo.stderr).toBe("hfkit: unknown option --modle: did you mean --model? (hfkit chat --help lists them)\n");
+  const swapped = await hfkit(["chat", "--tempreature", "1", "hi"]);
+  expect(swapped.stderr).toMatch(/unknown option --tempreature: did you mean --temperature\?/);
+  const far = await hfkit(["chat", "--frobnicate", "hi"]);
+  expect(far.stderr).toBe("hfkit: unknown option --frobnicate (hfkit chat --help lists them)\n");
+  const missing = await hfkit(["chat", "-m"]);
+  expect(missing.stderr).toBe("hfkit: --model needs a value\n");
+  const valued = await hfkit(["chat", "--json=yes", "hi"]);
+  expect(valued.stderr).toBe("hfkit: --json takes no value\n");
+  const proxy = await hfkit(["proxy", "--targt", "http://127.0.0.1:1"]);
+  expect(proxy.stderr).toMatch(/unknown option --targt: did you mean --target\?/);
+  for (const run of [typo, swapped, far, missing, valued, proxy]) expect(run.stderr).not.toMatch(/To specify a positional|'--/);
+});
