@@ -24,6 +24,7 @@ it("Ctrl-C on a stalled stream aborts the request and exits 130 at once; the ser
   expect(code).toBe(130);
   // The stream never resumes: an exit at all is the proof it did not wait (no bound on speed).
   expect(child.stdout).toBe("The capital\n");
+  expect(child.stderr).toMatch(/\(answer interrupted\)\n$/); // the partial answer is marked as one
   expect(await poll(() => hub().openStreams() === 0)).toBe(true);
 });
 

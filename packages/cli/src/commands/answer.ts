@@ -93,7 +93,11 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
     return text;
   } catch (error) {
     if (controller.signal.aborted) {
-      if (text && !s.json) io.stdout.write("\n");
+      // A partial answer is marked as one (on stderr: stdout keeps only the answer's text).
+      if (text && !s.json) {
+        io.stdout.write("\n");
+        io.stderr.write("(answer interrupted)\n");
+      }
       return undefined;
     }
     throw explain(error, s.timeout, loading);
