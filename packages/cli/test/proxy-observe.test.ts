@@ -45,8 +45,14 @@ describe("hfkit proxy --log and --metrics", () => {
     expect(metrics).toMatch(/^hfkit_proxy_request_duration_seconds_count\{.*outcome="ok"\} 2$/m);
   });
 
-  it("by default: a text line per request, and no /metrics", async () => {
-    const { stderr } = await withProxy([], async (url, child) => {
+  it("by default: no log and no /metrics; --log text: a short line per request", async () => {
+    const quiet = await withProxy([], async (url) => {
+      expect(await chat(url, true)).toBe(200);
+      expect((await fetch(`${url}/metrics`)).status).toBe(404);
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    expect(quiet.stderr).toBe("");
+    const { stderr } = await withProxy(["--log", "text"], async (url, child) => {
       expect(await chat(url, true)).toBe(200);
       expect((await fetch(`${url}/metrics`)).status).toBe(404);
       expect(await poll(() => child.stderr.trim().split("\n").length >= 2)).toBe(true);

@@ -15,7 +15,7 @@ base URL or the HF router. Prints its URL on stdout; runs until Ctrl-C.
   --provider P[,P...]  the router's provider for requests that name none, or providers tried in order
                        before the first token (a failed one moves the request to the next)
   --router-url U       the HF router (default https://router.huggingface.co; a mock hub's URL offline)
-  --log FORMAT         one line per request on stderr: text (default), json (one object a line) or off;
+  --log FORMAT         one line per request on stderr: text, json (one object a line) or off (default);
                        method, route, model, provider, status, timings, tokens, error class; never a
                        token, a prompt or an answer
   --metrics            serves Prometheus metrics at GET /metrics (requests, durations, time to first
@@ -88,9 +88,9 @@ export async function proxy(argv: string[], io: Io): Promise<void> {
 
 const LOG_FORMATS = ["text", "json", "off"] as const;
 
-/** `--log`: text unless given (a proxy run by hand shows what it serves); json or off. */
+/** `--log`: off unless given (stderr keeps to warnings and errors), text or json. */
 function logFlag(value: string | undefined): (typeof LOG_FORMATS)[number] {
-  if (value === undefined) return "text";
+  if (value === undefined) return "off";
   const format = LOG_FORMATS.find((f) => f === value);
   if (!format) throw new UsageError(`--log must be text, json or off (got "${value}")`);
   return format;
