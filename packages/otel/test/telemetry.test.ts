@@ -160,6 +160,18 @@ describe("a call's span", () => {
     expect(call?.attributes["gen_ai.request.model"]).toBeUndefined();
   });
 
+  it("featureExtraction: an `embeddings <model>` span, the duration metric, no chunk or token metrics", async () => {
+    const r = record();
+    const client = new InferenceClient(TOKEN, { baseUrl: `${hub.url}/hf-inference`, maxRetries: 0, observe: r.observe });
+    await client.featureExtraction({ model: "hfkit/feature-extraction", inputs: PROMPT });
+    const [call] = r.calls();
+    expect(call?.name).toBe("embeddings hfkit/feature-extraction");
+    expect(call?.attributes).toMatchObject({ "gen_ai.operation.name": "embeddings", "gen_ai.request.model": "hfkit/feature-extraction", "hfkit.attempts": 1 });
+    expect((await r.points("gen_ai.client.operation.duration")).map((p) => p.attributes["gen_ai.operation.name"])).toEqual(["embeddings"]);
+    expect(await r.points("gen_ai.client.operation.time_to_first_chunk")).toEqual([]);
+    expect(JSON.stringify(call?.attributes)).not.toContain("private question");
+  });
+
   it("two concurrent calls: each span keeps its own parameters and attempts", async () => {
     const r = record();
     await Promise.all([
