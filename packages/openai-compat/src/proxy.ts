@@ -4,15 +4,15 @@ import { InferenceError, InputError, type Options, type RetryEvent } from "@hfki
 import { answerChat } from "./answer";
 import { answerResponses } from "./responses";
 import { clientUrl, DEFAULT_MAX_BODY_BYTES, loopbackArgs, MAX_JSON_DEPTH, nestsDeeperThan, readBody, sameHost } from "./guard";
-import { createMetrics, type ProxyMetrics } from "./metrics";
 import { listModels } from "./models";
 import { sseEvent, toOpenAIError } from "./protocol";
 import { send } from "./relay";
-import { type LogFormat, type LogSink, type RequestReport, RequestTrace, requestLogger } from "./report";
+import type { RequestTrace } from "./report";
+import { createTelemetry, isScrape, observing, scrape, type Telemetry, type TelemetryOptions, traceOf } from "./telemetry";
 import { isModelsPath, type OpenAIRoute, openAIRoute, proxyRoute, type TargetKind, targetKind } from "./target";
 
 /** The options of the proxy: where it forwards, its limits, and any InferenceClient option for the calls it makes. */
-export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry" | "provider"> {
+export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry" | "provider">, TelemetryOptions {
   /**
    * The router's provider for requests whose body names none, or providers tried in order before the first token
    * (a request's own `provider`, a name or a list, and its `fallbackModels` win). Default `"auto"`.
@@ -39,12 +39,6 @@ export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | 
   keepAliveMs?: number;
   /** Model ids listed by `GET /v1/models`; default: the target's own list (an endpoint's model, the router's models), none for an hf-inference base. */
   models?: string[];
-  /** One line per request (method, route, model, provider, status, timings, tokens, error class): `"json"`, `"text"` or `"off"` (default). */
-  log?: LogFormat;
-  /** Where log lines go: a function given each line, or a stream written each line (default: stderr). */
-  logTo?: LogSink;
-  /** Serves Prometheus metrics at `GET /metrics`, from a registry of the proxy's own; prom-client is loaded only then. Default false. */
-  metrics?: boolean;
 }
 
 /**
@@ -83,7 +77,7 @@ const failWith = (res: ServerResponse, error: unknown): void => {
 export function createProxy(options: ProxyOptions): ProxyServer {
   refuseOwnToken(options);
   const kind = targetKind(targetUrl(options.target), options.endpoint);
-  const proxy: Proxy = { options, kind, inFlight: new Set(), log: requestLogger(options.log, options.logTo), metrics: metricsOf(options) };
+  const proxy: Proxy = { options, kind, inFlight: new Set(), telemetry: createTelemetry(options) };
   const { inFlight } = proxy;
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => void respond(req, res, proxy)) as ProxyServer;
@@ -111,24 +105,8 @@ interface Proxy {
   options: ProxyOptions;
   kind: TargetKind;
   inFlight: Set<AbortController>;
-  /** Logs a request's report; undefined when logging is off. */
-  log: ((report: RequestReport) => void) | undefined;
-  /** The metrics, once prom-client is loaded; undefined when off. */
-  metrics: Promise<ProxyMetrics> | undefined;
-}
-
-function metricsOf(options: ProxyOptions): Promise<ProxyMetrics> | undefined {
-  if (!options.metrics) return undefined;
-  const metrics = createMetrics();
-  // Told at the first scrape; never an unhandled rejection meanwhile.
-  metrics.catch(() => {});
-  return metrics;
-}
-
-/** A request answered: logged and counted. */
-function reportOf(proxy: Proxy, report: RequestReport): void {
-  proxy.log?.(report);
-  void proxy.metrics?.then((m) => m.record(report), () => {});
+  /** Its log and metrics; undefined when both are off. */
+  telemetry: Telemetry | undefined;
 }
 
 function targetUrl(target: unknown): URL {
@@ -179,10 +157,7 @@ export async function startProxy(options: ProxyOptions & { port?: number; host?:
 /** Answers one request; whatever it meets (a client that leaves, a bug) ends there, and the server serves on. */
 async function respond(req: IncomingMessage, res: ServerResponse, proxy: Proxy): Promise<void> {
   const { options } = proxy;
-  const trace = new RequestTrace(req.method ?? "GET", (req.url ?? "/").split("?")[0] ?? "/");
-  // A scrape of /metrics is neither logged nor counted: a scraper would drown the log.
-  const reported = (proxy.log || proxy.metrics) && !isScrape(req, proxy);
-  if (reported) res.once("close", () => reportOf(proxy, trace.finish(res.headersSent ? res.statusCode : undefined)));
+  const trace = traceOf(req, res, proxy.telemetry);
   try {
     await handle(req, res, proxy, trace);
   } catch (error) {
@@ -205,7 +180,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy, t
     trace.route = "/v1/models";
     return models(req, res, proxy);
   }
-  if (proxy.metrics && isScrape(req, proxy)) return scrape(res, proxy.metrics);
+  const { telemetry } = proxy;
+  if (telemetry?.metrics && isScrape(req, telemetry)) return scrape(res, telemetry.metrics);
   const served = req.method === "POST" ? openAIRoute(path) : undefined;
   if (served?.prefix !== "") return fail(res, 404, `No route for ${req.method} ${path}`, "not_found_error");
   const cap = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -261,7 +237,7 @@ async function forward(
 ): Promise<void> {
   const { target, endpoint, commitAfterMs = 20_000, keepAliveMs = 10_000, provider } = proxy.options;
   const core = callOptions(proxy.options);
-  const observe = proxy.log || proxy.metrics ? observing(trace, core.observe) : core.observe;
+  const observe = proxy.telemetry ? observing(trace, core.observe) : core.observe;
   const token = bearer(req);
   const streaming = (body as { stream?: unknown } | null)?.stream === true;
   let commitTimer: ReturnType<typeof setTimeout> | undefined;
@@ -305,29 +281,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** The paths a log line names for the routes served. */
 const ROUTE_PATHS: Record<OpenAIRoute, string> = { chat: "/v1/chat/completions", responses: "/v1/responses" };
 
-/** `GET /metrics` on a proxy with metrics on. */
-const isScrape = (req: IncomingMessage, proxy: Proxy): boolean => proxy.metrics !== undefined && req.method === "GET" && req.url?.split("?")[0] === "/metrics";
-
 /** The options of the calls the proxy makes: its own taken out. */
 function callOptions(options: ProxyOptions): Options {
   const { target: _t, endpoint: _e, maxBodyBytes: _b, commitAfterMs: _c, keepAliveMs: _k, models: _m, provider: _p, log: _l, logTo: _s, metrics: _x, ...core } = options;
   return core;
-}
-
-/** The call's `observe`: the request's trace told first, then the caller's own. */
-const observing =
-  (trace: RequestTrace, own: Options["observe"]): NonNullable<Options["observe"]> =>
-  (event) => {
-    trace.observe(event);
-    own?.(event);
-  };
-
-/** `GET /metrics`: the registry in Prometheus' text format; 500 when prom-client could not be loaded. */
-async function scrape(res: ServerResponse, metrics: Promise<ProxyMetrics>): Promise<void> {
-  try {
-    const { contentType, text } = await (await metrics).scrape();
-    res.writeHead(200, { "content-type": contentType }).end(text);
-  } catch (error) {
-    fail(res, 500, `The proxy's metrics are unavailable: ${String((error as Error)?.message ?? error)}`, "server_error");
-  }
 }
