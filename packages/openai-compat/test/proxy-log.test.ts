@@ -84,6 +84,19 @@ describe("the proxy's log", () => {
     expect(entry).toMatchObject({ status: 502, error: "ServerError", model: "hfkit/tgi-3.2" });
   });
 
+  it("a Responses request, streamed, whole and failed: its route, first chunk, tokens and error", async () => {
+    const input = messages[0]!.content;
+    const streamed = await logged({ model: "hfkit/tgi-3.2", input, stream: true }, "/v1/responses");
+    expect(streamed.status).toBe(200);
+    expect(streamed.entry).toMatchObject({ route: "/v1/responses", model: "hfkit/tgi-3.2", status: 200, stream: true });
+    expect(streamed.entry.firstChunkMs).toEqual(expect.any(Number));
+    const whole = await logged({ model: "hfkit/tgi-3.2", input }, "/v1/responses");
+    expect(whole.entry).toMatchObject({ route: "/v1/responses", status: 200, stream: false });
+    for (const { entry } of [streamed, whole]) expect((entry.tokens as { output: number } | undefined)?.output).toBeGreaterThan(0);
+    ctx.hub.inject({ type: "serverError", status: 503 }, { model: "hfkit/tgi-3.2" });
+    expect((await logged({ model: "hfkit/tgi-3.2", input }, "/v1/responses")).entry).toMatchObject({ status: 503, error: "ServerError" });
+  });
+
   it("a refused request and an unknown route: their status and path, no call", async () => {
     expect(await logged("{not json")).toMatchObject({ status: 400, entry: { status: 400, route: "/v1/chat/completions" } });
     expect((await logged({}, "/v2/nowhere?key=x")).entry).toMatchObject({ status: 404, route: "/v2/nowhere" });
