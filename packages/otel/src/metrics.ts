@@ -63,5 +63,6 @@ export function record(to: Instruments, { end, stream, firstChunkMs, attributes 
   }
   if (!stream) return;
   if (firstChunkMs !== undefined) to.firstChunk.record(firstChunkMs / 1000, attributes);
-  if (end.timePerChunkMs !== undefined) for (let i = 1; i < end.chunks; i++) to.perChunk.record(end.timePerChunkMs / 1000, attributes);
+  const perChunk = end.timePerChunkMs;
+  if (perChunk !== undefined) for (let i = 1; i < end.chunks; i++) to.perChunk.record(perChunk / 1000, attributes);
 }

@@ -2,7 +2,8 @@
  * `withTelemetry()`: an `observe` function that turns each hfkit call's events into one CLIENT span (with a child
  * span per HTTP attempt, an event per retry and failover move) and the GenAI client metrics at its end.
  */
-import { type Attributes, context, type MeterProvider, metrics, type Span, SpanKind, SpanStatusCode, trace, type Tracer, type TracerProvider } from "@opentelemetry/api";
+import type { Attributes, MeterProvider, Span, Tracer, TracerProvider } from "@opentelemetry/api";
+import { context, metrics, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { CallAttemptEvent, CallEndEvent, CallEvent, CallFailoverEvent, CallRetryEvent, CallStartEvent } from "@hfkit/inference";
 import { PROVIDER_NAME, requestAttributes, serverAttributes } from "./attributes";
 import { type Instruments, instruments, record } from "./metrics";
@@ -32,6 +33,9 @@ interface Call {
   firstChunkMs?: number;
 }
 
+/** What each event after `start` does to its call. */
+type Handlers = { [T in Exclude<CallEvent["type"], "start">]: (call: Call, event: Extract<CallEvent, { type: T }>) => void };
+
 const SCOPE = "@hfkit/otel";
 
 /** OpenTelemetry spans and GenAI client metrics for hfkit calls: `new InferenceClient(token, { ...withTelemetry() })`. */
@@ -49,22 +53,7 @@ export function withTelemetry(options: TelemetryOptions = {}): Telemetry {
     return tools;
   };
 
-  const begin = (start: CallStartEvent) => {
-    const startedAt = performance.now();
-    const attributes: Attributes = {
-      "gen_ai.operation.name": start.operation,
-      "gen_ai.provider.name": PROVIDER_NAME,
-      ...(start.model ? { "gen_ai.request.model": start.model } : {}),
-      ...requestAttributes(start.parameters),
-      ...fixedServer,
-      "hfkit.stream": start.stream,
-    };
-    const name = start.model ? `${start.operation} ${start.model}` : start.operation;
-    const span = resolve().tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start.time, attributes }, context.active());
-    calls.set(start.call, { span, start, startedAt, server: fixedServer });
-  };
-
-  const handlers: { [T in Exclude<CallEvent["type"], "start">]: (call: Call, event: Extract<CallEvent, { type: T }>) => void } = {
+  const handlers: Handlers = {
     attempt: (call, event) => attempt(resolve().tracer, call, event, options.serverAddress === undefined),
     retry: (call, event) => call.span.addEvent("hfkit.retry", retryAttributes(event), now(call)),
     failover: (call, event) => call.span.addEvent("hfkit.failover", failoverAttributes(event), now(call)),
@@ -80,7 +69,8 @@ export function withTelemetry(options: TelemetryOptions = {}): Telemetry {
 
   const observe = (event: CallEvent): void => {
     try {
-      if (event.type === "start") return begin(event);
+      // The call's clock starts before the first call makes the tracer and instruments.
+      if (event.type === "start") return void calls.set(event.call, open(event, performance.now(), resolve().tracer, fixedServer));
       const call = calls.get(event.call);
       if (call) (handlers[event.type] as (call: Call, event: CallEvent) => void)(call, event);
     } catch {
@@ -88,6 +78,21 @@ export function withTelemetry(options: TelemetryOptions = {}): Telemetry {
     }
   };
   return { observe };
+}
+
+/** A call's span, started at its `start` under the span active then. */
+function open(start: CallStartEvent, startedAt: number, tracer: Tracer, server: Attributes): Call {
+  const attributes: Attributes = {
+    "gen_ai.operation.name": start.operation,
+    "gen_ai.provider.name": PROVIDER_NAME,
+    ...(start.model ? { "gen_ai.request.model": start.model } : {}),
+    ...requestAttributes(start.parameters),
+    ...server,
+    "hfkit.stream": start.stream,
+  };
+  const name = start.model ? `${start.operation} ${start.model}` : start.operation;
+  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start.time, attributes }, context.active());
+  return { span, start, startedAt, server };
 }
 
 /** The call's clock, in ms since the epoch: its start's `time` plus the monotonic time since. */
@@ -104,7 +109,11 @@ function attempt(tracer: Tracer, call: Call, event: CallAttemptEvent, fromHost: 
   const end = now(call);
   // hfkit times the first attempt from the call's start: never before the span's start (`time` is whole ms).
   const startTime = Math.max(call.start.time, end - event.durationMs);
-  const attributes: Attributes = { ...call.server, "http.response.status_code": event.status, "hfkit.attempt": event.attempt };
+  const attributes: Attributes = {
+    ...call.server,
+    "http.response.status_code": event.status,
+    "hfkit.attempt": event.attempt,
+  };
   if (event.provider) attributes["hfkit.provider"] = event.provider;
   if (event.requestId) attributes["hfkit.request_id"] = event.requestId;
   if (event.status >= 400) attributes["error.type"] = String(event.status);
@@ -115,14 +124,22 @@ function attempt(tracer: Tracer, call: Call, event: CallAttemptEvent, fromHost: 
 }
 
 function retryAttributes(event: CallRetryEvent): Attributes {
-  const attributes: Attributes = { "hfkit.retry.attempt": event.attempt, "hfkit.retry.reason": event.reason, "hfkit.retry.delay_ms": event.delayMs };
+  const attributes: Attributes = {
+    "hfkit.retry.attempt": event.attempt,
+    "hfkit.retry.reason": event.reason,
+    "hfkit.retry.delay_ms": event.delayMs,
+  };
   if (event.status !== undefined) attributes["http.response.status_code"] = event.status;
   if (event.estimatedTime !== undefined) attributes["hfkit.retry.loading_estimate_ms"] = event.estimatedTime * 1000;
   return attributes;
 }
 
 function failoverAttributes(event: CallFailoverEvent): Attributes {
-  const attributes: Attributes = { "hfkit.failover.from": event.from, "hfkit.failover.to": event.to, "hfkit.failover.reason": event.reason };
+  const attributes: Attributes = {
+    "hfkit.failover.from": event.from,
+    "hfkit.failover.to": event.to,
+    "hfkit.failover.reason": event.reason,
+  };
   if (event.error) attributes["hfkit.failover.error"] = event.error;
   return attributes;
 }
@@ -140,7 +157,9 @@ function finish(to: Instruments, call: Call, end: CallEndEvent): void {
   };
   span.setAttributes({ ...shared, "hfkit.attempts": end.attempts, "hfkit.chunks": end.chunks });
   if (end.finishReasons.length > 0) span.setAttribute("gen_ai.response.finish_reasons", end.finishReasons);
-  if (end.usage) span.setAttributes({ "gen_ai.usage.input_tokens": end.usage.input, "gen_ai.usage.output_tokens": end.usage.output });
+  if (end.usage) {
+    span.setAttributes({ "gen_ai.usage.input_tokens": end.usage.input, "gen_ai.usage.output_tokens": end.usage.output });
+  }
   if (end.provider) span.setAttribute("hfkit.provider", end.provider);
   if (end.error?.kind) span.setAttribute("hfkit.timeout.kind", end.error.kind);
   if (end.error) span.setStatus({ code: SpanStatusCode.ERROR, message: end.error.name });
