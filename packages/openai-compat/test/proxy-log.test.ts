@@ -97,6 +97,24 @@ describe("the proxy's log", () => {
     expect((await logged({ model: "hfkit/tgi-3.2", input }, "/v1/responses")).entry).toMatchObject({ status: 503, error: "ServerError" });
   });
 
+  it("a stream that stalls after its first tokens: the 200 already sent, the timeout's class and kind", async () => {
+    const got: string[] = [];
+    const strict = await startProxy({ target: ctx.hub.url, maxRetries: 0, stallTimeout: 150, log: "json", logTo: (line) => got.push(line) });
+    try {
+      ctx.hub.inject({ type: "stall", afterChunks: 2 }, { model: "hfkit/tgi-3.2" });
+      const { status, text: body } = await within(post(strict, "/v1/chat/completions", { model: "hfkit/tgi-3.2", messages, stream: true }));
+      expect([status, body]).toEqual([200, expect.stringContaining('"error"')]);
+      await within(
+        (async () => {
+          while (got.length === 0) await new Promise((r) => setTimeout(r, 5));
+        })(),
+      );
+      expect(JSON.parse(got[0]!)).toMatchObject({ status: 200, error: "TimeoutError", errorKind: "stall", firstChunkMs: expect.any(Number) });
+    } finally {
+      await strict.close();
+    }
+  });
+
   it("a refused request and an unknown route: their status and path, no call", async () => {
     expect(await logged("{not json")).toMatchObject({ status: 400, entry: { status: 400, route: "/v1/chat/completions" } });
     expect((await logged({}, "/v2/nowhere?key=x")).entry).toMatchObject({ status: 404, route: "/v2/nowhere" });
