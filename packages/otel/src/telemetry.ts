@@ -91,7 +91,7 @@ function open(start: CallStartEvent, startedAt: number, tracer: Tracer, server: 
     "hfkit.stream": start.stream,
   };
   const name = start.model ? `${start.operation} ${start.model}` : start.operation;
-  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start.time, attributes }, context.active());
+  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime: start.time, attributes });
   return { span, start, startedAt, server };
 }
 
