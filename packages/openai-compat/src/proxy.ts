@@ -184,6 +184,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy, t
   if (telemetry?.metrics && isScrape(req, telemetry)) return scrape(res, telemetry.metrics);
   const served = req.method === "POST" ? openAIRoute(path) : undefined;
   if (served?.prefix !== "") return fail(res, 404, `No route for ${req.method} ${path}`, "not_found_error");
+  trace.route = ROUTE_PATHS[served.route];
   const cap = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const text = await readBody(req, cap);
   // The rest of the body is not read: the connection closes after the answer.
@@ -195,7 +196,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy, t
   } catch {
     return fail(res, 400, "The request body is not valid JSON");
   }
-  trace.asked(ROUTE_PATHS[served.route], body);
+  trace.asked(body);
   const controller = new AbortController();
   inFlight.add(controller);
   res.on("close", () => controller.abort());

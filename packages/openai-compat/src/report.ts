@@ -45,8 +45,7 @@ export class RequestTrace {
   }
 
   /** The request's body named a model and maybe a stream. */
-  asked(route: string, body: unknown): void {
-    this.route = route;
+  asked(body: unknown): void {
     const { model, stream } = (typeof body === "object" && body !== null ? body : {}) as { model?: unknown; stream?: unknown };
     if (typeof model === "string" && model !== "") this.call.model = clean(model);
     this.call.stream = stream === true;

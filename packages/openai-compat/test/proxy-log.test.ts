@@ -118,6 +118,8 @@ describe("the proxy's log", () => {
   it("a refused request and an unknown route: their status and path, no call", async () => {
     expect(await logged("{not json")).toMatchObject({ status: 400, entry: { status: 400, route: "/v1/chat/completions" } });
     expect((await logged({}, "/v2/nowhere?key=x")).entry).toMatchObject({ status: 404, route: "/v2/nowhere" });
+    const bare = await logged("{not json", "/chat/completions/");
+    expect(bare.entry).toMatchObject({ status: 400, route: "/v1/chat/completions" });
   });
 
   it("never logs the token, the prompt or the answer", async () => {
