@@ -38,6 +38,23 @@ describe("parsePartialJson", () => {
     ['"\\u00', ""],
     ['"caf\\u00e9 \\"x\\" \\n', 'café "x" \n'],
     ["-", undefined],
+    ['{"a":{},"b":[],"c":[{}]}', { a: {}, b: [], c: [{}] }],
+    ["{ }", {}],
+    ["[ ]", []],
+    ['{\t"a" :\r\n[ 1 ,\n2 ] }', { a: [1, 2] }],
+    ['["\\b\\f\\n\\r\\t\\/\\\\\\""]', ["\b\f\n\r\t/\\\""]],
+    ['["\\u00e9\\u00E9x"]', ["ééx"]],
+    ['["a\\', ["a"]],
+    ['["a\\u00', ["a"]],
+    ["[1.5e+3, -0.25, 2E-2, 0]", [1500, -0.25, 0.02, 0]],
+    ["[1e", []],
+    ["[1.", []],
+    ["[-", []],
+    ['{"a": 1', {}],
+    ['{"a": -1.5e3}', { a: -1500 }],
+    ["[true, false, null]", [true, false, null]],
+    ["[tru", []],
+    ["[nul", []],
     ["", undefined],
     ["   ", undefined],
   ])("%j reads as %j", (text, expected) => {
@@ -45,7 +62,9 @@ describe("parsePartialJson", () => {
   });
 
   it("text that is not JSON has no partial value", () => {
-    for (const text of ["Sure! {", "{a: 1}", "{'a'", "[1 2]", "nul1", '{"a" 1}']) expect(parsePartialJson(text)).toBeUndefined();
+    for (const text of ["Sure! {", "{a: 1}", "{'a'", "[1 2]", "nul1", '{"a" 1}', "[01]", "[1.e5]", "[+1]", "[.5]", '["\\x"]', '["\\u12G4"]', '["\\uG234"]', "[1,]x", "[1}", '{"a":1]', "{,}", "[,1]"]) {
+      expect(parsePartialJson(text), text).toBeUndefined();
+    }
   });
 
   it("a hostile nesting depth ends the value there instead of exhausting the stack", () => {
