@@ -15,6 +15,9 @@ export function hfkitStreams({ InferenceClient, chatCompletionStream }) {
       new InferenceClient("hf_bench", { fetch, endpointUrl: ENDPOINT, backend: "tgi" }).chatCompletionStream({ model: MODEL, messages }),
     "hfkit-fn": async (fetch) =>
       chatCompletionStream({ accessToken: "hf_bench", endpointUrl: ENDPOINT, model: MODEL, messages }, { fetch, backend: "tgi" }),
+    // The same stream told to an observer that does nothing: the price of `observe` itself.
+    "hfkit-observed": async (fetch) =>
+      new InferenceClient("hf_bench", { fetch, endpointUrl: ENDPOINT, backend: "tgi", observe: () => {} }).chatCompletionStream({ model: MODEL, messages }),
   };
 }
 

@@ -49,6 +49,9 @@ export function runNotes(r) {
   const lines = [
     `Importing an empty module costs ${r.importTime.empty.overMs.toFixed(1)} ms over bare node (${r.importTime.bare.ms.toFixed(0)} ms): Node's ESM loader, in every import row; a one-line module file costs ${r.importTime.file.overMs.toFixed(1)} ms.`,
     `eventsource-parser alone (its parser, JSON.parse, an async generator) runs at ${parser} the floor.`,
+    `hfkit with an \`observe\` hook (one that does nothing) runs at ${Object.entries(r.throughput)
+      .map(([shape, t]) => `${t["hfkit-observed"].toFloor.toFixed(2)}× (${SHAPE_NAMES[shape]}; hfkit without it ${t.hfkit.toFloor.toFixed(2)}×)`)
+      .join(", ")} the floor, in the same run.`,
     ...Object.entries(r.throughput).map(([shape, t]) => {
       const spread = (key) => `${Math.min(...t[key].ratios).toFixed(2)}–${Math.max(...t[key].ratios).toFixed(2)}`;
       return `Per-round ratios to the floor, ${SHAPE_NAMES[shape]}: hfkit ${spread("hfkit")}, @huggingface/inference ${spread("hf")}, openai ${spread("openai")}.`;

@@ -6,7 +6,7 @@ import { consume, STREAMS } from "./clients.mjs";
 import { bodyOf, fetchServing, sseChunks } from "./sse.mjs";
 import { median, rotated } from "./stats.mjs";
 
-export const THROUGHPUT_KEYS = ["floor", "hfkit", "hf", "openai", "parser"];
+export const THROUGHPUT_KEYS = ["floor", "hfkit", "hf", "openai", "parser", "hfkit-observed"];
 export const SHAPES = { "16k": "16 KB chunks", event: "one event per chunk" };
 
 function cpuMs(since) {

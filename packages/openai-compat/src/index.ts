@@ -4,4 +4,4 @@ export { createHfFetch, type HfFetchOptions } from "./fetch";
 export { toOpenAIError, type OpenAIErrorBody } from "./protocol";
 export { createProxy, type ProxyOptions, type ProxyServer, startProxy } from "./proxy";
 export type { TargetKind } from "./target";
-export type { LogFormat, LogSink, RequestReport } from "./report";
+export type { LogFormat, LogSink, LogStream, RequestReport } from "./report";

@@ -1,9 +1,10 @@
-import { type CallEvent, InputError } from "@hfkit/inference";
+import { type CallEvent, type CallTokens, InputError } from "@hfkit/inference";
 
 /** What one request did: the fields of its log line. No token, no prompt, no answer. */
 export interface RequestReport {
   /** When it arrived, ISO 8601. */
   time: string;
+  /** The HTTP method. */
   method: string;
   /** The route served (`/v1/chat/completions`, `/v1/responses`, `/v1/models`), else the path asked for. */
   route: string;
@@ -20,7 +21,7 @@ export interface RequestReport {
   /** From the request's arrival to its answer's last byte (or the client leaving), in ms. */
   durationMs: number;
   /** Tokens, when the upstream counted them. */
-  tokens?: { input: number; output: number };
+  tokens?: CallTokens;
   /** The class name of the hfkit error that ended the call, e.g. `RateLimitError`. */
   error?: string;
   /** A `TimeoutError`'s limit: `deadline`, `first-chunk`, `idle` or `stall`. */
@@ -86,7 +87,13 @@ export function textLine(r: RequestReport): string {
 export type LogFormat = "json" | "text" | "off";
 
 /** Where log lines go: a function given each line, or a stream written each line and a newline. */
-export type LogSink = ((line: string) => void) | { write(text: string): unknown };
+export type LogSink = ((line: string) => void) | LogStream;
+
+/** A stream a log line is written to (`process.stderr`, a file). */
+export interface LogStream {
+  /** Writes the line (with its newline). */
+  write(text: string): unknown;
+}
 
 /** The function that logs a report in `format` to `sink` (default: stderr); undefined when off. */
 export function requestLogger(format: LogFormat = "off", sink?: LogSink): ((r: RequestReport) => void) | undefined {
