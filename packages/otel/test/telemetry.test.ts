@@ -282,3 +282,42 @@ describe("what it never does", () => {
     expect(duration?.attributes["server.address"]).toBe("inference.example.com");
   });
 });
+
+describe("a stream that waited for a loading model and retried a 5xx", () => {
+  it("one call span with its attributes and three attempt spans (503 loading, 502, 200); the waits as events", async () => {
+    const r = record();
+    // The loading answer stays until it is taken (a short estimate alone would end it at once); the client waits its least, 1 s.
+    hub.inject({ type: "loading", estimatedTime: 0.001, durationMs: 60_000 }, { model: MODEL, times: 1 });
+    hub.inject({ type: "serverError", status: 502 }, { model: MODEL, times: 1 });
+    let text = "";
+    for await (const chunk of chatCompletionStream({ accessToken: TOKEN, model: MODEL, messages, stream_options: { include_usage: true } }, endpoint(r, { maxRetries: 1 }))) {
+      text += chunk.choices[0]?.delta?.content ?? "";
+    }
+    expect(text.length).toBeGreaterThan(0);
+    const [call, ...others] = r.calls();
+    expect(others).toEqual([]);
+    expect(call?.attributes).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": MODEL, "hfkit.stream": true, "hfkit.attempts": 3, "gen_ai.response.finish_reasons": ["stop"] });
+    expect(call?.attributes["gen_ai.usage.output_tokens"]).toBeGreaterThan(0);
+    const attempts = r.attemptsOf(call!);
+    expect(attempts.map((a) => a.attributes["http.response.status_code"])).toEqual([503, 502, 200]);
+    expect(call?.events.map((e) => [e.name, e.attributes?.["hfkit.retry.reason"]])).toEqual([
+      ["hfkit.retry", "loading"],
+      ["hfkit.retry", "server-error"],
+    ]);
+    expect(everything(r.spans(), await r.points("gen_ai.client.token.usage"))).not.toMatch(/private question|hf_otel_secret/);
+  });
+
+  it("a stall before the first chunk: error.type TimeoutError, the limit's kind beside it", async () => {
+    const r = record();
+    hub.inject({ type: "stall", afterChunks: 0 }, { model: MODEL, times: 1 });
+    const error = await (async () => {
+      for await (const _ of chatCompletionStream({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r, { stallTimeout: 50, firstChunkTimeout: 60_000 }))) void _;
+    })().catch((e: unknown) => e);
+    expect((error as Error).name).toBe("TimeoutError");
+    const [call] = r.calls();
+    expect(call?.attributes).toMatchObject({ "error.type": "TimeoutError", "hfkit.timeout.kind": "stall" });
+    expect(call?.status.code).toBe(SpanStatusCode.ERROR);
+    const duration = await r.points("gen_ai.client.operation.duration");
+    expect(duration.map((p) => p.attributes["error.type"])).toEqual(["TimeoutError"]);
+  });
+});
