@@ -164,51 +164,78 @@ export async function observedWhole<A extends object, T>(operation: CallOperatio
   }
 }
 
+/**
+ * `inner`, each value handed to `tap` as it passes and `done` called once at its end, its error, or when the consumer
+ * leaves: a plain iterator, with no generator frame per value (observing a stream must not slow it).
+ */
+class Tapped<T> implements AsyncGenerator<T, undefined, unknown> {
+  private over = false;
+
+  constructor(
+    private readonly inner: AsyncGenerator<T, undefined, unknown>,
+    private readonly tap: (value: T) => void,
+    private readonly done: (error?: unknown) => void,
+  ) {}
+
+  async next(): Promise<IteratorResult<T, undefined>> {
+    let result: IteratorResult<T, undefined>;
+    try {
+      result = await this.inner.next();
+    } catch (error) {
+      this.end(error);
+      throw error;
+    }
+    if (result.done) this.end();
+    else this.tap(result.value);
+    return result;
+  }
+
+  return(): Promise<IteratorResult<T, undefined>> {
+    this.end();
+    return this.inner.return(undefined);
+  }
+
+  throw(error: unknown): Promise<IteratorResult<T, undefined>> {
+    this.end(error);
+    return this.inner.throw(error);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  private end(error?: unknown): void {
+    if (this.over) return;
+    this.over = true;
+    this.done(error);
+  }
+}
+
 /** A streamed chat, observed: the first chunk timed, the chunks counted, usage and finish reasons read as they pass. */
-export async function* observedStream<A extends object>(
-  args: A,
-  options: Options,
-  stream: Streamed<A, ChatCompletionStreamOutput>,
-): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
+export function observedStream<A extends object>(args: A, options: Options, stream: Streamed<A, ChatCompletionStreamOutput>): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
   const observation = new Observation(options.observe ?? (() => {}), "chat", args, true);
   const seen: Seen = { finishReasons: [] };
-  let error: unknown;
-  try {
-    for await (const chunk of stream(args, observation.options(options))) {
-      if (chunk.choices.some((c) => c.delta?.content || c.delta?.tool_calls || c.delta?.reasoning)) observation.chunk();
-      if (chunk.model) seen.model = chunk.model;
-      if (chunk.usage) seen.usage = chunk.usage;
-      if (chunk.served?.provider) seen.served = chunk.served.provider;
-      for (const c of chunk.choices) if (c.finish_reason) seen.finishReasons[c.index] = String(c.finish_reason);
-      yield chunk;
-    }
-  } catch (e) {
-    error = e;
-    throw e;
-  } finally {
+  const tap = (chunk: ChatCompletionStreamOutput): void => {
+    if (chunk.choices.some((c) => c.delta?.content || c.delta?.tool_calls || c.delta?.reasoning)) observation.chunk();
+    if (chunk.model) seen.model = chunk.model;
+    if (chunk.usage) seen.usage = chunk.usage;
+    if (chunk.served?.provider) seen.served = chunk.served.provider;
+    for (const c of chunk.choices) if (c.finish_reason) seen.finishReasons[c.index] = String(c.finish_reason);
+  };
+  return new Tapped(stream(args, observation.options(options)), tap, (error) => {
     seen.finishReasons = seen.finishReasons.filter((r) => r !== undefined);
     observation.end(seen, error);
-  }
-  return undefined;
+  });
 }
 
 /** A Responses API stream, observed: its text deltas are its chunks; `response.completed` (or `incomplete`) says the rest. */
-export async function* observedResponses<A extends object, E extends { type: string }>(args: A, options: Options, stream: Streamed<A, E>): AsyncGenerator<E, undefined, unknown> {
+export function observedResponses<A extends object, E extends { type: string }>(args: A, options: Options, stream: Streamed<A, E>): AsyncGenerator<E, undefined, unknown> {
   const observation = new Observation(options.observe ?? (() => {}), "chat", args, true);
   let seen: Seen = { finishReasons: [] };
-  let error: unknown;
-  try {
-    for await (const event of stream(args, observation.options(options))) {
-      if (event.type.endsWith(".delta")) observation.chunk();
-      const response: unknown = Reflect.get(event, "response");
-      if ((event.type === "response.completed" || event.type === "response.incomplete") && isRecord(response)) seen = seenOf(response);
-      yield event;
-    }
-  } catch (e) {
-    error = e;
-    throw e;
-  } finally {
-    observation.end(seen, error);
-  }
-  return undefined;
+  const tap = (event: E): void => {
+    if (event.type.endsWith(".delta")) observation.chunk();
+    const response: unknown = Reflect.get(event, "response");
+    if ((event.type === "response.completed" || event.type === "response.incomplete") && isRecord(response)) seen = seenOf(response);
+  };
+  return new Tapped(stream(args, observation.options(options)), tap, (error) => observation.end(seen, error));
 }
