@@ -229,7 +229,6 @@ async function execute(p: Prepared, approve: RunToolsOptions["approve"], toolTim
   const limit = Math.min(tool.timeout ?? toolTimeout, MAX_TIMER_MS);
   const own = new AbortController();
   const stop = (reason: unknown): void => own.abort(reason);
-  loop.addEventListener("abort", () => stop(loop.reason), { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -238,9 +237,15 @@ async function execute(p: Prepared, approve: RunToolsOptions["approve"], toolTim
       reject(error);
     }, limit);
   });
+  // One listener on the loop's signal, removed when the call is over: it tells the tool and ends the wait.
+  let onLoopAbort = (): void => {};
   const aborted = new Promise<never>((_, reject) => {
-    if (loop.aborted) reject(loop.reason as InferenceError);
-    loop.addEventListener("abort", () => reject(loop.reason as InferenceError), { once: true });
+    onLoopAbort = () => {
+      stop(loop.reason);
+      reject(loop.reason as InferenceError);
+    };
+    if (loop.aborted) onLoopAbort();
+    else loop.addEventListener("abort", onLoopAbort, { once: true });
   });
   timedOut.catch(() => {});
   aborted.catch(() => {});
@@ -254,6 +259,7 @@ async function execute(p: Prepared, approve: RunToolsOptions["approve"], toolTim
     return failed(new ToolError("error", request.name, `${request.name} failed: ${redactText(message, secret)}`, { cause: error }));
   } finally {
     clearTimeout(timer);
+    loop.removeEventListener("abort", onLoopAbort);
     if (!own.signal.aborted) own.abort(new ToolError("timeout", request.name, "The call is over"));
   }
 }
