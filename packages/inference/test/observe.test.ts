@@ -85,6 +85,40 @@ describe("what a call reports", () => {
     expect(hub.requests).toEqual([]);
   });
 
+  it("each attempt and the end say whose protocol served: tgi, or openai once TGI's generate route handed off", async () => {
+    const tgi = watch();
+    for await (const _ of chatCompletionStream({ accessToken: TOKEN, messages }, tgi.options())) void _;
+    expect(tgi.events.filter((e) => e.type === "attempt" || e.type === "end").map((e) => ("backend" in e ? e.backend : "none"))).toEqual(["tgi", "tgi"]);
+    const vllm = watch();
+    await textGeneration({ accessToken: TOKEN, inputs: PROMPT }, vllm.options({ endpointUrl: `${hub.url}/endpoints/hfkit/vllm` }));
+    const attempts = vllm.events.filter((e) => e.type === "attempt");
+    expect(attempts.map((e) => [e.status, e.backend])).toEqual([[404, "tgi"], [200, "openai"]]);
+    expect(vllm.events.at(-1)).toMatchObject({ type: "end", backend: "openai" });
+  });
+
+  it("a stream left early ends once, without an error, its chunks so far counted", async () => {
+    const { events, options } = watch();
+    let taken = 0;
+    for await (const chunk of chatCompletionStream({ accessToken: TOKEN, messages }, options())) if (chunk.choices[0]?.delta?.content && ++taken === 2) break;
+    const ends = events.filter((e) => e.type === "end");
+    expect(ends).toHaveLength(1);
+    expect(ends[0]).toMatchObject({ chunks: 2 });
+    expect(ends[0]?.error).toBeUndefined();
+  });
+
+  it("a streamed answer that breaks its schema ends with StructuredOutputError", async () => {
+    const { events, options } = watch();
+    hub.inject({ type: "schemaViolation" }, { times: 1 });
+    const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false };
+    const error = await (async () => {
+      const stream = chatCompletionStream({ accessToken: TOKEN, messages, response_format: { type: "json_schema", json_schema: { name: "place", schema } } }, options());
+      for await (const _ of stream) void _;
+    })().catch((e: unknown) => e);
+    expect((error as Error).name).toBe("StructuredOutputError");
+    expect(types(events)).toEqual(["start", "attempt", "first-chunk", "end"]);
+    expect(events.at(-1)).toMatchObject({ type: "end", error: { name: "StructuredOutputError" } });
+  });
+
   it("an observer that throws never fails the call", async () => {
     const out = await chatCompletion(
       { accessToken: TOKEN, messages },
@@ -125,8 +159,25 @@ describe("everywhere a chat goes", () => {
     await runTools({ accessToken: TOKEN, messages, tools }, options({ endpointUrl: `${hub.url}/models/hfkit/vllm`, backend: "openai" }));
     const starts = events.filter((e) => e.type === "start");
     expect(starts).toHaveLength(2);
-    expect(new Set(events.map((e) => e.call)).size).toBe(2);
+    expect(types(events)).toEqual(["start", "attempt", "first-chunk", "end", "tool", "start", "attempt", "first-chunk", "end"]);
+    expect(new Set(events.map((e) => e.call)).size).toBe(3);
     expect(events.filter((e) => e.type === "end").map((e) => (e as Extract<CallEvent, { type: "end" }>).finishReasons)).toEqual([["tool_calls"], ["stop"]]);
+  });
+
+  it("the tool runner: each tool call is an event of its own, with its name, id, step, time and outcome", async () => {
+    const { events, options } = watch();
+    const tools = [{ name: "weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, run: () => Promise.reject(new RangeError("no forecast")) }];
+    const run = await runTools({ accessToken: TOKEN, messages, tools }, options({ endpointUrl: `${hub.url}/models/hfkit/vllm`, backend: "openai" }));
+    const [tool] = events.filter((e) => e.type === "tool");
+    const [result] = run.steps[0]?.results ?? [];
+    expect(tool).toMatchObject({ type: "tool", step: 1, name: "weather", callId: result?.id, status: "error", error: "ToolError" });
+    expect(tool?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(tool)).not.toMatch(/Paris|no forecast|hf_observe/);
+    const ok = watch();
+    await runTools({ accessToken: TOKEN, messages, tools: [{ ...tools[0]!, run: () => "sunny" }] }, ok.options({ endpointUrl: `${hub.url}/models/hfkit/vllm`, backend: "openai" }));
+    const [fine] = ok.events.filter((e) => e.type === "tool");
+    expect(fine).toMatchObject({ status: "ok" });
+    expect(fine && "error" in fine).toBe(false);
   });
 });
 

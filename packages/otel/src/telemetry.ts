@@ -4,7 +4,7 @@
  */
 import type { Attributes, MeterProvider, Span, Tracer, TracerProvider } from "@opentelemetry/api";
 import { context, metrics, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import type { CallAttemptEvent, CallEndEvent, CallEvent, CallFailoverEvent, CallRetryEvent, CallStartEvent } from "@hfkit/inference";
+import type { CallAttemptEvent, CallEndEvent, CallEvent, CallFailoverEvent, CallRetryEvent, CallStartEvent, CallToolEvent } from "@hfkit/inference";
 import { PROVIDER_NAME, requestAttributes, serverAttributes } from "./attributes";
 import { type Instruments, instruments, record } from "./metrics";
 
@@ -34,7 +34,7 @@ interface Call {
 }
 
 /** What each event after `start` does to its call. */
-type Handlers = { [T in Exclude<CallEvent["type"], "start">]: (call: Call, event: Extract<CallEvent, { type: T }>) => void };
+type Handlers = { [T in Exclude<CallEvent["type"], "start" | "tool">]: (call: Call, event: Extract<CallEvent, { type: T }>) => void };
 
 const SCOPE = "@hfkit/otel";
 
@@ -71,6 +71,7 @@ export function withTelemetry(options: TelemetryOptions = {}): Telemetry {
     try {
       // The call's clock starts before the first call makes the tracer and instruments.
       if (event.type === "start") return void calls.set(event.call, open(event, performance.now(), resolve().tracer, fixedServer));
+      if (event.type === "tool") return toolSpan(resolve().tracer, event);
       const call = calls.get(event.call);
       if (call) (handlers[event.type] as (call: Call, event: CallEvent) => void)(call, event);
     } catch {
@@ -115,6 +116,7 @@ function attempt(tracer: Tracer, call: Call, event: CallAttemptEvent, fromHost: 
     "hfkit.attempt": event.attempt,
   };
   if (event.provider) attributes["hfkit.provider"] = event.provider;
+  if (event.backend) attributes["hfkit.backend"] = event.backend;
   if (event.requestId) attributes["hfkit.request_id"] = event.requestId;
   if (event.status >= 400) attributes["error.type"] = String(event.status);
   const parent = trace.setSpan(context.active(), call.span);
@@ -161,8 +163,26 @@ function finish(to: Instruments, call: Call, end: CallEndEvent): void {
     span.setAttributes({ "gen_ai.usage.input_tokens": end.usage.input, "gen_ai.usage.output_tokens": end.usage.output });
   }
   if (end.provider) span.setAttribute("hfkit.provider", end.provider);
+  if (end.backend) span.setAttribute("hfkit.backend", end.backend);
   if (end.error?.kind) span.setAttribute("hfkit.timeout.kind", end.error.kind);
   if (end.error) span.setStatus({ code: SpanStatusCode.ERROR, message: end.error.name });
   span.end(start.time + end.durationMs);
   record(to, { end, stream: start.stream, firstChunkMs: call.firstChunkMs, attributes: shared });
+}
+
+/** A tool call the runner ran: an `execute_tool {name}` span of its own, under the span active then, ending now. */
+function toolSpan(tracer: Tracer, event: CallToolEvent): void {
+  const end = Date.now();
+  const attributes: Attributes = {
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": event.name,
+    "gen_ai.tool.call.id": event.callId,
+    "gen_ai.tool.type": "function",
+    "hfkit.tool.status": event.status,
+    "hfkit.step": event.step,
+  };
+  if (event.status !== "ok") attributes["error.type"] = event.error ?? event.status;
+  const span = tracer.startSpan(`execute_tool ${event.name}`, { kind: SpanKind.INTERNAL, startTime: end - event.durationMs, attributes });
+  if (event.status !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: event.status });
+  span.end(end);
 }

@@ -2,9 +2,9 @@
  * withTelemetry() with the real OpenTelemetry SDK, on real hfkit calls against the mock hub: the call span, its
  * attempt spans, retry and failover events, the four GenAI client metrics, and no text anywhere.
  */
-import { type CallEvent, chatCompletion, chatCompletionStream, InferenceClient, type Options, textGeneration } from "@hfkit/inference";
+import { type CallEvent, chatCompletion, chatCompletionStream, InferenceClient, type Options, runTools, textGeneration } from "@hfkit/inference";
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
-import { SpanStatusCode } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CLIENT, everything, ms, record, type Recorded } from "./helpers";
 
@@ -52,6 +52,7 @@ describe("a call's span", () => {
       "hfkit.stream": false,
       "hfkit.attempts": 1,
       "hfkit.chunks": 1,
+      "hfkit.backend": "tgi",
       "hfkit.time_to_first_chunk_ms": expect.any(Number) as number,
     });
     const start = r.events[0] as Extract<CallEvent, { type: "start" }>;
@@ -67,7 +68,7 @@ describe("a call's span", () => {
     expect(more).toEqual([]);
     expect(attempt?.kind).toBe(CLIENT);
     expect(attempt?.spanContext().traceId).toBe(call?.spanContext().traceId);
-    expect(attempt?.attributes).toMatchObject({ "http.response.status_code": 200, "hfkit.attempt": 1, ...server() });
+    expect(attempt?.attributes).toMatchObject({ "http.response.status_code": 200, "hfkit.attempt": 1, "hfkit.backend": "tgi", ...server() });
     expect(attempt?.attributes["error.type"]).toBeUndefined();
     expect(ms(attempt!.startTime)).toBeGreaterThanOrEqual(ms(call!.startTime) - 0.001);
     expect(ms(attempt!.endTime)).toBeLessThanOrEqual(ms(call!.endTime) + 0.001);
@@ -319,5 +320,33 @@ describe("a stream that waited for a loading model and retried a 5xx", () => {
     expect(call?.status.code).toBe(SpanStatusCode.ERROR);
     const duration = await r.points("gen_ai.client.operation.duration");
     expect(duration.map((p) => p.attributes["error.type"])).toEqual(["TimeoutError"]);
+  });
+});
+
+describe("the tool runner", () => {
+  it("each step is a chat span; each tool call an `execute_tool {name}` span with the tool's name, call id and outcome", async () => {
+    const r = record();
+    const tools = [
+      { name: "weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, run: () => Promise.reject(new Error(`down for ${TOKEN}`)) },
+    ];
+    const run = await runTools({ accessToken: TOKEN, messages, tools }, { endpointUrl: `${hub.url}/models/hfkit/vllm`, backend: "openai", maxRetries: 0, observe: r.observe });
+    const [result] = run.steps[0]?.results ?? [];
+    const spans = r.spans();
+    expect(spans.map((s) => s.name).filter((n) => n !== "hfkit.attempt")).toEqual(["chat", "execute_tool weather", "chat"]);
+    const tool = spans.find((s) => s.name === "execute_tool weather");
+    expect(tool?.kind).toBe(SpanKind.INTERNAL);
+    expect(tool?.attributes).toEqual({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "weather",
+      "gen_ai.tool.call.id": result?.id,
+      "gen_ai.tool.type": "function",
+      "hfkit.tool.status": "error",
+      "hfkit.step": 1,
+      "error.type": "ToolError",
+    });
+    expect(tool?.status.code).toBe(SpanStatusCode.ERROR);
+    const toolEvent = r.events.find((e) => e.type === "tool") as Extract<CallEvent, { type: "tool" }>;
+    expect(ms(tool!.duration)).toBeCloseTo(toolEvent.durationMs, 0);
+    expect(everything(spans, [])).not.toContain(TOKEN);
   });
 });

@@ -1,7 +1,7 @@
 import { InferenceError, InputError } from "./errors";
 import { redactText, redactUrl } from "./redact";
 import { toHttpError } from "./errorTable";
-import type { FetchLike, Options, ResponseInfo } from "../types";
+import type { Backend, FetchLike, Options, ResponseInfo } from "../types";
 import { VERSION } from "../version";
 import { readText, parseMaybeJson } from "./body";
 import type { Call } from "./call";
@@ -34,6 +34,8 @@ export interface Connection {
 export interface Outgoing {
   readonly url: string;
   readonly body: Payload;
+  /** Whose protocol the request speaks, when a chat or generate call chose a backend. */
+  readonly backend?: Backend;
 }
 
 /** Where an answer came from, for the errors made of it: URL and request id redacted, and the token to redact with. */
@@ -139,7 +141,7 @@ export async function sendOnce(call: Call, conn: Connection, out: Outgoing): Pro
   const secret = call.secret;
   const origin: Origin = { url: redactUrl(out.url), requestId: requestIdOf(res, secret), provider: res.headers.get("x-inference-provider") ?? undefined, secret };
   debug?.(`${res.status} ${mediaType(res) || "-"} in ${Date.now() - sentAt} ms${origin.requestId ? `, request id ${origin.requestId}` : ""}`);
-  conn.onResponse?.({ status: res.status, headers: res.headers, url: origin.url, requestId: origin.requestId });
+  conn.onResponse?.({ status: res.status, headers: res.headers, url: origin.url, requestId: origin.requestId, backend: out.backend });
   if (res.ok) return { res, origin, release };
   const body = await readErrorBody(call, res);
   throw toHttpError({

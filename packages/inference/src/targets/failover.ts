@@ -37,6 +37,9 @@ import { listModels } from "./catalog";
 import { type ChatContext, prepareChat } from "./chat";
 import { estimateCost } from "./cost";
 import { FailoverError } from "./routing";
+import { tapped } from "./tapped";
+
+export { tapped };
 import { chatRoute } from "./routes";
 
 /** The most candidates one call may name (each is a request at worst). */
@@ -81,26 +84,6 @@ export function failoverStream(
   return failover(args, options, span, true, tries, (source, served, price, end) =>
     tapped(source, (chunk) => (chunk.served = priced(served, chunk.usage, price)), end),
   );
-}
-
-/** `source`, each value handed to `mark` as it is taken, and `end` called once it is closed. */
-export function tapped<T>(source: Source<T>, mark: (value: T) => void, end: () => void): Source<T> {
-  return {
-    poll() {
-      const value = source.poll();
-      if (value !== undefined) mark(value);
-      return value;
-    },
-    get ended() {
-      return source.ended;
-    },
-    failure: () => source.failure(),
-    pull: (then) => source.pull(then),
-    close() {
-      source.close();
-      end();
-    },
-  };
 }
 
 /**

@@ -4,8 +4,12 @@
  * first chunk and its end, told to `observe` with timings, tokens, the provider and the error's class. The call
  * itself runs as it would unobserved: the hooks it is given call the caller's own too. No text, never the token.
  */
+import type { Call } from "../core/call";
+import type { InferenceError } from "../core/errors";
 import { isRecord } from "../core/json";
-import type { ChatCompletionStreamOutput, ChatCompletionUsage, CallEvent, CallOperation, Options } from "../types";
+import type { Source } from "../core/source";
+import { tapped } from "./tapped";
+import type { Backend, ChatCompletionStreamOutput, ChatCompletionUsage, CallEvent, CallOperation, Options, ToolCallResult } from "../types";
 
 /** The parameters the GenAI conventions name (`gen_ai.request.*`), as a call's arguments spell them. */
 const PARAMETERS = ["temperature", "top_p", "top_k", "max_tokens", "max_new_tokens", "frequency_penalty", "presence_penalty", "seed", "n", "stop"] as const;
@@ -22,6 +26,7 @@ class Observation {
   private lastChunk: number | undefined;
   private chunks = 0;
   private provider: string | undefined;
+  private backend: Backend | undefined;
   private ended = false;
 
   constructor(
@@ -70,6 +75,7 @@ class Observation {
         const now = performance.now();
         const event: CallEvent = { type: "attempt", call: this.call, attempt: this.attempts, status: info.status, durationMs: now - this.attemptStarted, host };
         if (provider) event.provider = provider;
+        if (info.backend) event.backend = this.backend = info.backend;
         if (info.requestId) event.requestId = info.requestId;
         this.emit(event);
         onResponse?.(info);
@@ -94,15 +100,17 @@ class Observation {
     };
   }
 
-  /** A chunk with data (or a whole answer) arrived. */
+  /** A chunk with data (or a whole answer) arrived: only the first is timed (no clock read per chunk). */
   chunk(): void {
-    const now = performance.now();
-    this.chunks++;
-    if (this.firstChunk === undefined) {
-      this.firstChunk = now;
-      this.emit({ type: "first-chunk", call: this.call, ms: now - this.started });
+    if (this.chunks++ === 0) {
+      this.firstChunk = performance.now();
+      this.emit({ type: "first-chunk", call: this.call, ms: this.firstChunk - this.started });
     }
-    this.lastChunk = now;
+  }
+
+  /** The answer's last data arrived (a finish reason, a completed response): the end of its chunks' time. */
+  finished(): void {
+    this.lastChunk = performance.now();
   }
 
   /** The call ended, with what it answered (for a stream: its chunks' model, usage and finish reasons). */
@@ -111,11 +119,12 @@ class Observation {
     this.ended = true;
     const now = performance.now();
     const event: CallEvent = { type: "end", call: this.call, durationMs: now - this.started, chunks: this.chunks, finishReasons: seen.finishReasons, attempts: this.attempts };
-    if (this.chunks > 1 && this.firstChunk !== undefined && this.lastChunk !== undefined) event.timePerChunkMs = (this.lastChunk - this.firstChunk) / (this.chunks - 1);
+    if (this.chunks > 1 && this.firstChunk !== undefined) event.timePerChunkMs = ((this.lastChunk ?? now) - this.firstChunk) / (this.chunks - 1);
     if (seen.usage) event.usage = { input: seen.usage.prompt_tokens, output: seen.usage.completion_tokens };
     if (seen.model) event.responseModel = seen.model;
     const provider = seen.served ?? this.provider;
     if (provider) event.provider = provider;
+    if (this.backend) event.backend = this.backend;
     if (error !== undefined) {
       const name = error instanceof Error ? error.name : "Error";
       const kind: unknown = error instanceof Error ? Reflect.get(error, "kind") : undefined;
@@ -126,7 +135,6 @@ class Observation {
 }
 
 type Whole<A, T> = (args: A, options: Options) => Promise<T>;
-type Streamed<A, T> = (args: A, options: Options) => AsyncGenerator<T, undefined, unknown>;
 
 type Seen = { model?: string; usage?: ChatCompletionUsage | null; finishReasons: string[]; served?: string };
 
@@ -164,78 +172,119 @@ export async function observedWhole<A extends object, T>(operation: CallOperatio
   }
 }
 
+/** A stream's start: its call and its source (what `StreamIterator`'s opener gives). */
+type Opened<T> = { call: Call; source: Promise<Source<T>> };
+
+/** How an observed stream reads its values: which carry data, and what they say of the answer. */
+type Reader<T> = (observation: Observation, seen: Seen) => (value: T) => void;
+
 /**
- * `inner`, each value handed to `tap` as it passes and `done` called once at its end, its error, or when the consumer
- * leaves: a plain iterator, with no generator frame per value (observing a stream must not slow it).
+ * The source of a stream, observed: opened by `open` with the observation's hooks, each value tapped as the stream's
+ * iterator takes it (no layer per value: observing must not slow a stream), the end told once it is closed. `span` is
+ * the iterator's clock: its failure (a `break` before the first value, the caller's signal) cancels the inner call.
  */
-class Tapped<T> implements AsyncGenerator<T, undefined, unknown> {
-  private over = false;
-
-  constructor(
-    private readonly inner: AsyncGenerator<T, undefined, unknown>,
-    private readonly tap: (value: T) => void,
-    private readonly done: (error?: unknown) => void,
-  ) {}
-
-  async next(): Promise<IteratorResult<T, undefined>> {
-    let result: IteratorResult<T, undefined>;
-    try {
-      result = await this.inner.next();
-    } catch (error) {
-      this.end(error);
-      throw error;
-    }
-    if (result.done) this.end();
-    else this.tap(result.value);
-    return result;
-  }
-
-  return(): Promise<IteratorResult<T, undefined>> {
-    this.end();
-    return this.inner.return(undefined);
-  }
-
-  throw(error: unknown): Promise<IteratorResult<T, undefined>> {
-    this.end(error);
-    return this.inner.throw(error);
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  private end(error?: unknown): void {
-    if (this.over) return;
-    this.over = true;
-    this.done(error);
-  }
-}
-
-/** A streamed chat, observed: the first chunk timed, the chunks counted, usage and finish reasons read as they pass. */
-export function observedStream<A extends object>(args: A, options: Options, stream: Streamed<A, ChatCompletionStreamOutput>): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
+function observedSource<A extends object, T>(args: A, options: Options, span: Call, open: (args: A, options: Options) => Opened<T>, read: Reader<T>): Promise<Source<T>> {
   const observation = new Observation(options.observe ?? (() => {}), "chat", args, true);
   const seen: Seen = { finishReasons: [] };
-  const tap = (chunk: ChatCompletionStreamOutput): void => {
-    if (chunk.choices.some((c) => c.delta?.content || c.delta?.tool_calls || c.delta?.reasoning)) observation.chunk();
-    if (chunk.model) seen.model = chunk.model;
-    if (chunk.usage) seen.usage = chunk.usage;
-    if (chunk.served?.provider) seen.served = chunk.served.provider;
-    for (const c of chunk.choices) if (c.finish_reason) seen.finishReasons[c.index] = String(c.finish_reason);
-  };
-  return new Tapped(stream(args, observation.options(options)), tap, (error) => {
-    seen.finishReasons = seen.finishReasons.filter((r) => r !== undefined);
+  const failed = (error: unknown): never => {
     observation.end(seen, error);
-  });
+    throw error;
+  };
+  let opened: Opened<T>;
+  try {
+    opened = open(args, observation.options(options));
+  } catch (error) {
+    return Promise.reject(error).catch(failed);
+  }
+  const { call, source } = opened;
+  const unlink = span.onCancel((reason) => call.fail(reason as InferenceError));
+  const over = (): void => {
+    unlink();
+    call.finish();
+  };
+  return source.then(
+    (s) =>
+      tapped(s, read(observation, seen), () => {
+        over();
+        seen.finishReasons = seen.finishReasons.filter((r) => r !== undefined);
+        observation.end(seen, s.failure());
+      }),
+    (error: unknown) => {
+      over();
+      return failed(error);
+    },
+  );
 }
 
-/** A Responses API stream, observed: its text deltas are its chunks; `response.completed` (or `incomplete`) says the rest. */
-export function observedResponses<A extends object, E extends { type: string }>(args: A, options: Options, stream: Streamed<A, E>): AsyncGenerator<E, undefined, unknown> {
+/** A chat's chunks: those with content, tool calls or reasoning are its data; usage, model, finish reasons as they pass. */
+const chatChunks: Reader<ChatCompletionStreamOutput> = (observation, seen) => (chunk) => {
+  let data = false;
+  for (const c of chunk.choices) {
+    const delta = c.delta;
+    if (delta && (delta.content || delta.tool_calls || delta.reasoning)) data = true;
+    if (c.finish_reason) {
+      seen.finishReasons[c.index] = String(c.finish_reason);
+      observation.finished();
+    }
+  }
+  if (data) observation.chunk();
+  if (chunk.model) seen.model = chunk.model;
+  if (chunk.usage) seen.usage = chunk.usage;
+  if (chunk.served?.provider) seen.served = chunk.served.provider;
+};
+
+/** A Responses API stream's events: its text deltas are its data; `response.completed` (or `incomplete`) says the rest. */
+const responseEvents: Reader<{ type: string }> = (observation, seen) => (event) => {
+  if (event.type.endsWith(".delta")) observation.chunk();
+  const response: unknown = Reflect.get(event, "response");
+  if ((event.type === "response.completed" || event.type === "response.incomplete") && isRecord(response)) {
+    observation.finished();
+    Object.assign(seen, seenOf(response));
+  }
+};
+
+/** A streamed chat, observed. */
+export const observedChat = <A extends object>(args: A, options: Options, span: Call, open: (args: A, options: Options) => Opened<ChatCompletionStreamOutput>): Promise<Source<ChatCompletionStreamOutput>> =>
+  observedSource(args, options, span, open, chatChunks);
+
+/** A Responses API stream, observed. */
+export const observedResponses = <A extends object, E extends { type: string }>(args: A, options: Options, span: Call, open: (args: A, options: Options) => Opened<E>): Promise<Source<E>> =>
+  observedSource(args, options, span, open, responseEvents as Reader<E>);
+
+/**
+ * A chat stream observed a chunk at a time: a structured stream, whose own check can fail it after its last chunk
+ * (a `StructuredOutputError` is then the call's error).
+ */
+export async function* observedStream<A extends object>(
+  args: A,
+  options: Options,
+  stream: (args: A, options: Options) => AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown>,
+): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
   const observation = new Observation(options.observe ?? (() => {}), "chat", args, true);
-  let seen: Seen = { finishReasons: [] };
-  const tap = (event: E): void => {
-    if (event.type.endsWith(".delta")) observation.chunk();
-    const response: unknown = Reflect.get(event, "response");
-    if ((event.type === "response.completed" || event.type === "response.incomplete") && isRecord(response)) seen = seenOf(response);
-  };
-  return new Tapped(stream(args, observation.options(options)), tap, (error) => observation.end(seen, error));
+  const seen: Seen = { finishReasons: [] };
+  const tap = chatChunks(observation, seen);
+  let error: unknown;
+  try {
+    for await (const chunk of stream(args, observation.options(options))) {
+      tap(chunk);
+      yield chunk;
+    }
+  } catch (e) {
+    error = e;
+    throw e;
+  } finally {
+    seen.finishReasons = seen.finishReasons.filter((r) => r !== undefined);
+    observation.end(seen, error);
+  }
+}
+
+/** A tool call the runner ran, told as an event of its own (`started`: `performance.now()` when its run began). */
+export function toolRan(observe: (event: CallEvent) => void, step: number, result: ToolCallResult, started: number): void {
+  const event: CallEvent = { type: "tool", call: ++calls, step, name: result.name, callId: result.id, status: result.status, durationMs: performance.now() - started };
+  if (result.error) event.error = result.error.name;
+  try {
+    observe(event);
+  } catch {
+    // dropped: observing never fails a call
+  }
 }

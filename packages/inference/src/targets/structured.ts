@@ -137,6 +137,7 @@ export async function structuredWhole(args: ChatCompletionArgs, options: Options
 
 /** A streamed structured answer: each choice's `partial` as its text grows, `parsed` on its last chunk (or a StructuredOutputError there). */
 export async function* structuredStream(args: ChatCompletionArgs, options: Options, stream: Streamed): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
+  if (options.observe) return yield* (await import("./observe")).observedStream(args, options, (a, o) => structuredStream(a, o, stream));
   const structure = structureOf(args.response_format, args.accessToken ?? envToken());
   const texts = new Map<number, string>();
   for await (const chunk of stream({ ...args, response_format: structure.wire }, options)) {

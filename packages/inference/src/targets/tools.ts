@@ -30,6 +30,7 @@ import type {
   ToolStep,
 } from "../types";
 import { spanCall } from "./chat";
+import { toolRan } from "./observe";
 import { isStandard, jsonSchemaOf } from "./structured";
 
 /** The chat calls a loop's steps are made with (the task's own: every step goes through the call core). */
@@ -143,7 +144,18 @@ export async function* toolLoop(args: RunToolsArgs, options: RunToolsOptions, ca
       const prepared = await Promise.all(requested.map((c) => prepare(c, tools, step)));
       for (const p of prepared) yield { type: "tool-call", step, call: p.request };
       const pending = new Map<number, Promise<{ i: number; result: ToolCallResult }>>();
-      prepared.forEach((p, i) => pending.set(i, execute(p, approve, toolTimeout, ended.signal, secret).then((result) => ({ i, result }))));
+      const { observe } = chatOptions;
+      prepared.forEach((p, i) => {
+        const started = performance.now();
+        const ran = execute(p, approve, toolTimeout, ended.signal, secret);
+        pending.set(
+          i,
+          ran.then((result) => {
+            if (observe) toolRan(observe, step, result, started);
+            return { i, result };
+          }),
+        );
+      });
       const results: ToolCallResult[] = [];
       while (pending.size) {
         const { i, result } = await span.until(Promise.race(pending.values()));

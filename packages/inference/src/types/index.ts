@@ -34,6 +34,8 @@ export interface ResponseInfo {
   url: string;
   /** The server's `x-request-id`, to quote when reporting a problem. */
   requestId: string | undefined;
+  /** Whose protocol the request spoke (a chat or `textGeneration` call): `tgi`, `transformers` or `openai`. */
+  backend?: Backend;
 }
 
 /** What `onRetry` is told before each wait. */

@@ -3,12 +3,14 @@
  * wait, each failover move, its first chunk and its end. No prompt or answer text, never the token.
  */
 import type { FailoverReason } from "./failover";
+import type { Backend } from "./index";
+import type { ToolCallStatus } from "./tools";
 
 /** The operation, as OpenTelemetry's GenAI conventions name it (`gen_ai.operation.name`), or the task's name. */
 export type CallOperation = "chat" | "text_completion" | "generate_content" | (string & {});
 
 /** Where a call is in its life: what `observe` is told. */
-export type CallEvent = CallStartEvent | CallAttemptEvent | CallRetryEvent | CallFailoverEvent | CallFirstChunkEvent | CallEndEvent;
+export type CallEvent = CallStartEvent | CallAttemptEvent | CallRetryEvent | CallFailoverEvent | CallFirstChunkEvent | CallEndEvent | CallToolEvent;
 
 /** The call began (before its checks: a call refused as bad input still ends, with `InputError`). */
 export interface CallStartEvent {
@@ -44,6 +46,8 @@ export interface CallAttemptEvent {
   host: string;
   /** The provider that answered through the HF router (`x-inference-provider`). */
   provider?: string;
+  /** Whose protocol the attempt spoke (a chat or `textGeneration` call): `tgi`, `transformers` or `openai`. */
+  backend?: Backend;
   /** The server's request id. */
   requestId?: string;
 }
@@ -112,6 +116,8 @@ export interface CallEndEvent {
   finishReasons: string[];
   /** The provider that served it (the router's `x-inference-provider`, or a failover's `served`). */
   provider?: string;
+  /** Whose protocol served it (a chat or `textGeneration` call): `tgi`, `transformers` or `openai`. */
+  backend?: Backend;
   /** How many HTTP attempts it took, and how many of those were retries or loading waits. */
   attempts: number;
   /** The error that ended it: its class name and, for a timeout, which limit fired. */
@@ -132,4 +138,24 @@ export interface CallErrorInfo {
   name: string;
   /** A `TimeoutError`'s limit: `"deadline"`, `"first-chunk"`, `"idle"` or `"stall"`. */
   kind?: string;
+}
+
+/** The tool runner ran one tool call (the GenAI conventions' `execute_tool`): an event of its own, once it is over. */
+export interface CallToolEvent {
+  /** `"tool"`. */
+  type: "tool";
+  /** This tool call's own number in the process (the steps' chat calls have theirs). */
+  call: number;
+  /** The runner's step that asked for it, from 1. */
+  step: number;
+  /** The tool's name, as the model asked for it. */
+  name: string;
+  /** The tool call's id. */
+  callId: string;
+  /** How it went: `ok`, or why it did not run or failed (`error`, `timeout`, `refused`, `unknown-tool`, `invalid-arguments`). */
+  status: ToolCallStatus;
+  /** From the start of its run (its approval included) to its result, in ms. */
+  durationMs: number;
+  /** The error's class name, unless `ok`. */
+  error?: string;
 }

@@ -61,7 +61,7 @@ function tries<A, W, C, T>(ctx: CallContext<A>, backends: Backends<A, W, C>, rea
     let out = requests.get(key);
     if (!out) {
       const { url, body } = backend.request(ctx, learnt);
-      requests.set(key, (out = { url, body: serialize(body) }));
+      requests.set(key, (out = { url, body: serialize(body), backend: backend.name }));
     }
     return out;
   };
