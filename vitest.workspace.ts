@@ -78,6 +78,7 @@ export default defineWorkspace([
       name: "recorded",
       root: ".",
       include: ["packages/*/test/recorded/**/*.test.ts"],
+      globalSetup: ["packages/inference/test/recorded/global-setup.ts"],
     },
   },
 ]);
