@@ -118,7 +118,7 @@ export async function structuredGeneration(args: TextGenerationCallArgs, options
   const structure = structureOf({ json_schema: { name: "grammar", schema: grammar.value, jsonSchema: grammar.jsonSchema } }, args.accessToken ?? envToken(), field);
   const value = structure.wire.json_schema.schema;
   const out = await call({ ...args, parameters: { ...args.parameters, grammar: { type: "json", value } } }, options);
-  const details = isRecord(out.details) ? out.details : {};
+  const details: JsonObject = isRecord(out.details) ? out.details : {};
   out.parsed = await structure.read(out.generated_text, typeof details.finish_reason === "string" ? details.finish_reason : undefined, 0);
   return out;
 }

@@ -32,8 +32,8 @@ export interface ChatCompletionInputToolCall {
   function: {
     /** The function's name. */
     name: string;
-    /** Its arguments, as the answer gave them (a JSON string, or an object). */
-    arguments: unknown;
+    /** Its arguments, as the answer gave them (a JSON string, or an object); optional as in `@huggingface/tasks`' type. */
+    arguments?: unknown;
     /** The function's description. */
     description?: string;
     [property: string]: unknown;

@@ -59,8 +59,35 @@ export interface ChatCompletionOutputComplete<T = unknown> {
   message: ChatCompletionOutputMessage<T>;
   /** Why generation ended: `"stop"` (the end, or a stop sequence), `"length"` (`max_tokens`), `"tool_calls"`. */
   finish_reason: ChatCompletionFinishReason;
-  /** The tokens' log probabilities when `logprobs` was asked for; else null or absent. */
-  logprobs?: unknown;
+  /** The tokens' log probabilities when `logprobs` was asked for; else absent (or null: read it with `?.`). */
+  logprobs?: ChatCompletionOutputLogprobs;
+  [property: string]: unknown;
+}
+
+/** The log probabilities of a choice's tokens (`logprobs: true`), as `@huggingface/tasks` types them. */
+export interface ChatCompletionOutputLogprobs {
+  /** One entry per generated token, in order. */
+  content: ChatCompletionOutputLogprob[];
+  [property: string]: unknown;
+}
+
+/** A generated token, its log probability, and the likeliest alternatives (`top_logprobs`). */
+export interface ChatCompletionOutputLogprob {
+  /** The token's text. */
+  token: string;
+  /** Its log probability. */
+  logprob: number;
+  /** The `top_logprobs` likeliest tokens at this position, most likely first. */
+  top_logprobs: ChatCompletionOutputTopLogprob[];
+  [property: string]: unknown;
+}
+
+/** One of the likeliest tokens at a position. */
+export interface ChatCompletionOutputTopLogprob {
+  /** The token's text. */
+  token: string;
+  /** Its log probability. */
+  logprob: number;
   [property: string]: unknown;
 }
 
@@ -125,8 +152,8 @@ export interface ChatCompletionStreamOutputChoice<T = unknown> {
   delta: ChatCompletionStreamOutputDelta;
   /** Set on the choice's last chunk: `"stop"`, `"length"` or `"tool_calls"`. */
   finish_reason?: ChatCompletionFinishReason;
-  /** The log probabilities of this chunk's tokens when `logprobs` was asked for. */
-  logprobs?: unknown;
+  /** The log probabilities of this chunk's tokens when `logprobs` was asked for (or null: read it with `?.`). */
+  logprobs?: ChatCompletionOutputLogprobs;
   /** With a `json_schema` `response_format`: the value of the text so far (a string or number not yet whole is left out). */
   partial?: PartialValue<T>;
   /** With a `json_schema` `response_format`, on the choice's last chunk: the value, parsed and checked against the schema. */
@@ -149,8 +176,8 @@ export interface ChatCompletionStreamOutput<T = unknown> {
   system_fingerprint: string;
   /** What this chunk adds to each choice; empty in the usage chunk. */
   choices: ChatCompletionStreamOutputChoice<T>[];
-  /** Tokens counted for the call, in the last chunk with `stream_options.include_usage`; else null or absent. */
-  usage?: ChatCompletionUsage | null;
+  /** Tokens counted for the call, in the last chunk with `stream_options.include_usage`; else absent (or null: test it, as `@huggingface/tasks` types it without null). */
+  usage?: ChatCompletionUsage;
   /** A call that fails over: which candidate answers (with `cost` on the chunk that has `usage`). */
   served?: Served;
   [property: string]: unknown;

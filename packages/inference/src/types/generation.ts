@@ -94,12 +94,67 @@ export type TextGenerationCallArgs = Omit<BaseArgs, "provider"> & ChatRouting & 
 export interface TextGenerationOutput {
   /** The text generated (after the prompt, unless `return_full_text`). */
   generated_text: string;
-  /** With `details: true`: finish reason, number of tokens, seed, tokens and their log probabilities. */
-  details?: Record<string, unknown>;
+  /** With `details: true` (TGI): finish reason, number of tokens, seed, tokens and their log probabilities. */
+  details?: TextGenerationOutputDetails;
   /** With a JSON `grammar`: the generated text's value, parsed and checked against the grammar's schema. */
   parsed?: unknown;
   /** With a `provider` list or `fallbackModels`: the model and provider that answered (no cost: the answer has no token counts). */
   served?: Served;
+  [property: string]: unknown;
+}
+
+/** Why TGI's `generate` ended: the token limit, the end-of-sequence token, or a stop sequence. */
+export type TextGenerationOutputFinishReason = "length" | "eos_token" | "stop_sequence";
+
+/** A prompt token of a `textGeneration` answer's `details.prefill`, as `@huggingface/tasks` types it. */
+export interface TextGenerationOutputPrefillToken {
+  /** The token's id in the model's vocabulary. */
+  id: number;
+  /** The token's text. */
+  text: string;
+  /** Its log probability (TGI sends null for the first token). */
+  logprob: number;
+  [property: string]: unknown;
+}
+
+/** One of the `best_of` sequences of a `textGeneration` answer's `details`. */
+export interface TextGenerationOutputBestOfSequence {
+  /** The sequence's text. */
+  generated_text: string;
+  /** Why it ended. */
+  finish_reason: TextGenerationOutputFinishReason;
+  /** How many tokens it has. */
+  generated_tokens: number;
+  /** The seed it was sampled with. */
+  seed?: number;
+  /** The prompt's tokens. */
+  prefill: TextGenerationOutputPrefillToken[];
+  /** Its tokens. */
+  tokens: TextGenerationStreamToken[];
+  /** With `top_n_tokens`: the likeliest alternatives at each position. */
+  top_tokens?: TextGenerationStreamToken[][];
+  [property: string]: unknown;
+}
+
+/**
+ * A `textGeneration` answer's `details` (`details: true`), as TGI sends it and `@huggingface/tasks` types it
+ * (a provider's completions route gives only `finish_reason` and `seed`, as with `@huggingface/inference`).
+ */
+export interface TextGenerationOutputDetails {
+  /** Why generation ended. */
+  finish_reason: TextGenerationOutputFinishReason;
+  /** How many tokens were generated. */
+  generated_tokens: number;
+  /** The seed sampling used. */
+  seed?: number;
+  /** The prompt's tokens (with `decoder_input_details`). */
+  prefill: TextGenerationOutputPrefillToken[];
+  /** The generated tokens. */
+  tokens: TextGenerationStreamToken[];
+  /** With `top_n_tokens`: the likeliest alternatives at each position. */
+  top_tokens?: TextGenerationStreamToken[][];
+  /** With `best_of`: the other sequences. */
+  best_of_sequences?: TextGenerationOutputBestOfSequence[];
   [property: string]: unknown;
 }
 
