@@ -29,6 +29,11 @@ export interface ChatRequest {
  * OpenAI's `object`, an id, tool-call ids and `finish_reason: "tool_calls"` whatever the server sent.
  */
 export async function answerChat(req: ChatRequest, options: Options): Promise<Response> {
+  return asResponse(await chatAnswer(req, options));
+}
+
+/** {@link answerChat}'s answer, a stream's left unwrapped: the proxy relays it without a `Response` in between. */
+export async function chatAnswer(req: ChatRequest, options: Options): Promise<Answer> {
   const args = req.body as ChatCompletionArgs & { stream?: boolean };
   if (typeof args !== "object" || args === null) return errorResponse(new InputError("The body must be a JSON object", "body"));
   const call = { ...args, accessToken: req.accessToken };
@@ -43,7 +48,7 @@ export async function answerChat(req: ChatRequest, options: Options): Promise<Re
     }
     const stream = chatCompletionStream(call, callOptions);
     const first = await stream.next();
-    return new Response(eventBody(first, stream, chatFraming()), { headers: servedBy(first.value?.served, EVENT_STREAM_HEADERS) });
+    return { headers: servedBy(first.value?.served, EVENT_STREAM_HEADERS), first, stream, framing: chatFraming() };
   } catch (error) {
     return errorResponse(error, error instanceof HttpError ? error.requestId : undefined);
   }
@@ -56,17 +61,36 @@ function servedBy(served: Served | undefined, headers: Record<string, string>): 
 
 /** How a stream's values go on the wire: each value's event, the end's (chat's `[DONE]`), an error after the first value's. */
 export interface Framing<T> {
-  event(value: T): Uint8Array;
-  end?: Uint8Array;
-  failed(error: unknown): Uint8Array;
+  event(value: T): string;
+  end?: string;
+  failed(error: unknown): string;
 }
+
+/** A streamed answer whose first value is read: its headers (the status is 200), the stream, and how it is framed. */
+export interface EventAnswer<T = unknown> {
+  headers: Record<string, string>;
+  first: IteratorResult<T, undefined>;
+  stream: AsyncGenerator<T, undefined, unknown>;
+  framing: Framing<T>;
+}
+
+/** A whole answer or an error as a `Response`; a stream as an {@link EventAnswer}. */
+export type Answer = Response | EventAnswer;
+
+export const isEventAnswer = (answer: Answer): answer is EventAnswer => "framing" in answer;
+
+/** The answer as a `Response`, for fetch-based clients. */
+export const asResponse = (answer: Answer): Response =>
+  isEventAnswer(answer) ? new Response(eventBody(answer), { headers: answer.headers }) : answer;
+
+const encoder = new TextEncoder();
 
 /**
  * A stream whose first value is already read, as an event-stream body: read as the client pulls, the
  * upstream call closed when the client cancels. An error after the first value is the framing's error
  * event and the body's clean end: the body is never errored, as that would drop the values still queued.
  */
-export function eventBody<T>(first: IteratorResult<T, undefined>, stream: AsyncGenerator<T, undefined, unknown>, framing: Framing<T>): ReadableStream<Uint8Array> {
+export function eventBody<T>({ first, stream, framing }: EventAnswer<T>): ReadableStream<Uint8Array> {
   let pending: IteratorResult<T, undefined> | undefined = first;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -74,11 +98,11 @@ export function eventBody<T>(first: IteratorResult<T, undefined>, stream: AsyncG
         const r = pending ?? (await stream.next());
         pending = undefined;
         if (r.done) {
-          if (framing.end) controller.enqueue(framing.end);
+          if (framing.end) controller.enqueue(encoder.encode(framing.end));
           controller.close();
-        } else controller.enqueue(framing.event(r.value));
+        } else controller.enqueue(encoder.encode(framing.event(r.value)));
       } catch (error) {
-        controller.enqueue(framing.failed(error));
+        controller.enqueue(encoder.encode(framing.failed(error)));
         controller.close();
       }
     },

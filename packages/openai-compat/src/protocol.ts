@@ -29,14 +29,12 @@ export interface OpenAIErrorBody {
   };
 }
 
-const encoder = new TextEncoder();
-
 /** One OpenAI-framed event: `data: {json}` and a blank line. */
-export function sseEvent(data: unknown): Uint8Array {
-  return encoder.encode(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+export function sseEvent(data: unknown): string {
+  return `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
 }
 
-export const DONE_EVENT = encoder.encode("data: [DONE]\n\n");
+export const DONE_EVENT = "data: [DONE]\n\n";
 
 function typeOf(error: InferenceError): [status: number, type: string] {
   if (error instanceof InputError || error instanceof ValidationError) {

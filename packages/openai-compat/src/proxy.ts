@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { InferenceError, InputError, type Options, type RetryEvent } from "@hfkit/inference";
-import { answerChat } from "./answer";
-import { answerResponses } from "./responses";
+import { chatAnswer } from "./answer";
+import { responsesAnswer } from "./responses";
 import { clientUrl, DEFAULT_MAX_BODY_BYTES, loopbackArgs, MAX_JSON_DEPTH, nestsDeeperThan, readBody, sameHost } from "./guard";
 import { listModels } from "./models";
 import { sseEvent, toOpenAIError } from "./protocol";
-import { send } from "./relay";
+import { discard, send } from "./relay";
 import type { RequestTrace } from "./report";
 import { createTelemetry, isScrape, observing, scrape, type Telemetry, type TelemetryOptions, traceOf } from "./telemetry";
 import { isModelsPath, type OpenAIRoute, openAIRoute, proxyRoute, type TargetKind, targetKind } from "./target";
@@ -199,10 +199,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy, t
   trace.asked(body);
   const controller = new AbortController();
   inFlight.add(controller);
-  res.on("close", () => controller.abort());
+  // Only a client that leaves before its answer is sent aborts the call (an abort costs an exception's stack).
+  const abort = (): void => controller.abort();
+  res.on("close", abort);
   try {
     await forward(served.route, body, req, res, proxy, { signal: controller.signal, trace });
   } finally {
+    res.off("close", abort);
     inFlight.delete(controller);
   }
 }
@@ -263,11 +266,11 @@ async function forward(
     // A provider list is a default for a chat whose body names no provider of its own.
     const callBody = list && served === "chat" && isObject(body) && body.provider === undefined ? { ...body, provider: list } : body;
     // "" and not undefined: a caller without a token goes without one, never with one from the environment.
-    const answerWith = served === "chat" ? answerChat : answerResponses;
+    const answerWith = served === "chat" ? chatAnswer : responsesAnswer;
     const answer = await answerWith({ body: callBody, accessToken: token ?? "", signal }, { ...core, ...route, onRetry, observe });
     stop();
     // The client left: nothing to send.
-    if (signal.aborted) return void (await answer.body?.cancel());
+    if (signal.aborted) return void (await discard(answer));
     await send(answer, res, streaming);
   } catch (error) {
     stop();

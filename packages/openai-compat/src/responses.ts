@@ -1,13 +1,11 @@
 import { HttpError, InputError, type Options, type ResponsesArgs, type ResponsesStreamEvent, responses, responsesStream } from "@hfkit/inference";
-import { EVENT_STREAM_HEADERS, eventBody, type Framing } from "./answer";
+import { type Answer, asResponse, EVENT_STREAM_HEADERS, type Framing } from "./answer";
 import type { ChatRequest } from "./answer";
 import { errorResponse, toOpenAIError } from "./protocol";
 
-const encoder = new TextEncoder();
-
 /** One Responses event as OpenAI frames it: `event: <type>`, `data: {json}`, a blank line (and never `[DONE]`). */
-function responsesEvent(type: string, data: unknown): Uint8Array {
-  return encoder.encode(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+function responsesEvent(type: string, data: unknown): string {
+  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /** Responses events as OpenAI frames them; an error after the first is OpenAI's `error` event, numbered after the last. */
@@ -33,6 +31,11 @@ function responsesFraming(): Framing<ResponsesStreamEvent> {
  * a real HTTP error; an error after it is an `error` event, which OpenAI's clients throw as their `APIError`.
  */
 export async function answerResponses(req: ChatRequest, options: Options): Promise<Response> {
+  return asResponse(await responsesAnswer(req, options));
+}
+
+/** {@link answerResponses}'s answer, a stream's left unwrapped for the proxy. */
+export async function responsesAnswer(req: ChatRequest, options: Options): Promise<Answer> {
   const args = req.body as ResponsesArgs & { stream?: boolean };
   if (typeof args !== "object" || args === null) return errorResponse(new InputError("The body must be a JSON object", "body"));
   const call: ResponsesArgs & { stream?: unknown; endpointUrl?: unknown } = { ...args, accessToken: req.accessToken };
@@ -44,7 +47,7 @@ export async function answerResponses(req: ChatRequest, options: Options): Promi
     if (!args.stream) return new Response(JSON.stringify(await responses(call, callOptions)), { headers: { "content-type": "application/json" } });
     const stream = responsesStream(call, callOptions);
     const first = await stream.next();
-    return new Response(eventBody(first, stream, responsesFraming()), { headers: EVENT_STREAM_HEADERS });
+    return { headers: EVENT_STREAM_HEADERS, first, stream, framing: responsesFraming() };
   } catch (error) {
     return errorResponse(error, error instanceof HttpError ? error.requestId : undefined);
   }
