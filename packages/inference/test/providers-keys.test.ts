@@ -11,6 +11,8 @@ import * as ours from "../src/index";
 import { routeOf } from "../src/targets/providers/direct";
 import { mappingMemory } from "../src/targets/providers/mapping";
 
+const ROUTER = "https://router.huggingface.co";
+
 let hub: MockHub;
 beforeAll(async () => {
   hub = await startMockHub();
@@ -48,12 +50,12 @@ const hosts = () => asked.map((u) => new URL(u).origin);
 
 describe("routeOf", () => {
   it("an HF token (or none) goes through the router; any other token to the provider's own API", () => {
-    expect(routeOf("together", "v1/images/generations", "hf_abc")).toBe("https://router.huggingface.co/together/v1/images/generations");
-    expect(routeOf("together", "v1/images/generations", undefined)).toBe("https://router.huggingface.co/together/v1/images/generations");
-    expect(routeOf("together", "/v1/images/generations", "tgp_v1_key")).toBe("https://api.together.xyz/v1/images/generations");
-    expect(routeOf("fal-ai", "fal-ai/flux?_subdomain=queue", "fal_key")).toBe("https://queue.fal.run/fal-ai/flux");
-    expect(routeOf("fal-ai", "fal-ai/whisper", "fal_key")).toBe("https://fal.run/fal-ai/whisper");
-    expect(routeOf("replicate", "v1/predictions", "r8_key")).toBe("https://api.replicate.com/v1/predictions");
+    expect(routeOf("together", "v1/images/generations", "hf_abc", ROUTER)).toBe("https://router.huggingface.co/together/v1/images/generations");
+    expect(routeOf("together", "v1/images/generations", undefined, ROUTER)).toBe("https://router.huggingface.co/together/v1/images/generations");
+    expect(routeOf("together", "/v1/images/generations", "tgp_v1_key", ROUTER)).toBe("https://api.together.xyz/v1/images/generations");
+    expect(routeOf("fal-ai", "fal-ai/flux?_subdomain=queue", "fal_key", ROUTER)).toBe("https://queue.fal.run/fal-ai/flux");
+    expect(routeOf("fal-ai", "fal-ai/whisper", "fal_key", ROUTER)).toBe("https://fal.run/fal-ai/whisper");
+    expect(routeOf("replicate", "v1/predictions", "r8_key", ROUTER)).toBe("https://api.replicate.com/v1/predictions");
   });
 });
 

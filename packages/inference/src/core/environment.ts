@@ -1,6 +1,6 @@
 /**
  * What the client reads from the environment, where the runtime has one (Node, Deno, Bun; never in a
- * browser), at call time: the token and the debug switch. A runtime that refuses to let us read it
+ * browser), at call time: the token, the Hub's and the router's URLs, and the debug switch. A runtime that refuses to let us read it
  * (Deno without --allow-env) is taken as an empty environment.
  */
 import { InputError } from "./errors";
@@ -15,6 +15,9 @@ function env(name: string): string | undefined {
     return undefined;
   }
 }
+
+/** A variable of the environment, blank as unset. */
+export const envValue = (name: string): string | undefined => env(name)?.trim() || undefined;
 
 /** `HF_TOKEN`, else `HUGGING_FACE_HUB_TOKEN`, as `huggingface_hub` reads them; a malformed one is an InputError that does not echo it. */
 export function envToken(): string | undefined {

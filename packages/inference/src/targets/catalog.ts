@@ -4,7 +4,7 @@
  * expiry; concurrent calls wait for one lookup. Nothing on the chat path imports it.
  */
 import { LookupMemory, lookupCall, perCredential } from "../core/lookups";
-import { checkBaseUrl, HF_ROUTER_URL } from "./routes";
+import { routerBase } from "./routes";
 import { parseMaybeJson, readText } from "../core/body";
 import { toHttpError } from "../core/errorTable";
 import { InputError, MalformedEventError } from "../core/errors";
@@ -31,8 +31,7 @@ export async function listModels(options: ListModelsOptions = {}): Promise<reado
   const { accessToken, routerUrl, refresh } = options;
   checkArgs({ accessToken }, options);
   if (refresh !== undefined && typeof refresh !== "boolean") throw new InputError(`\`refresh\` must be true or false (got ${typeof refresh})`, "refresh");
-  const base = routerUrl === undefined ? HF_ROUTER_URL : checkBaseUrl(routerUrl, "routerUrl");
-  const url = `${base.replace(/\/+$/, "")}/v1/models`;
+  const url = `${routerBase(routerUrl)}/v1/models`;
   const { call, conn } = sending({ accessToken }, options, "the router's catalog");
   const secret = call.secret;
   try {

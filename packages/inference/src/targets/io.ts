@@ -18,7 +18,7 @@ import { routeOf } from "./providers/direct";
 export const answerTries = (call: Call, conn: Connection, out: Outgoing) => async (): Promise<unknown> => readAnswer(call, await sendOnce(call, conn, out));
 
 /** What a provider's answer may fetch, for a call to `target` (a URL on a private address refused unless the call allows it). */
-export function providerIo(ctx: Sending, conn: Connection, target: string, provider: string | undefined, allowPrivateNetwork: boolean): ProviderIo {
+export function providerIo(ctx: Sending, conn: Connection, target: string, provider: string | undefined, allowPrivateNetwork: boolean, router: string): ProviderIo {
   const { call, policy } = ctx;
   const inNetwork = outward(target, allowPrivateNetwork, call.secret);
   const again = policy.enabled ? Math.min(GET_RETRIES, policy.maxRetries) : 0;
@@ -26,7 +26,7 @@ export function providerIo(ctx: Sending, conn: Connection, target: string, provi
     file: (url) => idempotent(call, again, () => getFile(call, conn, inNetwork(url))),
     json: (url) => idempotent(call, again, () => getJson(call, conn, inNetwork(url))),
     sleep: (ms) => call.sleep(ms),
-    route: (path) => routeOf(provider ?? "hf-inference", path, call.secret),
+    route: (path) => routeOf(provider ?? "hf-inference", path, call.secret, router),
   };
 }
 

@@ -1,3 +1,4 @@
+import { envValue } from "../core/environment";
 import { InputError } from "../core/errors";
 import { redactText, redactUrl } from "../core/redact";
 import type { BaseArgs, Options } from "../types";
@@ -44,8 +45,19 @@ function routeOptions(args: BaseArgs, options: Options): RouteOptions {
 
 const trimSlashes = (url: string): string => url.replace(/\/+$/, "");
 
-/** The HF router's base: the `routerUrl` option (a mock hub's, offline), else the real one. */
-const routerOf = (o: RouteOptions): string => (o.routerUrl === undefined ? HF_ROUTER_URL : trimSlashes(checkBaseUrl(o.routerUrl, "routerUrl")));
+/** A base URL from the environment, checked as the option it stands for would be. */
+export function envUrl(name: "HF_ENDPOINT" | "HF_INFERENCE_ENDPOINT"): string | undefined {
+  const value = envValue(name);
+  return value === undefined ? undefined : trimSlashes(checkBaseUrl(value, name));
+}
+
+/**
+ * The HF router's base: the `routerUrl` option, else `HF_INFERENCE_ENDPOINT` from the environment (a mock hub's, to
+ * run offline), else the real one.
+ */
+export const routerBase = (routerUrl: string | undefined): string => (routerUrl === undefined ? (envUrl("HF_INFERENCE_ENDPOINT") ?? HF_ROUTER_URL) : trimSlashes(checkBaseUrl(routerUrl, "routerUrl")));
+
+const routerOf = (o: RouteOptions): string => routerBase(o.routerUrl);
 
 function requireModel(model: string | undefined, where: string): string {
   if (typeof model !== "string" || model.trim() === "") {
@@ -79,7 +91,7 @@ export function modelPath(model: string): string {
  * A base URL option, checked before any request: absolute, http or https, no `user:password@`
  * (a credential there would be quoted by every fetch error; the token goes in `accessToken`).
  */
-export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | "hubUrl" | "routerUrl"): string {
+export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | "hubUrl" | "routerUrl" | "HF_ENDPOINT" | "HF_INFERENCE_ENDPOINT"): string {
   let why = "be an absolute http:// or https:// URL";
   if (typeof value === "string") {
     try {

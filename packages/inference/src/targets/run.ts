@@ -15,7 +15,7 @@ import { isRecord } from "../core/json";
 import type { BaseArgs, Options } from "../types";
 import { answerTries, providerIo } from "./io";
 import { resolveProvider, type Target, planProvider } from "./providers/resolve";
-import { taskProvider, taskRoute } from "./routes";
+import { routerBase, taskProvider, taskRoute } from "./routes";
 
 /** One task: its pipeline name, its checks, its body on hf-inference and endpoints, the shape of its answer. */
 export interface TaskSpec<A, O> {
@@ -51,7 +51,7 @@ export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args:
     const onHfInference = (model: string) => hfTarget(spec, { ...args, model, provider: "hf-inference" }, options);
     const target = "out" in route ? route : await resolveProvider(route, { call: ctx.call, options, args, logger: ctx.logger, onHfInference });
     const conn = target.headers ? { ...ctx.conn, headers: withHeaders(ctx.conn.headers, target.headers) } : ctx.conn;
-    const io = providerIo(ctx, conn, target.out.url, target.provider, options.allowPrivateNetwork === true);
+    const io = providerIo(ctx, conn, target.out.url, target.provider, options.allowPrivateNetwork === true, routerBase(options.routerUrl));
     // Retries resend the request only: what its answer needs next (a queue's polls, the file it names) is
     // tried again on its own, so that a failed poll never submits a queued task (and bills it) twice.
     const submitting = target.submitOnce ? { ...ctx, policy: { ...ctx.policy, retryable: unaccepted } } : ctx;

@@ -33,10 +33,10 @@ const FAL_QUEUE = "?_subdomain=queue";
 /** True for a provider's own key: a token that is not a Hugging Face one. */
 export const isProviderKey = (token: string | undefined): token is string => token !== undefined && !token.startsWith("hf_");
 
-/** Where `path` of `provider` goes for this token: the router, or the provider's own API for its own key. */
-export function routeOf(provider: string, path: string, token: string | undefined): string {
+/** Where `path` of `provider` goes for this token: the router (at `router`), or the provider's own API for its own key. */
+export function routeOf(provider: string, path: string, token: string | undefined, router: string): string {
   const own = isProviderKey(token) ? DIRECT[provider] : undefined;
-  if (!own) return providerUrl(provider, path);
+  if (!own) return providerUrl(router, provider, path);
   const rest = path.replace(/^\/+/, "");
   if (provider === "fal-ai" && rest.includes(FAL_QUEUE)) return `https://queue.fal.run/${rest.replace(FAL_QUEUE, "").replace(/\?&/, "?")}`;
   return `${own}/${rest}`;

@@ -1,5 +1,4 @@
 /** What one (provider, task) pair needs: its route under the router, its body, its headers, how its answer is read. */
-import { HF_ROUTER_URL } from "../routes";
 import { dataUrl } from "../../checks/images";
 import { type Payload, serialize } from "../../core/request";
 import { isRecord, type JsonObject } from "../../core/json";
@@ -41,8 +40,8 @@ export interface ProviderIo {
   readonly route: (path: string) => string;
 }
 
-/** The URL of a provider's route through the HF router. */
-export const providerUrl = (provider: string, path: string): string => `${HF_ROUTER_URL}/${provider}/${path.replace(/^\/+/, "")}`;
+/** The URL of a provider's route through the HF router (`router`: its base, `routerBase()`). */
+export const providerUrl = (router: string, provider: string, path: string): string => `${router}/${provider}/${path.replace(/^\/+/, "")}`;
 
 /** The arguments a provider's body starts from: the call's own fields, `inputs` and `parameters` left out (`parameters` are spread in by the caller). */
 export function restOf(args: ProviderArgs): JsonObject {

@@ -4,7 +4,7 @@
  * for the task that hfkit implements, or hf-inference), its route, body and headers.
  */
 import { InputError } from "../../core/errors";
-import { checkBaseUrl } from "../routes";
+import { checkBaseUrl, envUrl, routerBase } from "../routes";
 import type { Call } from "../../core/call";
 import type { Outgoing } from "../../core/request";
 import type { Logger } from "../../types";
@@ -32,12 +32,15 @@ export interface ProviderPlan {
   readonly task: string;
   readonly named?: { readonly format: ProviderTask; readonly make: BodyMaker };
   readonly hubUrl: string;
+  /** The HF router's base (`routerBase()`), where the provider's routes are. */
+  readonly router: string;
 }
 
 /** A named provider must serve the task here: an InputError listing the implemented pairs, before any request. */
 export function planProvider(provider: string, task: string, model: string, args: ProviderArgs, options: ProviderOptions): ProviderPlan {
-  const hubUrl = options.hubUrl === undefined ? HF_HUB_URL : checkBaseUrl(options.hubUrl, "hubUrl");
-  if (provider === "auto") return { provider, model, task, hubUrl };
+  const hubUrl = options.hubUrl === undefined ? (envUrl("HF_ENDPOINT") ?? HF_HUB_URL) : checkBaseUrl(options.hubUrl, "hubUrl");
+  const router = routerBase(options.routerUrl);
+  if (provider === "auto") return { provider, model, task, hubUrl, router };
   const format = providerTask(provider, task);
   if (!format) {
     throw new InputError(
@@ -45,7 +48,7 @@ export function planProvider(provider: string, task: string, model: string, args
       "provider",
     );
   }
-  return { provider, model, task, hubUrl, named: { format, make: format.body(args, options) } };
+  return { provider, model, task, hubUrl, router, named: { format, make: format.body(args, options) } };
 }
 
 /** What the resolution needs of the call. */
@@ -69,7 +72,7 @@ export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise
   const made = make ?? format.body(r.args, r.options);
   const key = keyHeaders(entry.provider, r.call.secret);
   return {
-    out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret), body: providerPayload(await made(entry.providerId, entry)) },
+    out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret, plan.router), body: providerPayload(await made(entry.providerId, entry)) },
     headers: key || format.headers ? { ...format.headers, ...key } : undefined,
     provider: entry.provider,
     submitOnce: format.submits,
