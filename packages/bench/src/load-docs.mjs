@@ -13,7 +13,7 @@ const times = (v, floor) => (floor || v === undefined ? "" : `${v.toFixed(2)}×`
 
 const HEADER = [
   "mode", "N", "path", "chunks/s (k)", "× floor", "first chunk p50 ms", "p99 ms", "× floor", "gap p99 ms", "× floor",
-  "failed", "gateway CPU s", "µs CPU per chunk", "peak RSS MB", "KB per open stream",
+  "failed", "gateway CPU s", "µs CPU per chunk", "peak RSS MB", "KB per open stream", "hub, clients µs per chunk",
 ];
 
 function rows(r) {
@@ -24,6 +24,7 @@ function rows(r) {
       first ? c.mode : "", first ? String(c.n) : "", c.label, fixed(c.rate / 1000, 1), times(c.rateRatio, floor),
       ms(c.firstP50), ms(c.firstP99), times(c.firstP99Ratio, floor), ms(c.gapP99), times(c.gapP99Ratio, floor),
       String(c.failed), fixed(c.gatewayCpu, 2), fixed(c.cpuPerChunkUs, 0), fixed(c.rssMB, 0), fixed(c.perStreamKB, 0),
+      `${fixed(c.hubUs, 0)}, ${fixed(c.clientsUs, 0)}`,
     ];
   });
 }
@@ -41,6 +42,27 @@ export function loadTable(r, format = "markdown") {
   const widths = HEADER.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells) => cells.map((c, i) => (figure(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
   return [line(HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
+}
+
+/**
+ * What the paced runs at the largest N ask of the two cores: the chunk rate the pace asks for, times each
+ * process's CPU per chunk.
+ */
+function budget(r) {
+  const n = Math.max(...r.cells.map((c) => c.n));
+  const cell = (path) => r.cells.find((c) => c.n === n && c.path === path && c.mode.startsWith("paced"));
+  const direct = cell("direct");
+  const hfkit = cell("hfkit");
+  if (!direct || !hfkit) return "";
+  const asked = (n * 1000) / r.paceMs;
+  const cores = (us) => ((asked * us) / 1e6).toFixed(1);
+  return `**What the paced runs ask of the machine**: at N = ${n} the pace asks for ${asked.toLocaleString("en")} chunks/s. At the
+CPU per chunk measured above, the hub and the clients alone need ${cores(direct.hubUs + direct.clientsUs)} cores for that
+(${direct.hubUs.toFixed(0)} + ${direct.clientsUs.toFixed(0)} µs per chunk), so even the floor falls behind the pace
+(${(direct.rate / 1000).toFixed(1)}k chunks/s); the hfkit proxy adds ${cores(hfkit.cpuPerChunkUs)} cores' worth
+(${hfkit.cpuPerChunkUs.toFixed(0)} µs per chunk). A relayed chunk costs more when paced than in a burst because each
+one is then a read and a write of its own, upstream and down: the per-read costs (the upstream \`fetch\`'s
+body stream, the syscalls, the timers of the call) are paid per chunk instead of per batch.`;
 }
 
 /** The section, markers included. */
@@ -69,9 +91,11 @@ ${loadTable(r)}
   chunks of one stream, over every stream of the run.
 - **failed**: streams that threw or did not get all ${r.chunks} chunks (the worst round).${errors.length ? ` Seen: ${errors.map((e) => `\`${e.slice(0, 120)}\``).join("; ")}.` : ""}
 - **gateway CPU**: user + system time of the gateway's process over the run (\`/proc/<pid>/stat\`, 10 ms ticks),
-  and that over the chunks relayed. **peak RSS**: sampled every 25 ms (\`/proc/<pid>/status\`);
+  and that over the chunks relayed (the last column: the same for the hub's and the clients' processes). **peak RSS**: sampled every 25 ms (\`/proc/<pid>/status\`);
   **KB per open stream**: the peak less the RSS before the run, over N (paced runs hold every stream open for
   about ${((r.chunks * r.paceMs) / 1000).toFixed(0)} s; a run in bursts may end streams before the last opens).
+
+${budget(r)}
 
 **How the two cores are shared**: four processes, none pinned: the mock hub, the gateway under test (idle while
 another path runs), the clients (all N streams in one process) and the script that starts them and samples
@@ -81,8 +105,9 @@ is why its CPU per chunk is the figure to watch. The machine is shared: compare 
 across runs.
 
 Run it with \`pnpm bench:load\` (\`--rounds R\`, \`--quick\`: one round of N = 50 and 200, \`--n 50,500\`,
-\`--no-portkey\`, \`--profile DIR\`: \`hfkit proxy\` under \`node --cpu-prof\`, its profile written to DIR;
-\`--no-docs\`); it builds \`@hfkit/inference\`, \`@hfkit/mock-hub\`, \`@hfkit/openai-compat\` and \`@hfkit/cli\` first
+\`--mode burst|paced\`, \`--no-portkey\`, \`--profile DIR\`: \`hfkit proxy\` under \`node --cpu-prof\`, its profile
+written to DIR; \`--compare BUILD\`: also another build of \`@hfkit/openai-compat\` (its \`dist/index.js\`, its
+\`startProxy\` in a child process), named by \`--compare-label\`; \`--no-docs\`); it builds \`@hfkit/inference\`, \`@hfkit/mock-hub\`, \`@hfkit/openai-compat\` and \`@hfkit/cli\` first
 (\`node packages/bench/src/load.mjs\` does not). It takes minutes, so \`pnpm bench\` does not run it.
 ${END}`;
 }

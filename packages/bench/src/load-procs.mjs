@@ -51,10 +51,14 @@ export async function startHub(paceMs) {
   return { name: "mock hub", pid: child.pid, url, close: () => stop(child, true) };
 }
 
-/** `hfkit proxy --target <hub>`: the URL it prints is where clients go; `--cpu-prof` into `profileDir` when given. */
-export async function startHfkit(hubUrl, profileDir) {
+/**
+ * `hfkit proxy --target <hub>`, or with `build` (another build's `dist/index.js`) its `startProxy` in
+ * load-proxy.mjs: the URL it prints is where clients go; `--cpu-prof` into `profileDir` when given.
+ */
+export async function startHfkit(hubUrl, profileDir, build) {
   const flags = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...flags, HFKIT_BIN, "proxy", "--target", hubUrl], { stdio: ["ignore", "pipe", "pipe"] });
+  const args = build ? [here("load-proxy.mjs"), build, hubUrl] : [HFKIT_BIN, "proxy", "--target", hubUrl];
+  const child = spawn(process.execPath, [...flags, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stderr.on("data", (data) => (log = (log + data).slice(-2000)));
   const [line] = await Promise.race([
