@@ -70,6 +70,17 @@ export class FaultRegistry {
     return rule.fault;
   }
 
+  /** The same registry, telling `onUse` of each fault it applies: one request's view, for its log line. */
+  observed(onUse: (fault: Fault) => void): FaultRegistry {
+    const view = Object.create(this) as FaultRegistry;
+    view.use = (rule) => {
+      const fault = this.use(rule);
+      onUse(fault);
+      return fault;
+    };
+    return view;
+  }
+
   /** Uses the first matching rule of each type in `types`. */
   takeEach(model: string, types: readonly FaultType[], provider?: string): Fault[] {
     return types.flatMap((type) => {

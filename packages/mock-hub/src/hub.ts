@@ -5,14 +5,17 @@ import { FaultRegistry } from "./faults.js";
 import { eventStreamResponse, isRecord, jsonResponse, parseJson, refusedConnection, textResponse } from "./http.js";
 import { DEFAULT_MODEL_ID, PREDEFINED_MODELS, resolveModel, type ResolvedModel } from "./models.js";
 import { taskPipeline } from "./pipelines.js";
-import { proxyGate } from "./proxy.js";
+import { proxyGate, unauthorized } from "./proxy.js";
 import { openAiChat } from "./openai/chat.js";
 import { openAiResponses } from "./openai/responses.js";
 import { isOpenAiServer } from "./openai/dialects.js";
 import { routerToTgi } from "./structured.js";
 import { modelList, routeByModel, routerFault, withProvider } from "./openai/router.js";
 import { matchRoute, type Route } from "./routes.js";
-import { modelInfo, providerFile, providerGet, providerRoute } from "./providerRoutes.js";
+import { providerFile, providerGet, providerRoute } from "./providerRoutes.js";
+import { hubModelApi } from "./hubApi.js";
+import { hasToken, modelRefusal, withTask } from "./gate.js";
+import { bodyModel, logLine, logSink } from "./log.js";
 import { tgiChat } from "./tgi/chat.js";
 import { tgiCompletions } from "./tgi/completions.js";
 import { openAiCompletions } from "./openai/completions.js";
@@ -32,6 +35,8 @@ const STREAM_FAULTS: readonly FaultType[] = [
 interface HubState {
   models: Map<string, ModelConfig>;
   defaultModel: string;
+  /** Refuse a request without a token, and a model the hub does not serve. */
+  strict: boolean;
   timers: Timers;
   faults: FaultRegistry;
   streams: StreamTracker;
@@ -43,21 +48,28 @@ export function createMockHub(config: MockHubConfig = {}): MockHubCore {
   const state: HubState = {
     models: new Map(Object.entries({ ...PREDEFINED_MODELS, ...config.models })),
     defaultModel: config.defaultModel ?? DEFAULT_MODEL_ID,
+    strict: config.strict ?? false,
     timers,
     faults: new FaultRegistry(timers),
     streams: new StreamTracker(),
   };
   const requests: RecordedRequest[] = [];
+  const log = logSink(config.log);
   let counter = 0;
   restoreConfigFaults(state);
   return {
     requests,
     async handle(request, options = {}) {
+      const started = Date.now();
       const requestId = `mock-${++counter}`;
       // A clone is read: a provider route may read the request's own bytes (a multipart form).
       const text = await request.clone().text();
       requests.push(record(request, text, requestId));
-      const response = await respond(state, request, text, options.basePath).catch(internalError);
+      const faults: FaultType[] = [];
+      const seen = { ...state, faults: state.faults.observed((fault) => faults.push(fault.type)) };
+      const response = await respond(seen, request, text, options.basePath).catch(internalError);
+      const model = namedModel(request, text, options.basePath);
+      log?.(logLine({ method: request.method, url: request.url, model, response, ms: Date.now() - started, faults }));
       return withCommonHeaders(response, request, requestId);
     },
     openStreams: () => state.streams.count(),
@@ -93,17 +105,23 @@ async function respond(state: HubState, request: Request, text: string, basePath
   if (request.method === "OPTIONS") return preflight(request);
   const pathname = new URL(request.url).pathname;
   const path = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
-  const info = request.method === "GET" ? (modelInfo(request, path, state.models) ?? providerFile(request, path) ?? providerGet(request, path)) : undefined;
-  if (info) return info;
+  // The Hub's model API and the files answers name are public; in strict mode the rest needs a token.
+  const open = request.method === "GET" ? (hubModelApi(request, path, state.models) ?? providerFile(request, path)) : undefined;
+  if (open) return open;
+  const route = matchRoute(request.method, pathname, basePath);
+  if (state.strict && !hasToken(request) && !(route.kind === "models" && route.model === undefined)) return unauthorized();
+  const got = request.method === "GET" ? providerGet(request, path) : undefined;
+  if (got) return got;
   const provided = await providerRoute(request, path, text, state.faults);
   if (provided) return provided;
-  const route = matchRoute(request.method, pathname, basePath);
   if (route.kind === "unknown") return jsonResponse(404, { error: "Not Found" });
+  const refusal = modelRefusal(route, path, text, state.models, state.strict);
+  if (refusal) return refusal;
   if (route.kind === "models") return modelList(route.model, state.models);
   // The router's body-model route: a configured model (or an unknown one with a `:provider`).
   const routed = (route.kind === "chat" || route.kind === "responses") && route.model === undefined ? routeByModel(text, state.models) : undefined;
   if (routed && "refusal" in routed) return routed.refusal;
-  const model = resolveModel(routed?.model ?? modelIdFor(route, text, state.defaultModel), state.models);
+  const model = withTask(route, resolveModel(routed?.model ?? modelIdFor(route, text, state.defaultModel), state.models), text, state.models);
   // The router serves the Responses API for any model it is asked for (none or `"tgi"` is the default model's own route).
   const viaRouter = routed !== undefined || (route.kind === "responses" && route.model === undefined && namesModel(text));
   // The provider that serves a router request: the router's pick, or hf-inference on its own path.
@@ -118,6 +136,15 @@ async function respond(state: HubState, request: Request, text: string, basePath
 }
 
 type ModelRoute = Exclude<Route, { kind: "unknown" | "models" }>;
+
+/** The model a request names, for its log line: the Hub API's or a route's path, else the body's `model`. */
+function namedModel(request: Request, text: string, basePath: string | undefined): string | undefined {
+  const pathname = new URL(request.url).pathname;
+  const hub = /^\/api\/models\/([^/]+(?:\/[^/]+)?)/.exec(basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname);
+  if (hub) return hub[1];
+  const route = matchRoute(request.method, pathname, basePath);
+  return (route.kind === "unknown" ? undefined : route.model) ?? bodyModel(text);
+}
 
 /** The connection's faults, `/info`, the router's and the proxy's faults, then the backend. */
 async function answer(state: HubState, route: ModelRoute, request: Request, text: string, model: ResolvedModel, viaRouter: boolean, provider?: string): Promise<Response> {

@@ -200,6 +200,21 @@ export function resolveModel(id: string, models: ReadonlyMap<string, ModelConfig
     routerProviders,
     architecture: config.architecture ?? {},
     leadingEmptyChoices: config.leadingEmptyChoices ?? false,
-    task: config.task ?? (id.startsWith("hfkit/") && PIPELINE_TASKS.includes(id.slice(6)) ? id.slice(6) : undefined),
+    task: config.task ?? servedTask(hubTask(id, models.get(id))),
   };
+}
+
+/**
+ * The model's task on the Hub: its config's `task`, its `hfkit/<task>` id's, else the task of the first
+ * entry of its provider mapping (its config's unless given); undefined when none says (text generation).
+ */
+export function hubTask(id: string, config: ModelConfig | undefined, mapping = config?.inferenceProviderMapping): string | undefined {
+  if (config?.task !== undefined) return config.task;
+  if (id.startsWith("hfkit/") && PIPELINE_TASKS.includes(id.slice(6))) return id.slice(6);
+  return mapping ? Object.values(mapping)[0]?.task : undefined;
+}
+
+/** A task `POST /models/{id}` answers with its own pipeline; the text-generation ones are the model's text. */
+export function servedTask(task: string | undefined): string | undefined {
+  return task !== undefined && PIPELINE_TASKS.includes(task) ? task : undefined;
 }

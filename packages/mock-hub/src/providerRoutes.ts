@@ -1,13 +1,13 @@
 /**
- * The Hub's model API (`GET /api/models/{id}?expand[]=inferenceProviderMapping`) and the routes the HF
- * router serves for the inference providers (`/{provider}/...`), each answering in its provider's format.
+ * The default provider mappings the Hub's model API answers (hubApi.ts), and the routes the HF router
+ * serves for the inference providers (`/{provider}/...`), each answering in its provider's format.
  */
 import { isRecord, jsonResponse, parseJson } from "./http.js";
 import { PNG_BASE64, WAV } from "./pipelines.js";
 import type { FaultRegistry } from "./faults.js";
 import { MOCK_PROVIDERS } from "./providers/index.js";
 import { proxyGate } from "./proxy.js";
-import type { ModelConfig, ProviderMappingEntry } from "./types.js";
+import type { ProviderMappingEntry } from "./types.js";
 
 /** The mapping of the `hfkit/...` ids the tests use (with each provider module's), unless a model's config gives its own. */
 export const DEFAULT_PROVIDER_MAPPINGS: Readonly<Record<string, Record<string, ProviderMappingEntry>>> = mergeMappings({
@@ -41,17 +41,6 @@ function mergeMappings(base: Record<string, Record<string, ProviderMappingEntry>
   const all: Record<string, Record<string, ProviderMappingEntry>> = { ...base };
   for (const p of MOCK_PROVIDERS) for (const [id, m] of Object.entries(p.mappings ?? {})) all[id] = { ...all[id], ...m };
   return all;
-}
-
-/** `GET /api/models/{id}`: the model's `inferenceProviderMapping` (its config's, else the default's), 404 for an unknown model, 401 for an `hf_bad…` token. */
-export function modelInfo(request: Request, pathname: string, models: ReadonlyMap<string, ModelConfig>): Response | undefined {
-  const match = /^\/api\/models\/([^/]+(?:\/[^/]+)?)\/?$/.exec(pathname);
-  if (!match) return undefined;
-  if (/^Bearer\s+hf_bad/i.test(request.headers.get("authorization") ?? "")) return jsonResponse(401, { error: "Invalid credentials in Authorization header" });
-  const id = decodeURIComponent(match[1] ?? "");
-  const mapping = models.get(id)?.inferenceProviderMapping ?? DEFAULT_PROVIDER_MAPPINGS[id];
-  if (!mapping && !models.has(id)) return jsonResponse(404, { error: "Repository not found" });
-  return jsonResponse(200, { _id: `mock-${id}`, id, inferenceProviderMapping: mapping ?? {} });
 }
 
 /** The files a provider's answer may name, by extension: deterministic bytes of each type. */

@@ -22,7 +22,7 @@ export interface ProxyRequest {
 /** A response when the proxy answers instead of the backend; undefined lets the request through. */
 export async function proxyGate({ request, model, faults, provider }: ProxyRequest): Promise<Response | undefined> {
   if (/^Bearer\s+hf_bad/i.test(request.headers.get("authorization") ?? "")) return unauthorized();
-  if (model.includes("does-not-exist")) return jsonResponse(404, { error: `Model ${model} does not exist` });
+  if (model.includes("does-not-exist")) return modelNotFound(model);
   const waitForModel = request.headers.get("x-wait-for-model")?.toLowerCase() === "true";
   for (;;) {
     const rule = faults.peek(model, PROXY_FAULTS, provider);
@@ -41,7 +41,13 @@ function aborted(signal: AbortSignal): Promise<void> {
   });
 }
 
-function unauthorized(): Response {
+/** hf-inference's answer for a model it does not have. */
+export function modelNotFound(model: string): Response {
+  return jsonResponse(404, { error: `Model ${model} does not exist` });
+}
+
+/** The proxy's (and the router's) 401, for a refused token or none. */
+export function unauthorized(): Response {
   return jsonResponse(401, { error: "Invalid username or password." });
 }
 

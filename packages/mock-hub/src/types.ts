@@ -110,6 +110,17 @@ export interface MockHubConfig {
   models?: Record<string, ModelConfig>;
   /** The model behind `/v1/chat/completions` with `model: "tgi"` or none, `/info`, `/generate`. */
   defaultModel?: string;
+  /**
+   * Refuse what production refuses: a request without a token (401, as the router answers it), and a model the
+   * hub does not serve (the router's 400 `model_not_supported`, hf-inference's 404 `Model X does not exist`).
+   * Default false: any token or none, and an unknown model answers as a default model of its route's task.
+   */
+  strict?: boolean;
+  /**
+   * One line per request (method, path, model, status, time to the status line, the fault applied): `true`
+   * writes it with `console.error`, a function receives it. Never holds a token. Default off.
+   */
+  log?: boolean | ((line: string) => void);
 }
 
 /** Which requests a fault applies to: the first `times` matching ones, of one router provider. */

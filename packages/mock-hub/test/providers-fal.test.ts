@@ -102,7 +102,7 @@ describe("the fal mappings", () => {
       "fal-ai": { providerId: "hfkit-fal/flux-lora", task: "text-to-image", status: "live", adapter: "lora", adapterWeightsPath: "weights/lora.safetensors" },
     });
     const info = await (await fetch(`${hub().url}/api/models/hfkit/lora-sdxl?expand[]=inferenceProviderMapping`)).json();
-    expect(info).toMatchObject({ inferenceProviderMapping: { "fal-ai": { providerId: "fal-ai/lora", adapter: "lora" } } });
+    expect(info).toMatchObject({ inferenceProviderMapping: [{ provider: "fal-ai", providerId: "fal-ai/lora", adapter: "lora" }] });
   });
 
   it.each(["audio-to-audio", "image-segmentation", "image-text-to-image", "image-text-to-video", "image-to-image", "image-to-video", "text-to-audio", "text-to-speech", "text-to-video"])(

@@ -9,15 +9,17 @@ describe("the Hub's model API", () => {
   it("answers a default mapping for the hfkit ids, in its order", async () => {
     const res = await info("hfkit/text-to-image-auto");
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { id: string; inferenceProviderMapping: Record<string, unknown> };
+    const body = (await res.json()) as { id: string; inferenceProviderMapping: { provider: string }[] };
     expect(body.id).toBe("hfkit/text-to-image-auto");
-    expect(Object.keys(body.inferenceProviderMapping)).toEqual(["fal-ai", "together"]);
-    expect(body.inferenceProviderMapping).toEqual(DEFAULT_PROVIDER_MAPPINGS["hfkit/text-to-image-auto"]);
+    // The Hub's current form: a list, each entry naming its provider.
+    expect(body.inferenceProviderMapping.map((entry) => entry.provider)).toEqual(["fal-ai", "together"]);
+    const defaults = Object.entries(DEFAULT_PROVIDER_MAPPINGS["hfkit/text-to-image-auto"] ?? {});
+    expect(body.inferenceProviderMapping).toEqual(defaults.map(([provider, entry]) => ({ provider, hfModelId: "hfkit/text-to-image-auto", ...entry })));
   });
 
-  it("answers a model's configured mapping, {} for a configured model without one, 404 for an unknown model", async () => {
-    expect(await (await info("org/custom")).json()).toMatchObject({ inferenceProviderMapping: { together: { providerId: "t/custom", status: "staging" } } });
-    expect(await (await info("hfkit/tgi-3.2")).json()).toMatchObject({ inferenceProviderMapping: {} });
+  it("answers a model's configured mapping, [] for a configured model without one, 404 for an unknown model", async () => {
+    expect(await (await info("org/custom")).json()).toMatchObject({ inferenceProviderMapping: [{ provider: "together", providerId: "t/custom", status: "staging" }] });
+    expect(await (await info("hfkit/tgi-3.2")).json()).toMatchObject({ inferenceProviderMapping: [] });
     const missing = await info("org/nothing-here");
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: "Repository not found" });

@@ -39,7 +39,7 @@ function notServedBy(provider: string): Response {
 }
 
 /** 400 `model_not_supported`: none of the providers the caller enabled serves the model. */
-function noProviderEnabled(model: string): Response {
+export function noProviderEnabled(model: string): Response {
   const message = `The requested model '${model}' is not supported by any provider you have enabled.`;
   return jsonResponse(400, { error: { message, type: "invalid_request_error", param: "model", code: "model_not_supported" } });
 }
