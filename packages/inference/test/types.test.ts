@@ -1,18 +1,46 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { expect, it } from "vitest";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
 
 const require = createRequire(import.meta.url);
 const tsc = require.resolve("typescript/bin/tsc");
-const project = fileURLToPath(new URL("./types/tsconfig.json", import.meta.url));
+const dir = fileURLToPath(new URL("./types/", import.meta.url));
 
-it("code typed against @huggingface/inference type-checks under strict with our .d.ts and no Node types", () => {
-  let output = "";
+/** tsc's diagnostics for one project of test/types, one a line (`file(line,col): error …`), or "". */
+async function check(project: string): Promise<string> {
   try {
-    execFileSync(process.execPath, [tsc, "-p", project], { encoding: "utf8" });
+    await promisify(execFile)(process.execPath, [tsc, "-p", project, "--pretty", "false"], { cwd: dir, encoding: "utf8" });
+    return "";
   } catch (error) {
-    output = String((error as { stdout?: string }).stdout ?? error);
+    return String((error as { stdout?: string }).stdout ?? error);
   }
-  expect(output).toBe("");
+}
+
+/** The diagnostics of the test's own files: with `exactOptionalPropertyTypes` on, hfkit's src (compiled along, where users get its .d.ts) has its own. */
+function ofTestFiles(output: string): string {
+  return output
+    .split("\n")
+    .filter((line) => /^[\w.-]+\.ts\(/.test(line))
+    .join("\n");
+}
+
+it("code typed against @huggingface/inference type-checks under strict with our .d.ts and no Node types", async () => {
+  expect(await check("tsconfig.json")).toBe("");
 }, 60_000);
+
+describe.concurrent("tasks-io.ts: every task's @huggingface/tasks input and output, as a 4.13 user writes them", () => {
+  it("compiles against hfkit's src", async () => {
+    expect(await check("tsconfig.hfkit.json")).toBe("");
+  }, 60_000);
+
+  it("compiles against @huggingface/inference 4.13 itself", async () => {
+    expect(await check("tsconfig.hf.json")).toBe("");
+  }, 60_000);
+
+  it("compiles against both with exactOptionalPropertyTypes on", async () => {
+    expect(await check("tsconfig.hf-exact.json")).toBe("");
+    expect(ofTestFiles(await check("tsconfig.hfkit-exact.json"))).toBe("");
+  }, 60_000);
+});
