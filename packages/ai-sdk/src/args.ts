@@ -1,5 +1,5 @@
 /** The AI SDK's call options as the chat arguments of `@hfkit/inference`, and the warnings they give. */
-import type { LanguageModelV4CallOptions, SharedV4Warning } from "@ai-sdk/provider";
+import type { CallOptions, Warning } from "./spec/types";
 import type { ChatCompletionArgs, ChatCompletionInputTool, Options } from "@hfkit/inference";
 import { toChatMessages } from "./prompt";
 
@@ -35,11 +35,11 @@ export function jsonSchemaFormatFor(options: Options): JsonSchemaFormat {
 
 /** The chat arguments of one call (model and route are added by the caller), and its warnings. */
 export function toChatArgs(
-  options: LanguageModelV4CallOptions,
+  options: CallOptions,
   format: JsonSchemaFormat,
   stream: boolean,
-): { args: ChatCompletionArgs; warnings: SharedV4Warning[] } {
-  const warnings: SharedV4Warning[] = [];
+): { args: ChatCompletionArgs; warnings: Warning[] } {
+  const warnings: Warning[] = [];
   const own = readProviderOptions(options.providerOptions?.[PROVIDER_OPTIONS_KEY]);
   const args: ChatCompletionArgs = {
     messages: toChatMessages(options.prompt),
@@ -66,11 +66,11 @@ export function toChatArgs(
   return { args: dropUndefined(args), warnings };
 }
 
-function addTools(args: ChatCompletionArgs, options: LanguageModelV4CallOptions, warnings: SharedV4Warning[]): void {
+function addTools(args: ChatCompletionArgs, options: CallOptions, warnings: Warning[]): void {
   const tools: ChatCompletionInputTool[] = [];
   for (const tool of options.tools ?? []) {
     if (tool.type === "function") {
-      tools.push({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } });
+      tools.push({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema as Record<string, unknown> } });
     } else {
       warnings.push({ type: "unsupported", feature: `provider tool ${tool.id}`, details: "These servers run no tools of their own." });
     }
@@ -82,12 +82,12 @@ function addTools(args: ChatCompletionArgs, options: LanguageModelV4CallOptions,
   args.tool_choice = choice.type === "tool" ? { type: "function", function: { name: choice.toolName } } : choice.type;
 }
 
-function addResponseFormat(args: ChatCompletionArgs, options: LanguageModelV4CallOptions, format: JsonSchemaFormat): void {
+function addResponseFormat(args: ChatCompletionArgs, options: CallOptions, format: JsonSchemaFormat): void {
   const rf = options.responseFormat;
   if (rf?.type !== "json") return;
   if (format === "tgi") {
     // TGI's grammar takes a schema; without one, any JSON object.
-    args.response_format = { type: "json", value: rf.schema ?? { type: "object" } };
+    args.response_format = { type: "json", value: (rf.schema ?? { type: "object" }) as Record<string, unknown> };
   } else if (rf.schema === undefined) {
     args.response_format = { type: "json_object" };
   } else {

@@ -1,5 +1,5 @@
 /** hfkit's typed errors as the AI SDK's error classes, the original kept as `cause`. */
-import { AISDKError, APICallError, InvalidArgumentError, InvalidPromptError } from "@ai-sdk/provider";
+import { AISDKError, APICallError, InvalidArgumentError, InvalidPromptError } from "./spec/errors";
 import {
   AbortError,
   ConnectionError,
@@ -9,6 +9,8 @@ import {
   MalformedEventError,
   ModelLoadingError,
 } from "@hfkit/inference";
+
+const isAiSdkError = (error: unknown): boolean => AISDKError.isInstance(error);
 
 /** What is known of the call when it failed. */
 export interface CallInfo {
@@ -33,7 +35,7 @@ export interface CallInfo {
  * (its `maxRetries`), so the AI SDK must not send the call again.
  */
 export function toAiSdkError(error: unknown, info: CallInfo): unknown {
-  if (!(error instanceof InferenceError) || error instanceof AbortError || AISDKError.isInstance(error)) return error;
+  if (!(error instanceof InferenceError) || error instanceof AbortError || isAiSdkError(error)) return error;
   if (error instanceof InputError) {
     const argument = error.field ?? "options";
     if (/^(messages|prompt)\b/.test(argument)) return new InvalidPromptError({ prompt: info.prompt, message: error.message, cause: error });

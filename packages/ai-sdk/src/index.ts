@@ -1,5 +1,5 @@
-export { createHfkit, hfkit, type HfkitEndpointSettings, type HfkitProvider, type HfkitProviderSettings } from "./provider";
-export { HfkitChatLanguageModel, type HfkitChatSettings, type HfkitModelConfig, USAGE_WAIT_MS } from "./model";
-export { type HfkitProviderOptions, type JsonSchemaFormat, jsonSchemaFormatFor, PROVIDER_OPTIONS_KEY } from "./args";
-export { type CallInfo, toAiSdkError } from "./errors";
-export { VERSION } from "./version";
+/**
+ * `@hfkit/ai-sdk`: the provider for `ai` 6 and 7 (specification v3, which `ai` 6 runs natively and `ai` 7
+ * adapts). `@hfkit/ai-sdk/ai5` serves `ai` 5 (v2), `@hfkit/ai-sdk/ai7` gives `ai` 7 its own v4.
+ */
+export * from "./ai6";

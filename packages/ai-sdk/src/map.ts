@@ -1,8 +1,8 @@
 /** Finish reasons, usage and response metadata, as the AI SDK names them. */
-import type { LanguageModelV4FinishReason, LanguageModelV4ResponseMetadata, LanguageModelV4Usage } from "@ai-sdk/provider";
+import type { FinishReason, ResponseMetadata, Usage } from "./spec/types";
 import type { ChatCompletionUsage, Served } from "@hfkit/inference";
 
-const UNIFIED: Record<string, LanguageModelV4FinishReason["unified"]> = {
+const UNIFIED: Record<string, FinishReason["unified"]> = {
   stop: "stop",
   eos_token: "stop",
   stop_sequence: "stop",
@@ -20,13 +20,13 @@ const UNIFIED: Record<string, LanguageModelV4FinishReason["unified"]> = {
  * `tool_calls`, `content_filter`; anything else is `other`. An answer with tool calls finishes with
  * `tool-calls` even when the server said `stop` (as TGI does).
  */
-export function finishReason(raw: string | null | undefined, madeToolCalls: boolean): LanguageModelV4FinishReason {
+export function finishReason(raw: string | null | undefined, madeToolCalls: boolean): FinishReason {
   const unified = raw ? (UNIFIED[raw] ?? "other") : "other";
   return { unified: madeToolCalls && unified === "stop" ? "tool-calls" : unified, raw: raw ?? undefined };
 }
 
 /** Token counts as the AI SDK's usage; every count undefined when the server sent none (TGI < 2.3 streams). */
-export function usageOf(usage: ChatCompletionUsage | null | undefined): LanguageModelV4Usage {
+export function usageOf(usage: ChatCompletionUsage | null | undefined): Usage {
   const u = usage ?? undefined;
   const input = count(u?.prompt_tokens);
   const output = count(u?.completion_tokens);
@@ -35,7 +35,7 @@ export function usageOf(usage: ChatCompletionUsage | null | undefined): Language
   return {
     inputTokens: { total: input, noCache: input === undefined || cached === undefined ? input : input - cached, cacheRead: cached, cacheWrite: undefined },
     outputTokens: { total: output, text: output === undefined || reasoning === undefined ? output : output - reasoning, reasoning },
-    ...(u ? { raw: JSON.parse(JSON.stringify(u)) as NonNullable<LanguageModelV4Usage["raw"]> } : {}),
+    ...(u ? { raw: JSON.parse(JSON.stringify(u)) as NonNullable<Usage["raw"]> } : {}),
   };
 }
 
@@ -48,7 +48,7 @@ function detail(details: unknown, key: string): unknown {
 }
 
 /** The answer's id, model and time, as far as the server gave them. */
-export function responseMetadata(out: { id?: string; model?: string; created?: number }): LanguageModelV4ResponseMetadata {
+export function responseMetadata(out: { id?: string; model?: string; created?: number }): ResponseMetadata {
   return {
     id: out.id || undefined,
     modelId: out.model || undefined,

@@ -1,12 +1,4 @@
-/** The AI SDK language model (specification v4) over `@hfkit/inference`'s chat calls. */
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4Content,
-  LanguageModelV4GenerateResult,
-  LanguageModelV4StreamPart,
-  LanguageModelV4StreamResult,
-} from "@ai-sdk/provider";
+/** The AI SDK language model (specifications v2, v3 and v4) over `@hfkit/inference`'s chat calls. */
 import {
   AbortError,
   type ChatCompletionArgs,
@@ -16,8 +8,11 @@ import {
   type Options,
 } from "@hfkit/inference";
 import { type JsonSchemaFormat, jsonSchemaFormatFor, toChatArgs } from "./args";
+import { callContext, targetUrl } from "./call";
 import { type CallInfo, toAiSdkError } from "./errors";
 import { finishReason, responseMetadata, servedMetadata, usageOf } from "./map";
+import { finishReasonFor, streamPartFor, usageFor, warningsFor } from "./spec/adapt";
+import type { CallOptions, Content, GenerateResult, SpecVersion, StreamPart, StreamResult } from "./spec/types";
 import { StreamMapper } from "./stream";
 
 /**
@@ -37,14 +32,16 @@ export interface HfkitChatSettings extends Omit<Options, "signal" | "provider"> 
   jsonSchemaFormat?: JsonSchemaFormat;
 }
 
-/** How the provider builds a model: its name, token, settings and ids. */
-export interface HfkitModelConfig {
+/** How the provider builds a model: its specification, name, token, settings and ids. */
+export interface HfkitModelConfig<V extends SpecVersion = SpecVersion, S = HfkitChatSettings> {
+  /** The specification the model follows. */
+  specificationVersion: V;
   /** The `provider` the AI SDK reports, e.g. `"hfkit.chat"`. */
   provider: string;
   /** The access token at call time (`""` sends none). */
   accessToken: () => string;
   /** The provider's settings with the model's over them. */
-  settings: HfkitChatSettings;
+  settings: S;
   /** Makes an id for a tool call the server sent without one. */
   generateId: () => string;
 }
@@ -55,9 +52,9 @@ export const USAGE_WAIT_MS = 500;
 const ROUTER_CHAT_URL = "https://router.huggingface.co/v1/chat/completions";
 
 /** A chat model on the HF router, an hf-inference-style base or a dedicated endpoint; see `createHfkit`. */
-export class HfkitChatLanguageModel implements LanguageModelV4 {
-  /** The language model specification implemented: `"v4"` (`@ai-sdk/provider` 4, `ai` 7). */
-  readonly specificationVersion = "v4" as const;
+export class HfkitChatLanguageModel<V extends SpecVersion = SpecVersion> {
+  /** The specification implemented: `"v2"` (`ai` 5), `"v3"` (`ai` 6) or `"v4"` (`ai` 7). */
+  readonly specificationVersion: V;
   /** The provider's name, e.g. `"hfkit.chat"`. */
   readonly provider: string;
   /** The model id, e.g. `"meta-llama/Llama-3.1-8B-Instruct"` (`"tgi"` on an endpoint given none). */
@@ -65,10 +62,11 @@ export class HfkitChatLanguageModel implements LanguageModelV4 {
   /** Image URLs are passed to the server as they are, not downloaded first. */
   readonly supportedUrls: Record<string, RegExp[]> = { "image/*": [/^https?:\/\/.*$/i] };
   private readonly model: string | undefined;
-  private readonly config: HfkitModelConfig;
+  private readonly config: HfkitModelConfig<V>;
 
   /** `model` undefined: a dedicated endpoint's own model. */
-  constructor(model: string | undefined, config: HfkitModelConfig) {
+  constructor(model: string | undefined, config: HfkitModelConfig<V>) {
+    this.specificationVersion = config.specificationVersion;
     this.model = model;
     this.modelId = model ?? "tgi";
     this.provider = config.provider;
@@ -76,7 +74,7 @@ export class HfkitChatLanguageModel implements LanguageModelV4 {
   }
 
   /** One answer, not streamed (`generateText`). */
-  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+  async doGenerate(options: CallOptions): Promise<GenerateResult<V>> {
     const call = this.prepare(options, false);
     let out;
     try {
@@ -86,7 +84,7 @@ export class HfkitChatLanguageModel implements LanguageModelV4 {
     }
     const choice = out.choices[0];
     const message = choice?.message;
-    const content: LanguageModelV4Content[] = [];
+    const content: Content[] = [];
     if (typeof message?.reasoning === "string" && message.reasoning !== "") content.push({ type: "reasoning", text: message.reasoning });
     if (typeof message?.content === "string" && message.content !== "") content.push({ type: "text", text: message.content });
     const ids = new Set<string>();
@@ -98,17 +96,17 @@ export class HfkitChatLanguageModel implements LanguageModelV4 {
     }
     return {
       content,
-      finishReason: finishReason(choice?.finish_reason, ids.size > 0),
-      usage: usageOf(out.usage),
+      finishReason: finishReasonFor(this.specificationVersion, finishReason(choice?.finish_reason, ids.size > 0)),
+      usage: usageFor(this.specificationVersion, usageOf(out.usage)),
       request: { url: call.url(), body: call.body },
       response: { ...responseMetadata(out), headers: call.headers, body: out },
-      warnings: call.warnings,
+      warnings: warningsFor(this.specificationVersion, call.warnings),
       ...(out.served ? { providerMetadata: { hfkit: servedMetadata(out.served) } } : {}),
     };
   }
 
   /** An answer streamed as parts (`streamText`); usage is asked for with `stream_options.include_usage`. */
-  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+  async doStream(options: CallOptions): Promise<StreamResult<V>> {
     const call = this.prepare(options, true);
     const iterator = chatCompletionStream(call.sent, call.options);
     let pending: IteratorResult<ChatCompletionStreamOutput, undefined> | undefined;
@@ -121,9 +119,11 @@ export class HfkitChatLanguageModel implements LanguageModelV4 {
     const mapper = new StreamMapper(options.includeRawChunks === true, this.config.generateId);
     const next = (): Promise<IteratorResult<ChatCompletionStreamOutput, undefined>> =>
       mapper.finished && !mapper.usageSeen ? nextWithin(iterator, USAGE_WAIT_MS) : iterator.next();
-    const stream = new ReadableStream<LanguageModelV4StreamPart>({
+    const version = this.specificationVersion;
+    const enqueue = (controller: ReadableStreamDefaultController<StreamPart<V>>, part: StreamPart) => controller.enqueue(streamPartFor(version, part));
+    const stream = new ReadableStream<StreamPart<V>>({
       start(controller) {
-        controller.enqueue({ type: "stream-start", warnings: call.warnings });
+        enqueue(controller, { type: "stream-start", warnings: call.warnings });
       },
       async pull(controller) {
         for (;;) {
@@ -133,15 +133,15 @@ export class HfkitChatLanguageModel implements LanguageModelV4 {
             pending = undefined;
           } catch (error) {
             if (error instanceof AbortError) return controller.error(error);
-            for (const part of mapper.end(toAiSdkError(error, call.info()))) controller.enqueue(part);
+            for (const part of mapper.end(toAiSdkError(error, call.info()))) enqueue(controller, part);
             return controller.close();
           }
           if (result.done) {
-            for (const part of mapper.end()) controller.enqueue(part);
+            for (const part of mapper.end()) enqueue(controller, part);
             return controller.close();
           }
           const parts = mapper.chunk(result.value);
-          for (const part of parts) controller.enqueue(part);
+          for (const part of parts) enqueue(controller, part);
           if (parts.length > 0) return;
         }
       },
@@ -153,7 +153,7 @@ export class HfkitChatLanguageModel implements LanguageModelV4 {
   }
 
   /** The chat arguments, the SDK's options (abort signal, headers, a recorder of answers) and the warnings. */
-  private prepare(options: LanguageModelV4CallOptions, stream: boolean) {
+  private prepare(options: CallOptions, stream: boolean) {
     const { jsonSchemaFormat, provider, fallbackModels, ...rest } = this.config.settings;
     // One provider is an option of every call; a list (or fallback models) makes the call fail over: arguments of its own.
     const failover = typeof provider !== "string" && provider !== undefined ? { provider } : {};
@@ -161,32 +161,9 @@ export class HfkitChatLanguageModel implements LanguageModelV4 {
     const { args, warnings } = toChatArgs(options, jsonSchemaFormat ?? jsonSchemaFormatFor(settings), stream);
     const body: ChatCompletionArgs = this.model === undefined ? args : { model: this.model, ...args };
     const sent: ChatCompletionArgs = { ...body, ...failover, ...(fallbackModels ? { fallbackModels } : {}), accessToken: this.config.accessToken() };
-    const headers: Record<string, string> = {};
-    let lastUrl: string | undefined;
-    const extraHeaders = Object.fromEntries(Object.entries(options.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
-    const sdkOptions: Options = {
-      ...settings,
-      headers: { ...settings.headers, ...extraHeaders },
-      signal: options.abortSignal,
-      onResponse: (info) => {
-        lastUrl = info.url;
-        if (info.status < 300) info.headers.forEach((value, key) => (headers[key] = value));
-        settings.onResponse?.(info);
-      },
-    };
-    const url = (): string => lastUrl ?? this.targetUrl(settings);
+    const { options: sdkOptions, headers, url } = callContext(settings, options, () => targetUrl(settings, this.modelId, "/v1/chat/completions", ROUTER_CHAT_URL));
     const info = (): CallInfo => ({ url: url(), body, prompt: options.prompt });
     return { sent, body, options: sdkOptions, warnings, headers, url, info };
-  }
-
-  /** Where the call goes before any answer says so (for errors raised before one, such as timeouts). */
-  private targetUrl(settings: Options): string {
-    if (settings.endpointUrl !== undefined) return settings.endpointUrl;
-    if (settings.baseUrl !== undefined || settings.provider === "hf-inference") {
-      const base = (settings.baseUrl ?? "https://router.huggingface.co/hf-inference").replace(/\/+$/, "");
-      return `${base}/models/${this.modelId}/v1/chat/completions`;
-    }
-    return ROUTER_CHAT_URL;
   }
 }
 

@@ -1,11 +1,6 @@
 /** The AI SDK's prompt as the chat messages of `@hfkit/inference` (OpenAI's and TGI's Messages API). */
-import {
-  type LanguageModelV4FilePart,
-  type LanguageModelV4Prompt,
-  type LanguageModelV4TextPart,
-  type LanguageModelV4ToolResultOutput,
-  UnsupportedFunctionalityError,
-} from "@ai-sdk/provider";
+import { UnsupportedFunctionalityError } from "./spec/errors";
+import type { FileData, FilePart, Prompt, TextPart, ToolResultOutput } from "./spec/types";
 import type { ChatCompletionInputMessage, ChatCompletionInputMessageChunk, ChatCompletionInputToolCall } from "@hfkit/inference";
 
 /**
@@ -13,7 +8,7 @@ import type { ChatCompletionInputMessage, ChatCompletionInputMessageChunk, ChatC
  * their arguments as a JSON string, one `"tool"` message per tool result. Reasoning parts of earlier
  * assistant turns are not sent back (chat templates drop them, and some servers refuse them).
  */
-export function toChatMessages(prompt: LanguageModelV4Prompt): ChatCompletionInputMessage[] {
+export function toChatMessages(prompt: Prompt): ChatCompletionInputMessage[] {
   const messages: ChatCompletionInputMessage[] = [];
   for (const message of prompt) {
     switch (message.role) {
@@ -48,15 +43,15 @@ export function toChatMessages(prompt: LanguageModelV4Prompt): ChatCompletionInp
 }
 
 /** Text alone is sent as a string (every server and TGI version takes it); with images, as parts. */
-function userContent(parts: ReadonlyArray<LanguageModelV4TextPart | LanguageModelV4FilePart>): string | ChatCompletionInputMessageChunk[] {
+function userContent(parts: ReadonlyArray<TextPart | FilePart>): string | ChatCompletionInputMessageChunk[] {
   const chunks = parts.map(userChunk);
   if (chunks.every((chunk) => chunk.type === "text")) return chunks.map((chunk) => chunk.text).join("\n");
   return chunks;
 }
 
-function userChunk(part: LanguageModelV4TextPart | LanguageModelV4FilePart): ChatCompletionInputMessageChunk {
+function userChunk(part: TextPart | FilePart): ChatCompletionInputMessageChunk {
   if (part.type === "text") return { type: "text", text: part.text };
-  const data = part.data;
+  const data = tagged(part.data, part.originalUrl);
   if (data.type === "text" && (part.mediaType === "text" || part.mediaType.startsWith("text/"))) return { type: "text", text: data.text };
   if (part.mediaType !== "image" && !part.mediaType.startsWith("image/")) {
     throw new UnsupportedFunctionalityError({ functionality: `file parts of media type ${part.mediaType} (images only)` });
@@ -67,6 +62,13 @@ function userChunk(part: LanguageModelV4TextPart | LanguageModelV4FilePart): Cha
     return { type: "image_url", image_url: { url: `data:${imageMediaType(part.mediaType, base64)};base64,${base64}` } };
   }
   throw new UnsupportedFunctionalityError({ functionality: `image parts given as ${data.type} (give a URL or the image's data)` });
+}
+
+/** A file's data as v4 tags it; v2 and v3 give the bytes, their base64 or a URL as they are. */
+function tagged(data: FileData, originalUrl: string | undefined): Exclude<FileData, string | Uint8Array | URL> {
+  if (data instanceof URL) return { type: "url", url: data, originalUrl };
+  if (typeof data === "string" || data instanceof Uint8Array) return { type: "data", data };
+  return data;
 }
 
 /** `image` alone (no subtype) is resolved from the data's first bytes: PNG, JPEG, GIF or WebP. */
@@ -85,7 +87,7 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 /** A tool's result as the text of a `"tool"` message: text as is, JSON serialised. */
-export function toolOutputText(output: LanguageModelV4ToolResultOutput): string {
+export function toolOutputText(output: ToolResultOutput): string {
   switch (output.type) {
     case "text":
     case "error-text":

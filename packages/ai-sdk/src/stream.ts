@@ -1,5 +1,5 @@
 /** The chunks of `chatCompletionStream` as the AI SDK's stream parts. */
-import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import type { StreamPart } from "./spec/types";
 import type { ChatCompletionStreamOutput, ChatCompletionUsage, Served } from "@hfkit/inference";
 import { finishReason, responseMetadata, servedMetadata, usageOf } from "./map";
 
@@ -38,8 +38,8 @@ export class StreamMapper {
   ) {}
 
   /** The parts one chunk gives. */
-  chunk(chunk: ChatCompletionStreamOutput): LanguageModelV4StreamPart[] {
-    const parts: LanguageModelV4StreamPart[] = [];
+  chunk(chunk: ChatCompletionStreamOutput): StreamPart[] {
+    const parts: StreamPart[] = [];
     if (this.includeRaw) parts.push({ type: "raw", rawValue: chunk });
     if (!this.metadataSent) {
       this.metadataSent = true;
@@ -80,8 +80,8 @@ export class StreamMapper {
   }
 
   /** The closing parts: open blocks ended, each tool call whole, then `finish`. */
-  end(error?: unknown): LanguageModelV4StreamPart[] {
-    const parts: LanguageModelV4StreamPart[] = [];
+  end(error?: unknown): StreamPart[] {
+    const parts: StreamPart[] = [];
     this.closeReasoning(parts);
     this.closeText(parts);
     for (const call of this.toolCalls.values()) {
@@ -96,7 +96,7 @@ export class StreamMapper {
     return parts;
   }
 
-  private toolCallPiece(piece: NonNullable<ChatCompletionStreamOutput["choices"][number]["delta"]["tool_calls"]>[number], parts: LanguageModelV4StreamPart[]): void {
+  private toolCallPiece(piece: NonNullable<ChatCompletionStreamOutput["choices"][number]["delta"]["tool_calls"]>[number], parts: StreamPart[]): void {
     const index = typeof piece.index === "number" ? piece.index : this.toolCalls.size;
     let call = this.toolCalls.get(index);
     if (!call) {
@@ -113,13 +113,13 @@ export class StreamMapper {
     }
   }
 
-  private closeText(parts: LanguageModelV4StreamPart[]): void {
+  private closeText(parts: StreamPart[]): void {
     if (!this.textOpen) return;
     this.textOpen = false;
     parts.push({ type: "text-end", id: this.textId });
   }
 
-  private closeReasoning(parts: LanguageModelV4StreamPart[]): void {
+  private closeReasoning(parts: StreamPart[]): void {
     if (!this.reasoningOpen) return;
     this.reasoningOpen = false;
     parts.push({ type: "reasoning-end", id: this.reasoningId });
