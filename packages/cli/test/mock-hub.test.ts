@@ -1,6 +1,17 @@
 import { expect, it } from "vitest";
-import { parseFaultSpec, parseModelSpec } from "../src/commands/mockHubSpec";
+import { envLines, parseFaultSpec, parseModelSpec } from "../src/commands/mockHubSpec";
 import { Child, hfkit } from "./run";
+
+/** Waits for the hub's export lines; its URL, the first line. */
+async function started(hub: Child): Promise<string> {
+  await hub.until(() => /^export HF_INFERENCE_ENDPOINT=.*\n/m.test(hub.stdout));
+  return hub.stdout.split("\n")[0] ?? "";
+}
+
+/** The variables the export lines set. */
+function exported(stdout: string): Record<string, string> {
+  return Object.fromEntries([...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1] ?? "", m[2] ?? ""]));
+}
 
 it("mock-hub --model NAME=KIND:loading=S and --fault TYPE:KEY=N@MODEL: chat sees the loading line, then the answer; the fault", async () => {
   const hub = new Child([
@@ -10,8 +21,7 @@ it("mock-hub --model NAME=KIND:loading=S and --fault TYPE:KEY=N@MODEL: chat sees
     "--fault", "unauthorized@acme/locked",
     "--fault", "serverError:status=502,times=1@acme/v",
   ]);
-  await hub.until(() => hub.stdout.endsWith("\n"));
-  const url = hub.stdout.trim();
+  const url = await started(hub);
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   try {
     const slow = await hfkit(["chat", "--base-url", url, "-m", "acme/slow", "hi"]);
@@ -72,8 +82,7 @@ it("model and fault specs: kinds map to the predefined models; bad specs are usa
 
 it("mock-hub --fault TYPE@MODEL:PROVIDER fails one provider of a model: hfkit chat --provider a,b moves past it", async () => {
   const hub = new Child(["mock-hub", "--port", "0", "--fault", "serverError:status=502@hfkit/router-multi:together"]);
-  await hub.until(() => hub.stdout.endsWith("\n"));
-  const url = hub.stdout.trim();
+  const url = await started(hub);
   try {
     const run = await hfkit(["chat", "--router-url", url, "-m", "hfkit/router-multi", "--provider", "together,novita", "hi"], { env: { HF_TOKEN: "hf_cli_faults" } });
     expect(run.code).toBe(0);
@@ -95,8 +104,7 @@ it("mock-hub --fault TYPE@MODEL:PROVIDER: a 503 on one provider, a refused conne
     "--fault", "refused@hfkit/router-multi:novita",
     "--fault", "modelNotServed:times=1@hfkit/router-multi:hf-inference",
   ]);
-  await hub.until(() => hub.stdout.endsWith("\n"));
-  const url = hub.stdout.trim();
+  const url = await started(hub);
   const post = (model: string) => fetch(`${url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }) });
   try {
     const down = await post("hfkit/router-multi:together");
@@ -112,4 +120,73 @@ it("mock-hub --fault TYPE@MODEL:PROVIDER: a 503 on one provider, a refused conne
     hub.process.kill("SIGINT");
   }
   expect((await hub.exited).code).toBe(0);
+});
+
+it("mock-hub prints its URL, then the export lines: code reading them runs against it unchanged, Hub and router on one URL", async () => {
+  const hub = new Child(["mock-hub", "--port", "0"]);
+  const url = await started(hub);
+  try {
+    // Not a terminal: the URL, then plain export lines, nothing else.
+    expect(hub.stdout).toBe(`${url}\nexport HF_ENDPOINT=${url}\nexport HF_INFERENCE_ENDPOINT=${url}\n`);
+    const env = exported(hub.stdout);
+    expect(env).toEqual({ HF_ENDPOINT: url, HF_INFERENCE_ENDPOINT: url });
+    const chat = await hfkit(["chat", "-m", "hfkit/router-multi", "hi"], { env });
+    expect(chat).toMatchObject({ code: 0, stdout: "The capital of France is Paris.\n" });
+    const snippet = await hfkit(["snippet", "hfkit/tgi-3.2", "--lang", "sh"], { env });
+    expect(snippet.code, snippet.stderr).toBe(0);
+    expect(snippet.stdout).toContain('"model": "hfkit/tgi-3.2"');
+    // The router's routes and the Hub's on the one base URL.
+    const fillMask = await fetch(`${env.HF_INFERENCE_ENDPOINT}/hf-inference/models/hfkit/fill-mask`, { method: "POST", body: JSON.stringify({ inputs: "[MASK] is a city." }) });
+    expect((await fillMask.json())[0].token_str).toBe("paris");
+    expect((await fetch(`${env.HF_INFERENCE_ENDPOINT}/v1/models`)).status).toBe(200);
+    const card = await (await fetch(`${env.HF_ENDPOINT}/api/models/hfkit/fill-mask?expand[]=pipeline_tag`)).json();
+    expect(card).toMatchObject({ id: "hfkit/fill-mask", pipeline_tag: "fill-mask" });
+  } finally {
+    hub.process.kill("SIGINT");
+  }
+  expect((await hub.exited).code).toBe(0);
+  // One line per request on stderr, with its model and status.
+  expect(hub.stderr).toMatch(/^POST \/v1\/chat\/completions model=hfkit\/router-multi 200 \d+ms$/m);
+  expect(hub.stderr).toMatch(/^GET \/api\/models\/hfkit\/tgi-3\.2 model=hfkit\/tgi-3\.2 200 \d+ms$/m);
+});
+
+it("mock-hub --strict: an HF_TOKEN line the hub takes; without a token a call is refused, an unknown model too; never the token in a log line", async () => {
+  const hub = new Child(["mock-hub", "--port", "0", "--strict"]);
+  await started(hub);
+  await hub.until(() => /^export HF_TOKEN=/m.test(hub.stdout));
+  const env = exported(hub.stdout);
+  try {
+    expect(env.HF_TOKEN).toMatch(/^hf_\w+$/);
+    expect(await hfkit(["chat", "-m", "hfkit/tgi-3.2", "hi"], { env })).toMatchObject({ code: 0, stdout: "The capital of France is Paris.\n" });
+    const none = await hfkit(["chat", "-m", "hfkit/tgi-3.2", "hi"], { env: { ...env, HF_TOKEN: "" } });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^hfkit: AuthenticationError: Invalid username or password\./);
+    const unknown = await hfkit(["chat", "-m", "acme/unknown", "hi"], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/The requested model 'acme\/unknown' is not supported by any provider you have enabled/);
+  } finally {
+    hub.process.kill("SIGINT");
+  }
+  expect((await hub.exited).code).toBe(0);
+  expect(hub.stderr).toMatch(/^POST \/v1\/chat\/completions model=acme\/unknown 400 \d+ms$/m);
+  expect(hub.stderr).not.toContain(env.HF_TOKEN);
+});
+
+it("mock-hub --quiet: no line per request", async () => {
+  const hub = new Child(["mock-hub", "--port", "0", "--quiet"]);
+  const url = await started(hub);
+  try {
+    expect((await fetch(`${url}/api/models/hfkit/tgi-3.2`)).status).toBe(200);
+  } finally {
+    hub.process.kill("SIGINT");
+  }
+  expect(await hub.exited).toMatchObject({ code: 0 });
+  expect(hub.stderr).toBe("");
+});
+
+it("the export lines: on a terminal a comment first; an IPv6 URL quoted (its brackets are a glob to the shell)", () => {
+  expect(envLines("http://127.0.0.1:8123", false, true)).toBe(
+    "# paste into the shell where your code runs:\nexport HF_ENDPOINT=http://127.0.0.1:8123\nexport HF_INFERENCE_ENDPOINT=http://127.0.0.1:8123\n",
+  );
+  expect(envLines("http://[::1]:8123", true, false)).toBe("export HF_ENDPOINT='http://[::1]:8123'\nexport HF_INFERENCE_ENDPOINT='http://[::1]:8123'\nexport HF_TOKEN=hf_mock_hub_token\n");
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { hfkit } from "./run";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 let hub: MockHub;
@@ -53,4 +54,27 @@ it("`pnpm exec hfkit` at the workspace root runs the CLI and prints only its out
   const run1 = await run("pnpm", ["exec", "hfkit", "--version"], ROOT, ["ignore", "pipe", "pipe"]);
   expect(run1.code).toBe(0);
   expect(run1.stdout).toBe(`${version}\n`);
+});
+
+it("`hfkit snippet MODEL` with HF_ENDPOINT at a mock hub prints what a --model-file of the Hub's data gives, offline", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "hfkit-snippet-hub-"));
+  const cases = [
+    ["hfkit/tgi-3.2", { pipeline_tag: "text-generation", tags: ["conversational"] }],
+    ["hfkit/transformers-chat", { pipeline_tag: "text-generation", tags: [] }],
+  ] as const;
+  for (const [id, data] of cases) {
+    const file = join(dir, `${id.replace("/", "-")}.json`);
+    await writeFile(file, JSON.stringify({ id, ...data }));
+    const offline = await hfkit(["snippet", id, "--model-file", file]);
+    const fromHub = await hfkit(["snippet", id], { env: { HF_ENDPOINT: hub.url, HF_TOKEN: "hf_snippet" } });
+    expect(fromHub.code, fromHub.stderr).toBe(0);
+    expect(fromHub.stdout, id).toBe(offline.stdout);
+    expect(hub.requests.at(-1)).toMatchObject({ method: "GET", path: `/api/models/${id}`, headers: { authorization: "Bearer hf_snippet" } });
+  }
+  // A model of another task: the Hub's pipeline tag says which, as for a real one.
+  const fillMask = await hfkit(["snippet", "hfkit/fill-mask"], { env: { HF_ENDPOINT: hub.url } });
+  expect(fillMask).toMatchObject({ code: 1, stderr: "hfkit snippet: no snippets for hfkit/fill-mask (pipeline_tag: fill-mask): only text-generation and chat models have them\n" });
+  const missing = await hfkit(["snippet", "acme/unknown"], { env: { HF_ENDPOINT: hub.url } });
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toMatch(/model acme\/unknown not found on the Hub \(HTTP 404/);
 });

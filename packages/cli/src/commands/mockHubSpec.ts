@@ -117,3 +117,18 @@ function splitOnce(text: string, separator: string): [string, string | undefined
   const i = text.indexOf(separator);
   return i < 0 ? [text, undefined] : [text.slice(0, i), text.slice(i + separator.length)];
 }
+
+/** A token the hub takes in strict mode (any but `hf_bad…`): clearly not a real one. */
+export const MOCK_TOKEN = "hf_mock_hub_token";
+
+/**
+ * The lines that run code against the hub unchanged: `HF_ENDPOINT` (the Hub's model API) and
+ * `HF_INFERENCE_ENDPOINT` (the router, hf-inference, the providers), both its one URL; in strict mode a token
+ * it takes. Plain `export` lines a script can read; on a terminal, a comment saying what they are for first.
+ */
+export function envLines(url: string, strict: boolean, tty: boolean): string {
+  // An IPv6 address's brackets are a glob to the shell: quoted.
+  const value = /^[\w:/.-]+$/.test(url) ? url : `'${url}'`;
+  const lines = [`export HF_ENDPOINT=${value}`, `export HF_INFERENCE_ENDPOINT=${value}`, ...(strict ? [`export HF_TOKEN=${MOCK_TOKEN}`] : [])];
+  return `${tty ? "# paste into the shell where your code runs:\n" : ""}${lines.join("\n")}\n`;
+}

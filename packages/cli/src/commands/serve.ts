@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { numberFlag, withNegatives } from "../args";
 import { type Io, UsageError } from "../io";
 import { announce, hostFlag } from "../listen";
-import { FAULTS, KINDS, parseFaultSpec, parseModelSpec } from "./mockHubSpec";
+import { envLines, FAULTS, KINDS, parseFaultSpec, parseModelSpec } from "./mockHubSpec";
 
 export const PROXY_HELP = `hfkit proxy --target URL [--port N] [--host H] [--provider P[,P...]] [--router-url U] [--log FORMAT] [--metrics]
 
@@ -24,11 +24,17 @@ base URL or the HF router. Prints its URL on stdout; runs until Ctrl-C.
              loopback anyone on the network can use it, and callers' tokens cross the network in clear
              text: a warning says so.`;
 
-export const MOCK_HUB_HELP = `hfkit mock-hub [--port N] [--host H] [--model NAME=KIND[:loading=S]]... [--fault TYPE[:KEY=N,...][@[MODEL][:PROVIDER]]]...
+export const MOCK_HUB_HELP = `hfkit mock-hub [--port N] [--host H] [--strict] [--quiet] [--model NAME=KIND[:loading=S]]... [--fault TYPE[:KEY=N,...][@[MODEL][:PROVIDER]]]...
 
-Starts the local emulator of the Hugging Face backends and prints its URL on stdout; runs
-until Ctrl-C. Any model id is a TGI 3.2 model by default; the predefined ones (hfkit/tgi-2.0, hfkit/vllm,
-...) are in the @hfkit/mock-hub README.
+Starts the local emulator of the Hugging Face backends (the router, hf-inference, the providers and the
+Hub's model API, all on one URL) and prints on stdout its URL, then the lines that point code at it:
+export HF_ENDPOINT=URL and export HF_INFERENCE_ENDPOINT=URL (and HF_TOKEN with --strict). Runs until
+Ctrl-C, writing one line per request on stderr. Any model id is a TGI 3.2 model by default; the predefined
+ones (hfkit/tgi-2.0, hfkit/vllm, ...) are in the @hfkit/mock-hub README.
+
+  --strict                        refuse what production refuses: a request without a token (401) and a
+                                  model the hub does not serve (the router's 400, hf-inference's 404)
+  --quiet                         no line per request on stderr
 
   --host H                        where to listen: 127.0.0.1 (default), ::1, or 0.0.0.0 / :: for every
                                   interface; it has no authentication: off loopback, a warning says so
@@ -103,6 +109,8 @@ export async function mockHub(argv: string[], io: Io): Promise<void> {
     host: { type: "string" },
     model: { type: "string", multiple: true },
     fault: { type: "string", multiple: true },
+    strict: { type: "boolean" },
+    quiet: { type: "boolean" },
   } as const;
   const { values } = parseArgs({ args: withNegatives(argv, options), options });
   const host = hostFlag(values.host);
@@ -112,9 +120,12 @@ export async function mockHub(argv: string[], io: Io): Promise<void> {
     models[id] = config;
   }
   const faults = (values.fault ?? []).map((spec) => parseFaultSpec(spec, models));
-  const hub = await startMockHub({ port: numberFlag("port", values.port, PORT), host, models });
+  const strict = values.strict ?? false;
+  const log = values.quiet ? undefined : (line: string): void => void io.stderr.write(`${line}\n`);
+  const hub = await startMockHub({ port: numberFlag("port", values.port, PORT), host, models, strict, log });
   for (const { fault, model, provider } of faults) hub.inject(fault, { model, provider });
   announce(io, hub.host, hub.port, HUB_RISK);
+  io.stdout.write(envLines(hub.url, strict, io.stdout.isTTY === true));
   await io.untilStopped();
   await hub.close();
 }
