@@ -74,7 +74,9 @@ import {
   imageToVideo,
   objectDetection,
   questionAnswering,
+  request,
   sentenceSimilarity,
+  streamingRequest,
   summarization,
   tableQuestionAnswering,
   tabularClassification,
@@ -104,6 +106,9 @@ export async function chat(input: ChatCompletionInput, history: ChatCompletionIn
   const a: ChatCompletionOutput = await client.chatCompletion({ ...input, model, provider });
   const b: ChatCompletionOutput = await chatCompletion({ ...input, accessToken, model, provider });
   const c: ChatCompletionOutput = await client.chatCompletion({ model, messages: history, max_tokens: 9 });
+  // The answer's message, tool calls and all, goes back into a tasks-typed history.
+  const next: ChatCompletionInputMessage[] = [...history, a.choices[0].message, (await client.chatCompletion({ ...input, model })).choices[0].message];
+  await chatCompletion({ ...input, model, messages: next });
   for await (const chunk of client.chatCompletionStream({ ...input, model, provider })) {
     const d: ChatCompletionStreamOutput = chunk;
     void d;
@@ -240,6 +245,15 @@ export async function questions(): Promise<unknown[]> {
     (await client.visualQuestionAnswering({ inputs, model, provider })) satisfies VisualQuestionAnsweringOutputElement,
     (await visualQuestionAnswering({ inputs, accessToken, model })) satisfies VisualQuestionAnsweringOutputElement,
   ];
+}
+
+// The custom calls take a tasks input as it is; the answer is typed by the caller.
+export async function custom(input: ChatCompletionInput, fill: FillMaskInput): Promise<unknown[]> {
+  const a: ChatCompletionOutput = await client.request<ChatCompletionOutput>({ ...input, model, provider });
+  const b: FillMaskOutput = await request<FillMaskOutput>({ ...fill, accessToken, model }, { task: "fill-mask" });
+  for await (const chunk of streamingRequest<ChatCompletionStreamOutput>({ ...input, model })) void chunk.choices;
+  for await (const chunk of client.streamingRequest<ChatCompletionStreamOutput>({ ...input, model })) void chunk.id;
+  return [a, b];
 }
 
 // What both packages refuse, so that this file cannot pass against a package typed `any`.
