@@ -70,7 +70,7 @@ function addTools(args: ChatCompletionArgs, options: CallOptions, warnings: Warn
   const tools: ChatCompletionInputTool[] = [];
   for (const tool of options.tools ?? []) {
     if (tool.type === "function") {
-      tools.push({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema as Record<string, unknown> } });
+      tools.push({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } });
     } else {
       warnings.push({ type: "unsupported", feature: `provider tool ${tool.id}`, details: "These servers run no tools of their own." });
     }
@@ -87,7 +87,7 @@ function addResponseFormat(args: ChatCompletionArgs, options: CallOptions, forma
   if (rf?.type !== "json") return;
   if (format === "tgi") {
     // TGI's grammar takes a schema; without one, any JSON object.
-    args.response_format = { type: "json", value: (rf.schema ?? { type: "object" }) as Record<string, unknown> };
+    args.response_format = { type: "json", value: rf.schema ?? { type: "object" } };
   } else if (rf.schema === undefined) {
     args.response_format = { type: "json_object" };
   } else {

@@ -49,7 +49,7 @@ export class HfkitEmbeddingModel<V extends SpecVersion = SpecVersion> extends Hf
 /** One vector per text; a model that answers token vectors (no pooling) is refused. */
 function vectors(value: unknown, count: number, url: string, body: unknown): number[][] {
   const rows = count === 1 && Array.isArray(value) && typeof value[0] === "number" ? [value] : value;
-  if (Array.isArray(rows) && rows.length === count && rows.every((row) => Array.isArray(row) && row.every((x) => typeof x === "number"))) return rows as number[][];
+  if (Array.isArray(rows) && rows.length === count && rows.every((row) => Array.isArray(row) && row.every((x) => typeof x === "number"))) return rows;
   throw new APICallError({
     message: `The model answered ${Array.isArray(rows) ? `${rows.length} items` : typeof rows}, not one vector per text (${count}): is it a sentence-embedding model (pooled)?`,
     url,

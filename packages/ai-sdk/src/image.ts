@@ -4,7 +4,7 @@ import { extraBodyOf } from "./call";
 import { modelWarningsFor } from "./spec/adapt";
 import { InvalidArgumentError } from "./spec/errors";
 import type { BaseCallOptions, ModelResponse, ModelWarningOf, SpecVersion, Warning } from "./spec/types";
-import { bytesOf, type HfkitTaskSettings, HfkitTaskModel } from "./task";
+import { bytesOf, HfkitTaskModel } from "./task";
 
 /** What `doGenerate` takes (any version; `files` and `mask` are v3/v4's). */
 export interface ImageCallOptions extends BaseCallOptions {

@@ -148,8 +148,14 @@ describe("generateText and streamText", () => {
     expect(lastBody(ctx.hub)).toMatchObject({ model: "hfkit/tgi-3.2" });
   });
 
-  it("embedding and image models are refused with NoSuchModelError", () => {
-    expect(() => hfkit.embeddingModel("x")).toThrow(/chat language models only/);
-    expect(() => hfkit.imageModel("x")).toThrow(expect.objectContaining({ name: "AI_NoSuchModelError" }));
+  it("every model type is offered, named as the AI SDK names them", () => {
+    expect(hfkit.embeddingModel("x").provider).toBe("hfkit.embedding");
+    expect(hfkit.textEmbeddingModel("x").maxEmbeddingsPerCall).toBe(32);
+    expect([hfkit.imageModel("x").provider, hfkit.transcriptionModel("x").provider, hfkit.speechModel("x").provider, hfkit.rerankingModel("x").provider]).toEqual([
+      "hfkit.image",
+      "hfkit.transcription",
+      "hfkit.speech",
+      "hfkit.reranking",
+    ]);
   });
 });

@@ -45,9 +45,9 @@ export function usageFor<V extends SpecVersion>(version: V, usage: Usage): Usage
 
 /** A stream part in version V: only `stream-start` and `finish` differ. */
 export function streamPartFor<V extends SpecVersion>(version: V, part: StreamPart): StreamPart<V> {
-  if (version === "v2" && part.type === "stream-start") return { type: "stream-start", warnings: warningsFor(version, part.warnings) } as StreamPart<V>;
+  if (version === "v2" && part.type === "stream-start") return { type: "stream-start", warnings: warningsFor(version, part.warnings) };
   if (version === "v2" && part.type === "finish") {
-    return { ...part, usage: usageFor(version, part.usage), finishReason: finishReasonFor(version, part.finishReason) } as StreamPart<V>;
+    return { ...part, usage: usageFor(version, part.usage), finishReason: finishReasonFor(version, part.finishReason) };
   }
   return part as StreamPart<V>;
 }

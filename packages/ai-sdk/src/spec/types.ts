@@ -84,7 +84,7 @@ interface ToolCallPart {
 /** A tool's result as any version gives it. */
 export type ToolResultOutput =
   | { type: "text" | "error-text"; value: string }
-  | { type: "json" | "error-json"; value: JSONValue }
+  | { type: "json" | "error-json"; value: unknown }
   | { type: "execution-denied"; reason?: string }
   | { type: "content"; value: ReadonlyArray<{ type: string; text?: string }> };
 interface ToolResultPart {
