@@ -20,8 +20,8 @@ async function rechunk(staging, dir, lazy) {
 }
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
-await rechunk(`${dist}node-split/`, `${dist}node/`, ["all", "catalog", "failover", "observe", "structured", "tools"]);
+await rechunk(`${dist}node-split/`, `${dist}node/`, ["all", "catalog", "failover", "observe", "structured", "tools", "transformers"]);
 rmSync(`${dist}node-split`, { recursive: true, force: true });
-await rechunk(`${dist}esm-split/`, dist, ["catalog", "failover", "observe", "structured", "tools"]);
+await rechunk(`${dist}esm-split/`, dist, ["catalog", "failover", "observe", "structured", "tools", "transformers"]);
 renameSync(`${dist}esm-split/index.d.ts`, `${dist}index.d.ts`);
 rmSync(`${dist}esm-split`, { recursive: true, force: true });

@@ -18,7 +18,7 @@ it.each([
   const { code, metafile }: Bundle = await bundle(appDir, ENTRY, { ...options, minify: true });
   const inputs = Object.keys(metafile.inputs).filter((input) => input !== ENTRY);
   expect(inputs).toContain("node_modules/@hfkit/inference/dist/index.js");
-  expect(inputs.filter((input) => !/^node_modules\/@hfkit\/inference\/dist\/(index|catalog-\w+|failover-\w+|structured-\w+|tools-\w+|observe-\w+|chunk-\w+)\.js$/.test(input))).toEqual([]);
+  expect(inputs.filter((input) => !/^node_modules\/@hfkit\/inference\/dist\/(index|catalog-\w+|failover-\w+|structured-\w+|tools-\w+|observe-\w+|transformers-\w+|chunk-\w+)\.js$/.test(input))).toEqual([]);
   for (const output of Object.values(metafile.outputs)) expect(output.imports).toEqual([]);
   expect(code).not.toMatch(/\bnode:[a-z]/);
 });
@@ -26,7 +26,7 @@ it.each([
 // What an app that only chats loads at start, bundled with code splitting as apps are: none of the code that only
 // failover, the router's catalog and structured output use (each chunk carries its own copy of the lookups, the cost
 // estimate and the structured output's error).
-it("an app that only chats loads none of failover's, the catalog's or structured output's own code at start", async () => {
+it("an app that only chats loads none of failover's, the catalog's, structured output's or the transformers pipeline's own code at start", async () => {
   writeFileSync(join(appDir, "chat-only.mjs"), 'export { chatCompletionStream } from "@hfkit/inference";\n');
   const result = await build({ entryPoints: [join(appDir, "chat-only.mjs")], absWorkingDir: appDir, ...BROWSER, bundle: true, splitting: true, minify: true, outdir: join(appDir, "split-out"), write: false, metafile: true, logLevel: "silent" });
   const outputs = result.metafile.outputs;
@@ -43,7 +43,7 @@ it("an app that only chats loads none of failover's, the catalog's or structured
   const later = text(Object.keys(outputs).filter((k) => !start.has(k)));
   // The lookups' per-credential hash (its constant), their shared lookups, the cost's currency, the failover's message,
   // the structured output's error and its partial JSON reader, the tool runner, the observer's events.
-  for (const own of [/3735928559|0xdeadbeef/, /\.lookups\b/, /"USD"/, /Every candidate failed/, /StructuredOutputError/, /expected ',' or/, /There is no tool named/, /toolTimeout/, /type:"first-chunk"/, /type:"failover",call/]) {
+  for (const own of [/3735928559|0xdeadbeef/, /\.lookups\b/, /"USD"/, /Every candidate failed/, /StructuredOutputError/, /expected ',' or/, /There is no tool named/, /toolTimeout/, /type:"first-chunk"/, /type:"failover",call/, /Expected \[\{generated_text\}\] from the pipeline/]) {
     expect(later).toMatch(own);
     expect(atStart).not.toMatch(own);
   }

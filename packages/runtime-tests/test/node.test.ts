@@ -37,16 +37,16 @@ describe("the Node build (dist/node/)", () => {
       graph.add(file);
       queue.push(...staticImports(file));
     }
-    // The tasks' chunk, the router's catalog, failover (a chat's provider list), the observer, structured output and the tool runner, each loaded on first use.
-    const lazyChunks = readdirSync(dir).filter((f) => /^(all|catalog|failover|observe|structured|tools)-/.test(f));
-    expect(lazyChunks.map((f) => f.replace(/-\w+\.js$/, "")).sort()).toEqual(["all", "catalog", "failover", "observe", "structured", "tools"]);
+    // The tasks' chunk, the router's catalog, failover (a chat's provider list), the observer, structured output, the tool runner and the transformers pipeline's backend, each loaded on first use.
+    const lazyChunks = readdirSync(dir).filter((f) => /^(all|catalog|failover|observe|structured|tools|transformers)-/.test(f));
+    expect(lazyChunks.map((f) => f.replace(/-\w+\.js$/, "")).sort()).toEqual(["all", "catalog", "failover", "observe", "structured", "tools", "transformers"]);
     // Importing the package loads index.js alone (the code it shares with the chunks is in it).
     expect([...graph]).toEqual(["index.js"]);
     const dynamic = [...graph].flatMap((f) => [...readFileSync(join(dir, f), "utf8").matchAll(/import\(["']\.\/([^"']+)["']\)/g)].map((m) => m[1]));
     expect([...new Set(dynamic)].sort()).toEqual(lazyChunks.sort());
     // Nor is their code: no statically loaded file defines the task core, a provider's format, the Responses writer, the catalog or failover.
     for (const file of graph) {
-      expect(readFileSync(join(dir, file), "utf8"), file).not.toMatch(/function runTask\b|\bPROVIDER_TASKS\b|function resolveProvider\b|class ResponseWriter\b|function responseTries\b|function fetchCatalog\b|function failoverStream\b|function parsePartialJson\b|function\*? ?toolLoop\b|\bObservation = class\b/);
+      expect(readFileSync(join(dir, file), "utf8"), file).not.toMatch(/function runTask\b|\bPROVIDER_TASKS\b|function resolveProvider\b|class ResponseWriter\b|function responseTries\b|function fetchCatalog\b|function failoverStream\b|function parsePartialJson\b|function\*? ?toolLoop\b|\bObservation = class\b|Expected \[\{generated_text\}\] from the pipeline/);
     }
     const lazyCode = readdirSync(dir).filter((f) => f !== "index.js").map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
     expect(lazyCode).toMatch(/function runTask\b/);
@@ -57,6 +57,7 @@ describe("the Node build (dist/node/)", () => {
     expect(lazyCode).toMatch(/function parsePartialJson\b/);
     expect(lazyCode).toMatch(/function\*? ?toolLoop\b/);
     expect(lazyCode).toMatch(/\bObservation = class\b/);
+    expect(lazyCode).toMatch(/Expected \[\{generated_text\}\] from the pipeline/);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FailoverEvent } from "./failover";
 import type { ToolCallRequest } from "./tools";
+import type { Backend } from "./backend";
 import type { CallEvent } from "./observe";
 
 /**
@@ -52,12 +53,7 @@ export interface RetryEvent {
   estimatedTime?: number;
 }
 
-/**
- * What serves a model: TGI (text-generation-inference), the transformers pipeline, or any other
- * OpenAI-protocol server (`"openai"`: the HF router and its providers, vLLM, SGLang, llama.cpp's
- * server, Ollama's OpenAI route).
- */
-export type Backend = "tgi" | "transformers" | "openai";
+export type { Backend } from "./backend";
 
 /** Options of the client (defaults) and of each call (overrides). */
 export interface Options {

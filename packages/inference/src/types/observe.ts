@@ -3,7 +3,7 @@
  * wait, each failover move, its first chunk and its end. No prompt or answer text, never the token.
  */
 import type { FailoverReason } from "./failover";
-import type { Backend } from "./index";
+import type { Backend } from "./backend";
 import type { ToolCallStatus } from "./tools";
 
 /** The operation, as OpenTelemetry's GenAI conventions name it (`gen_ai.operation.name`), or the task's name. */

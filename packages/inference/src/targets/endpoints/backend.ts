@@ -39,8 +39,11 @@ export interface ServerBackend<A, W, C> {
   handOff?(error: HttpError, ctx: CallContext<A>): HandOff | undefined;
 }
 
-/** The backends of a task, by name. */
-export type Backends<A, W, C> = Readonly<Record<Backend, ServerBackend<A, W, C>>>;
+/** A backend, or how to load it: one that only some endpoints need is a chunk loaded on its first use. */
+export type Loadable<B> = B | (() => Promise<B>);
+
+/** The backends of a task, by name; TGI's, which detection tries first, at hand. */
+export type Backends<A, W, C> = { readonly tgi: ServerBackend<A, W, C> } & Readonly<Record<Exclude<Backend, "tgi">, Loadable<ServerBackend<A, W, C>>>>;
 
 /** A backend of chat. */
 export type ChatBackend = ServerBackend<OneChatArgs, ChatCompletionOutput, ChatCompletionStreamOutput>;

@@ -9,7 +9,7 @@ import { type Outgoing, type Reply, sendOnce, serialize } from "../../core/reque
 import { noop, type Source } from "../../core/source";
 import type { Backend } from "../../types";
 import type { CallContext } from "../chat";
-import type { Backends, HandOff, ServerBackend } from "./backend";
+import type { Backends, HandOff, Loadable, ServerBackend } from "./backend";
 import { BoundedMemory } from "../../core/memory";
 
 /** What was learnt of a (base, model): which backend serves it, and which parameters it refuses. */
@@ -70,7 +70,8 @@ function tries<A, W, C, T>(ctx: CallContext<A>, backends: Backends<A, W, C>, rea
    * Sends the backend's request and reads its answer; a refusal the backend knows how to get around
    * is sent once more without what it refused. What a 2xx proved is remembered for the endpoint.
    */
-  const tryBackend = async (backend: ServerBackend<A, W, C>, known: ReadonlySet<string> | undefined): Promise<T> => {
+  const tryBackend = async (loadable: Loadable<ServerBackend<A, W, C>>, known: ReadonlySet<string> | undefined): Promise<T> => {
+    const backend = typeof loadable === "function" ? await ctx.call.until(loadable()) : loadable;
     backend.check(ctx);
     const learnt = new Set(known);
     for (let avoided = false; ; avoided = true) {

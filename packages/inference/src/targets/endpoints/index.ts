@@ -1,7 +1,14 @@
-import type { ChatBackend } from "./backend";
+import type { Backends, ChatBackend } from "./backend";
+import type { ChatCompletionOutput, ChatCompletionStreamOutput, OneChatArgs } from "../../types";
 import { openai } from "./openai";
 import { tgi } from "./tgi";
-import { transformers } from "./transformers";
 
-/** Every backend, by name: a new server kind is one file and one line here. */
-export const BACKENDS: Readonly<Record<ChatBackend["name"], ChatBackend>> = { openai, tgi, transformers };
+/**
+ * Every backend, by name: a new server kind is one file and one line here. The transformers pipeline, which few
+ * endpoints run, is loaded on its first use (an app that chats with TGI or OpenAI-protocol servers never loads it).
+ */
+export const BACKENDS: Backends<OneChatArgs, ChatCompletionOutput, ChatCompletionStreamOutput> = {
+  openai,
+  tgi,
+  transformers: () => import("./transformers").then((m): ChatBackend => m.transformers),
+};
