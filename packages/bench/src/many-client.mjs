@@ -1,0 +1,100 @@
+// One client of the many-streams benchmark, alone in its process (`node --expose-gc many-client.mjs <client>
+// <n> <server url> <chunks>`): opens `n` streams at once, reads them all to the end, prints JSON: CPU per
+// chunk, heap and RSS per open stream, event-loop delay, failed streams.
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { floorStream } from "./sse.mjs";
+
+const MODEL = "hfkit/tgi-3.2";
+const messages = [{ role: "user", content: "What is the capital of France?" }];
+const [key, n, url, chunks] = process.argv.slice(2).map((a, i) => (i === 1 || i === 3 ? Number(a) : a));
+
+/**
+ * `base` -> `open()`: one client object, as a server holds, and each call the AsyncIterable of chunks.
+ * Each imports only its own package: the others' modules stay out of the process.
+ */
+const OPENERS = {
+  floor: async (base) => async () => floorStream((await fetch(`${base}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: MODEL, messages, stream: true }) })).body),
+  hfkit: async (base) => {
+    const { InferenceClient } = await import("@hfkit/inference");
+    const client = new InferenceClient("hf_bench", { endpointUrl: base, backend: "tgi" });
+    return async () => client.chatCompletionStream({ model: MODEL, messages });
+  },
+  hf: async (base) => {
+    const { InferenceClient: HfInferenceClient } = await import("@huggingface/inference");
+    const client = new HfInferenceClient("hf_bench");
+    return async () => client.chatCompletionStream({ endpointUrl: base, model: MODEL, messages });
+  },
+  openai: async (base) => {
+    const { default: OpenAI } = await import("openai");
+    const client = new OpenAI({ apiKey: "hf_bench", baseURL: `${base}/v1`, maxRetries: 0 });
+    return () => client.chat.completions.create({ model: MODEL, messages, stream: true });
+  },
+};
+
+const cpuSeconds = (since) => {
+  const { user, system } = process.cpuUsage(since);
+  return (user + system) / 1e6;
+};
+
+/** Reads one stream to its end, touching each chunk's content; `onFirst` at its first chunk. */
+async function read(open, onFirst) {
+  let count = 0;
+  let chars = 0;
+  try {
+    for await (const chunk of await open()) {
+      if (count++ === 0) onFirst();
+      chars += chunk.choices[0]?.delta?.content?.length ?? 0;
+    }
+    return { count, chars };
+  } catch (error) {
+    if (count === 0) onFirst();
+    return { count, chars, error: `${error.name}: ${error.message}` };
+  }
+}
+
+/** After a full GC: heap used and RSS, bytes. */
+function settled() {
+  globalThis.gc();
+  const { heapUsed, rss } = process.memoryUsage();
+  return { heapUsed, rss };
+}
+
+async function measure() {
+  const open = await OPENERS[key](`${url}/paced`);
+  const warm = await OPENERS[key](`${url}/burst`);
+  // Warm-up: the code paths compiled and the connection pool grown, so the run measures the steady state.
+  await Promise.all(Array.from({ length: 50 }, () => read(warm, () => {})));
+  const base = settled();
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  let open_ = 0;
+  let sample;
+  let sampleCpu = 0;
+  // Sampled once every stream has its first chunk (all open); the GC's own CPU and pause are left out.
+  const onFirst = () => {
+    if (++open_ !== n) return;
+    const cpu = process.cpuUsage();
+    delay.disable();
+    sample = settled();
+    delay.enable();
+    sampleCpu = cpuSeconds(cpu);
+  };
+  delay.enable();
+  const started = process.cpuUsage();
+  const wallStarted = performance.now();
+  const results = await Promise.all(Array.from({ length: n }, () => read(open, onFirst)));
+  const cpu = cpuSeconds(started) - sampleCpu;
+  const wallMs = performance.now() - wallStarted;
+  delay.disable();
+  const received = results.reduce((sum, r) => sum + r.count, 0);
+  const failed = results.filter((r) => r.error !== undefined || r.count !== chunks);
+  return {
+    key, n, chunks: received, chars: results.reduce((sum, r) => sum + r.chars, 0), failed: failed.length,
+    error: failed[0] && (failed[0].error ?? `${failed[0].count} chunks of ${chunks}`),
+    cpu, cpuPerChunkUs: (cpu / received) * 1e6, wallMs,
+    heapPerStreamKB: sample ? (sample.heapUsed - base.heapUsed) / n / 1000 : undefined,
+    rssPerStreamKB: sample ? (sample.rss - base.rss) / n / 1000 : undefined,
+    delayP99Ms: delay.percentile(99) / 1e6, delayMaxMs: delay.max / 1e6,
+  };
+}
+
+process.stdout.write(JSON.stringify(await measure()));

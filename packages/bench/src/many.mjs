@@ -1,0 +1,115 @@
+// `pnpm bench:many [--n 1000] [--rounds 3] [--no-docs]`: N chat streams open at once in one process, as a
+// server relaying chats holds them, for the floor, hfkit, @huggingface/inference and openai; each client
+// alone in a child process, the server in another. Prints a table with ratios to the floor and rewrites
+// its section of docs/benchmarks.md.
+import { fork, spawn } from "node:child_process";
+import { once } from "node:events";
+import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { BENCH_DIR, isMain, stepper, version } from "./child.mjs";
+import { manyTable, updateManyDocs } from "./many-docs.mjs";
+import { median, rotated, sleep } from "./stats.mjs";
+
+export const CHUNKS = 50;
+export const PACE_MS = 40;
+export const CLIENTS = [
+  { key: "floor", label: "floor: fetch + split + JSON.parse" },
+  { key: "hfkit", label: "hfkit InferenceClient" },
+  { key: "hf", label: "@huggingface/inference" },
+  { key: "openai", label: "openai" },
+];
+
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+
+async function startServer() {
+  const child = fork(here("many-server.mjs"), [CHUNKS, PACE_MS].map(String), { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const [{ url }] = await once(child, "message");
+  const ask = async () => (child.send("cpu"), (await once(child, "message"))[0].cpu);
+  return { url, cpu: ask, close: async () => (child.send("exit"), await once(child, "exit")) };
+}
+
+/** One child process, `node --expose-gc many-client.mjs`: what it measured; tried up to 3 times, as child.mjs does. */
+async function runClient(key, n, url) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runClientOnce(key, n, url);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      process.stderr.write(`  (failed, trying again: ${error.message})\n`);
+      await sleep(3000);
+    }
+  }
+}
+
+async function runClientOnce(key, n, url) {
+  const child = spawn(process.execPath, ["--expose-gc", here("many-client.mjs"), key, n, url, CHUNKS].map(String), {
+    cwd: BENCH_DIR,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (data) => (out += data));
+  const [code] = await once(child, "exit");
+  if (code !== 0) throw new Error(`many-client.mjs ${key} exited with ${code}`);
+  return JSON.parse(out);
+}
+
+/** Medians over rounds of every figure, and of the per-round ratios to the floor (rate: 1 / CPU per chunk). */
+function summarise(samples, floors) {
+  const m = (fn) => median(samples.map(fn));
+  const ratio = (fn) => median(samples.map((s, i) => fn(s) / fn(floors[i])));
+  return {
+    cpuPerChunkUs: m((s) => s.cpuPerChunkUs),
+    heapPerStreamKB: m((s) => s.heapPerStreamKB),
+    rssPerStreamKB: m((s) => s.rssPerStreamKB),
+    delayP99Ms: m((s) => s.delayP99Ms),
+    wallMs: m((s) => s.wallMs),
+    serverUsPerChunk: m((s) => s.serverUsPerChunk),
+    rateRatio: ratio((s) => 1 / s.cpuPerChunkUs),
+    heapRatio: ratio((s) => s.heapPerStreamKB),
+    rssRatio: ratio((s) => s.rssPerStreamKB),
+    delayRatio: ratio((s) => s.delayP99Ms),
+    chunks: Math.min(...samples.map((s) => s.chunks)),
+    failed: Math.max(...samples.map((s) => s.failed)),
+    error: samples.find((s) => s.error)?.error,
+    rounds: samples.map((s) => ({ cpuPerChunkUs: s.cpuPerChunkUs, heapPerStreamKB: s.heapPerStreamKB, load: s.load })),
+  };
+}
+
+export async function measureMany({ n = 1000, rounds = 3, step = () => {} } = {}) {
+  const server = await startServer();
+  try {
+    const samples = new Map(CLIENTS.map((c) => [c.key, []]));
+    const loads = [loadavg()[0]];
+    for (let round = 0; round < rounds; round++) {
+      step(`round ${round + 1} of ${rounds} (load ${loadavg()[0].toFixed(2)})`);
+      for (const client of rotated(CLIENTS, round)) {
+        const before = await server.cpu();
+        const r = await runClient(client.key, n, server.url);
+        const serverCpu = (await server.cpu()) - before;
+        samples.get(client.key).push({ ...r, serverCpu, serverUsPerChunk: (serverCpu / Math.max(r.chunks, 1)) * 1e6, load: loadavg()[0] });
+        await sleep(500);
+      }
+      loads.push(loadavg()[0]);
+    }
+    const floors = samples.get("floor");
+    return {
+      cells: CLIENTS.map((c) => ({ ...c, ...summarise(samples.get(c.key), floors) })),
+      n, rounds, chunks: CHUNKS, paceMs: PACE_MS, loads,
+      versions: { hfkit: version("@hfkit/inference"), hf: version("@huggingface/inference"), openai: version("openai") },
+      node: process.version, date: new Date().toISOString().slice(0, 16).replace("T", " "),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({ options: { n: { type: "string" }, rounds: { type: "string" }, "no-docs": { type: "boolean" } } });
+  const step = stepper();
+  const results = await measureMany({ n: Number(values.n ?? 1000), rounds: Number(values.rounds ?? 3), step });
+  step("done");
+  console.log(`\n${manyTable(results, "text")}`);
+  console.log(`\nload average (1 min) before and after each round: ${results.loads.map((l) => l.toFixed(2)).join(", ")}`);
+  if (!values["no-docs"]) console.log(`wrote its section of ${updateManyDocs(results)}`);
+}
