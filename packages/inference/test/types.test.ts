@@ -11,14 +11,15 @@ const dir = fileURLToPath(new URL("./types/", import.meta.url));
 /** tsc's diagnostics for one project of test/types, one a line (`file(line,col): error …`), or "". */
 async function check(project: string): Promise<string> {
   try {
-    await promisify(execFile)(process.execPath, [tsc, "-p", project, "--pretty", "false"], { cwd: dir, encoding: "utf8" });
+    const args = [tsc, "-p", project, "--pretty", "false"];
+    await promisify(execFile)(process.execPath, args, { cwd: dir, encoding: "utf8" });
     return "";
   } catch (error) {
     return String((error as { stdout?: string }).stdout ?? error);
   }
 }
 
-/** The diagnostics of the test's own files: with `exactOptionalPropertyTypes` on, hfkit's src (compiled along, where users get its .d.ts) has its own. */
+/** The diagnostics of the test's own files: with `exactOptionalPropertyTypes` on, hfkit's src has its own. */
 function ofTestFiles(output: string): string {
   return output
     .split("\n")

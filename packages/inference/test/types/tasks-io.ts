@@ -107,7 +107,8 @@ export async function chat(input: ChatCompletionInput, history: ChatCompletionIn
   const b: ChatCompletionOutput = await chatCompletion({ ...input, accessToken, model, provider });
   const c: ChatCompletionOutput = await client.chatCompletion({ model, messages: history, max_tokens: 9 });
   // The answer's message, tool calls and all, goes back into a tasks-typed history.
-  const next: ChatCompletionInputMessage[] = [...history, a.choices[0].message, (await client.chatCompletion({ ...input, model })).choices[0].message];
+  const ours = await client.chatCompletion({ ...input, model });
+  const next: ChatCompletionInputMessage[] = [...history, a.choices[0].message, ours.choices[0].message];
   await chatCompletion({ ...input, model, messages: next });
   for await (const chunk of client.chatCompletionStream({ ...input, model, provider })) {
     const d: ChatCompletionStreamOutput = chunk;
@@ -117,10 +118,13 @@ export async function chat(input: ChatCompletionInput, history: ChatCompletionIn
     const e: ChatCompletionStreamOutput = chunk;
     void e;
   }
-  return [a, b, c];
+  // On an endpoint, the tasks value is the whole argument.
+  const f: ChatCompletionOutput = await client.endpoint("https://e.example").chatCompletion(input);
+  return [a, b, c, f];
 }
 
 export async function generation(input: TextGenerationInput): Promise<unknown[]> {
+  const c: TextGenerationOutput = await client.endpoint("https://e.example").textGeneration(input);
   const a: TextGenerationOutput = await client.textGeneration({ ...input, model, provider });
   const b: TextGenerationOutput = await textGeneration({ ...input, accessToken, model, provider });
   // 4.13's chunk has `generated_text: string | null` and `details: … | null` where the tasks'
@@ -128,7 +132,7 @@ export async function generation(input: TextGenerationInput): Promise<unknown[]>
   // neither package's chunk is assigned to the tasks type.
   for await (const chunk of client.textGenerationStream({ ...input, model, provider })) void chunk.token.text;
   for await (const chunk of textGenerationStream({ ...input, accessToken, model })) void chunk.token.text;
-  return [a, b];
+  return [a, b, c];
 }
 
 export async function text(
@@ -181,7 +185,7 @@ export async function media(
   return [
     (await client.audioClassification({ ...heard, model, provider })) satisfies AudioClassificationOutput,
     (await audioClassification({ ...heard, accessToken, model })) satisfies AudioClassificationOutput,
-    (await client.automaticSpeechRecognition({ ...spoken, model, provider })) satisfies AutomaticSpeechRecognitionOutput,
+    (await client.automaticSpeechRecognition({ ...spoken, model })) satisfies AutomaticSpeechRecognitionOutput,
     (await automaticSpeechRecognition({ ...spoken, accessToken, model })) satisfies AutomaticSpeechRecognitionOutput,
     (await client.imageClassification({ ...seen, model, provider })) satisfies ImageClassificationOutput,
     (await imageClassification({ ...seen, accessToken, model })) satisfies ImageClassificationOutput,
@@ -192,7 +196,7 @@ export async function media(
     (await client.imageToText({ ...captioned, model, provider })) satisfies ImageToTextOutput,
     (await imageToText({ ...captioned, accessToken, model })) satisfies ImageToTextOutput,
     (await client.zeroShotImageClassification({ ...labelled, model })) satisfies ZeroShotImageClassificationOutput,
-    (await zeroShotImageClassification({ ...labelled, accessToken, model })) satisfies ZeroShotImageClassificationOutput,
+    (await zeroShotImageClassification({ ...labelled, model })) satisfies ZeroShotImageClassificationOutput,
     // No tasks input type for audio-to-audio; 4.13's own input and answer.
     (await client.audioToAudio({ model, inputs: audio }))[0]?.label,
     (await audioToAudio({ accessToken, model, data: audio }))[0]?.blob,
@@ -240,7 +244,7 @@ export async function generated(
 export async function questions(): Promise<unknown[]> {
   const inputs = { image: picture, question: "What is the total?" };
   return [
-    (await client.documentQuestionAnswering({ inputs, model, provider })) satisfies DocumentQuestionAnsweringOutputElement,
+    (await client.documentQuestionAnswering({ inputs, model })) satisfies DocumentQuestionAnsweringOutputElement,
     (await documentQuestionAnswering({ inputs, accessToken, model })) satisfies DocumentQuestionAnsweringOutputElement,
     (await client.visualQuestionAnswering({ inputs, model, provider })) satisfies VisualQuestionAnsweringOutputElement,
     (await visualQuestionAnswering({ inputs, accessToken, model })) satisfies VisualQuestionAnsweringOutputElement,
@@ -257,11 +261,15 @@ export async function custom(input: ChatCompletionInput, fill: FillMaskInput): P
 }
 
 // What both packages refuse, so that this file cannot pass against a package typed `any`.
-export async function refused(input: ChatCompletionInput, generate: TextGenerationInput, fill: FillMaskInput): Promise<unknown[]> {
+export async function refused(
+  input: ChatCompletionInput,
+  generate: TextGenerationInput,
+  fill: FillMaskInput,
+): Promise<unknown[]> {
   // @ts-expect-error `provider` is a string
   const a = await client.chatCompletion({ ...input, model, provider: 42 });
   // @ts-expect-error `max_new_tokens` is a number
-  const b = await client.textGeneration({ ...generate, model, parameters: { ...generate.parameters, max_new_tokens: "5" } });
+  const b = await client.textGeneration({ ...generate, model, parameters: { max_new_tokens: "5" } });
   // @ts-expect-error fill-mask's `inputs` is a string
   const c = await fillMask({ ...fill, model, inputs: 42 });
   // @ts-expect-error an answer's id is a string
