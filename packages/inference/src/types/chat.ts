@@ -99,6 +99,10 @@ export interface ChatCompletionInput<T = unknown> {
   frequency_penalty?: number;
   /** Between -2 and 2 (default 0; above -2 for TGI): positive values penalise any token already present. */
   presence_penalty?: number;
+  /** Biases on tokens: OpenAI's map of token id to a bias between -100 and 100 (`@huggingface/tasks` types TGI's list). */
+  logit_bias?: Record<string, number> | number[];
+  /** How much a reasoning model thinks before answering: OpenAI's `"minimal"`, `"low"`, `"medium"`, `"high"`. */
+  reasoning_effort?: string;
   /** `true` returns the log probability of each generated token, in `choices[].logprobs`. */
   logprobs?: boolean;
   /** With `logprobs`: how many likeliest alternatives to return per token, an integer >= 0 (OpenAI: up to 20; TGI: 5 by default). */

@@ -123,6 +123,36 @@ export async function chat(input: ChatCompletionInput, history: ChatCompletionIn
   return [a, b, c, f];
 }
 
+// Every field @huggingface/tasks declares, written out as a literal (an unknown field would be an error).
+export function everyChatField(): Promise<ChatCompletionOutput> {
+  const tool = { name: "f", description: "d", parameters: { type: "object" } };
+  const call = { id: "call_1", type: "function", function: tool };
+  const said = [{ type: "text" as const, text: "Hi" }, { type: "image_url" as const, image_url: { url: "https://i" } }];
+  return client.chatCompletion({
+    model,
+    provider,
+    messages: [{ role: "user", content: said, name: "me" }, { role: "assistant", tool_calls: [call] }],
+    frequency_penalty: 0,
+    logit_bias: [0.5],
+    logprobs: true,
+    max_tokens: 9,
+    n: 1,
+    presence_penalty: 0,
+    reasoning_effort: "low",
+    response_format: { type: "json_schema", json_schema: { name: "x", schema: {}, strict: true, description: "d" } },
+    seed: 1,
+    stop: ["\n"],
+    stream: false,
+    stream_options: { include_usage: true },
+    temperature: 0,
+    tool_choice: { function: { name: "f" } },
+    tool_prompt: "Use a tool",
+    tools: [{ type: "function", function: tool }],
+    top_logprobs: 2,
+    top_p: 1,
+  });
+}
+
 export async function generation(input: TextGenerationInput): Promise<unknown[]> {
   const c: TextGenerationOutput = await client.endpoint("https://e.example").textGeneration(input);
   const a: TextGenerationOutput = await client.textGeneration({ ...input, model, provider });
