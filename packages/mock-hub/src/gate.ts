@@ -5,6 +5,7 @@
 import { taskOfBody } from "./bodyTask.js";
 import { mappedTask, servesModel } from "./hubApi.js";
 import { bodyModel } from "./log.js";
+import { jsonResponse } from "./http.js";
 import { bareModel, isWellFormedId } from "./modelIds.js";
 import type { ResolvedModel } from "./models.js";
 import { noProviderEnabled } from "./openai/router.js";
@@ -43,4 +44,14 @@ export function withTask(route: Exclude<Route, { kind: "unknown" }>, model: Reso
   if (route.kind !== "pipeline" || route.task !== undefined || model.task !== undefined) return model;
   const task = servesModel(model.id, models) ? mappedTask(model.id, models) : taskOfBody(text);
   return task === undefined ? model : { ...model, task };
+}
+
+/**
+ * Strict mode: a model of another task than text generation asked for text (chat, completions, generate,
+ * responses) is refused as production refuses it: by the router as a model no provider serves for it, by
+ * hf-inference with its pipeline's 404.
+ */
+export function taskRefusal(route: Exclude<Route, { kind: "unknown" }>, model: ResolvedModel, text: string): Response | undefined {
+  if (model.task === undefined || route.kind === "pipeline" || route.kind === "info" || route.kind === "models") return undefined;
+  return route.model === undefined ? noProviderEnabled(bodyModel(text) ?? model.id) : jsonResponse(404, { error: "Not Found" });
 }

@@ -14,7 +14,7 @@ import { modelList, routeByModel, routerFault, withProvider } from "./openai/rou
 import { matchRoute, type Route } from "./routes.js";
 import { providerFile, providerGet, providerRoute } from "./providerRoutes.js";
 import { hubModelApi } from "./hubApi.js";
-import { hasToken, modelRefusal, withTask } from "./gate.js";
+import { hasToken, modelRefusal, taskRefusal, withTask } from "./gate.js";
 import { bodyModel, logLine, logSink } from "./log.js";
 import { tgiChat } from "./tgi/chat.js";
 import { tgiCompletions } from "./tgi/completions.js";
@@ -122,6 +122,8 @@ async function respond(state: HubState, request: Request, text: string, basePath
   const routed = (route.kind === "chat" || route.kind === "responses") && route.model === undefined ? routeByModel(text, state.models) : undefined;
   if (routed && "refusal" in routed) return routed.refusal;
   const model = withTask(route, resolveModel(routed?.model ?? modelIdFor(route, text, state.defaultModel), state.models), text, state.models);
+  const wrongTask = state.strict ? taskRefusal(route, model, text) : undefined;
+  if (wrongTask) return wrongTask;
   // The router serves the Responses API for any model it is asked for (none or `"tgi"` is the default model's own route).
   const viaRouter = routed !== undefined || (route.kind === "responses" && route.model === undefined && namesModel(text));
   // The provider that serves a router request: the router's pick, or hf-inference on its own path.
@@ -140,7 +142,7 @@ type ModelRoute = Exclude<Route, { kind: "unknown" | "models" }>;
 /** The model a request names, for its log line: the Hub API's or a route's path, else the body's `model`. */
 function namedModel(request: Request, text: string, basePath: string | undefined): string | undefined {
   const pathname = new URL(request.url).pathname;
-  const hub = /^\/api\/models\/([^/]+(?:\/[^/]+)?)/.exec(basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname);
+  const hub = /^\/api\/models\/([^/]+(?:\/(?!revision\/)[^/]+)?)/.exec(basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname);
   if (hub) return hub[1];
   const route = matchRoute(request.method, pathname, basePath);
   return (route.kind === "unknown" ? undefined : route.model) ?? bodyModel(text);

@@ -41,6 +41,12 @@ describe("strict mode: what production refuses", () => {
     expect((await postJson(`${hub().url}/hf-inference/models/hfkit/fill-mask`, { inputs: "[MASK] is a city." }, TOKEN)).status).toBe(200);
     expect((await postJson(`${hub().url}/models/hfkit/text-to-image-fal`, { inputs: "a cat" }, TOKEN)).headers.get("content-type")).toBe("image/png");
   });
+  it("a model of another task asked for text is refused: the router's 400, hf-inference's pipeline 404", async () => {
+    const router = await chat("/v1/chat/completions", "hfkit/fill-mask");
+    expect([router.status, await router.json()]).toEqual([400, NOT_SUPPORTED("hfkit/fill-mask")]);
+    const own = await chat("/models/hfkit/text-to-image/v1/chat/completions", "tgi");
+    expect([own.status, await own.json()]).toEqual([404, { error: "Not Found" }]);
+  });
 });
 
 describe("lenient mode (the default)", () => {
