@@ -36,19 +36,22 @@ const cpuSeconds = (since) => {
   return (user + system) / 1e6;
 };
 
-/** Reads one stream to its end, touching each chunk's content; `onFirst` at its first chunk. */
-async function read(open, onFirst) {
+/** Reads one stream to its end, touching each chunk's content; tells `live` of its first chunk and its end. */
+async function read(open, live) {
   let count = 0;
   let chars = 0;
   try {
     for await (const chunk of await open()) {
-      if (count++ === 0) onFirst();
+      if (count++ === 0) live.opened();
       chars += chunk.choices[0]?.delta?.content?.length ?? 0;
+      live.chunks++;
     }
     return { count, chars };
   } catch (error) {
-    if (count === 0) onFirst();
     return { count, chars, error: `${error.name}: ${error.message}` };
+  } finally {
+    if (count === 0) live.opened();
+    live.end();
   }
 }
 
@@ -63,25 +66,35 @@ async function measure() {
   const open = await OPENERS[key](`${url}/paced`);
   const warm = await OPENERS[key](`${url}/burst`);
   // Warm-up: the code paths compiled and the connection pool grown, so the run measures the steady state.
-  await Promise.all(Array.from({ length: 50 }, () => read(warm, () => {})));
+  await Promise.all(Array.from({ length: 50 }, () => read(warm, { opened() {}, end() {}, chunks: 0 })));
   const base = settled();
   const delay = monitorEventLoopDelay({ resolution: 10 });
-  let open_ = 0;
   let sample;
   let sampleCpu = 0;
-  // Sampled once every stream has its first chunk (all open); the GC's own CPU and pause are left out.
-  const onFirst = () => {
-    if (++open_ !== n) return;
-    const cpu = process.cpuUsage();
-    delay.disable();
-    sample = settled();
-    delay.enable();
-    sampleCpu = cpuSeconds(cpu);
+  // Sampled once, when every stream has its first chunk or one ends, whichever comes first: all n are open
+  // then (a client that lags opens its last ones late). The GC's own CPU and pause are left out.
+  const live = {
+    first: 0, ended: 0, chunks: 0,
+    opened() {
+      if (++this.first === n) this.sample();
+    },
+    end() {
+      if (this.ended === 0) this.sample();
+      this.ended++;
+    },
+    sample() {
+      if (sample) return;
+      const cpu = process.cpuUsage();
+      delay.disable();
+      sample = { ...settled(), open: n - this.ended, first: this.first, chunks: this.chunks, ms: performance.now() - wallStarted };
+      delay.enable();
+      sampleCpu = cpuSeconds(cpu);
+    },
   };
   delay.enable();
   const started = process.cpuUsage();
   const wallStarted = performance.now();
-  const results = await Promise.all(Array.from({ length: n }, () => read(open, onFirst)));
+  const results = await Promise.all(Array.from({ length: n }, () => read(open, live)));
   const cpu = cpuSeconds(started) - sampleCpu;
   const wallMs = performance.now() - wallStarted;
   delay.disable();
@@ -91,8 +104,9 @@ async function measure() {
     key, n, chunks: received, chars: results.reduce((sum, r) => sum + r.chars, 0), failed: failed.length,
     error: failed[0] && (failed[0].error ?? `${failed[0].count} chunks of ${chunks}`),
     cpu, cpuPerChunkUs: (cpu / received) * 1e6, wallMs,
-    heapPerStreamKB: sample ? (sample.heapUsed - base.heapUsed) / n / 1000 : undefined,
-    rssPerStreamKB: sample ? (sample.rss - base.rss) / n / 1000 : undefined,
+    heapPerStreamKB: sample ? (sample.heapUsed - base.heapUsed) / sample.open / 1000 : undefined,
+    rssPerStreamKB: sample ? (sample.rss - base.rss) / sample.open / 1000 : undefined,
+    sample: sample && { open: sample.open, first: sample.first, chunks: sample.chunks, ms: sample.ms },
     delayP99Ms: delay.percentile(99) / 1e6, delayMaxMs: delay.max / 1e6,
   };
 }

@@ -47,8 +47,57 @@ export function manyTable(r, format = "markdown") {
   return [line(HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
+const loadRange = (loads) => `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
+
+/** When a client lagged: what that does to the figures. */
+function lagNote(r) {
+  const lagged = r.cells.filter((c) => c.firstAtSample < r.n).map((c) => c.key);
+  if (lagged.length === 0) return "";
+  return `In this run ${r.n} streams asked more CPU of the client (${r.n} × ${1000 / r.paceMs} chunks a second) than it got
+(${lagged.join(", ")}): it lagged, and its last streams had their first chunk after its first ones had ended. The CPU
+per chunk is the work done whatever the lag; the event-loop delay, and the heap (which holds what waits to be read),
+grow with it.
+`;
+}
+
+/** The section, markers included. */
 export function manySection(r) {
-  return `${BEGIN}\n## Many streams open at once in one process\n\n${manyTable(r)}\n${END}`;
+  const { versions: v } = r;
+  const hfkit = r.cells.find((c) => c.key === "hfkit");
+  const [goalText, met] = goal(hfkit);
+  return `${BEGIN}
+## Many streams open at once in one process
+
+A web server that relays chats holds many \`chatCompletionStream\` calls open at once in one Node process. Here
+${r.n} streams are opened at once and read to their end, each chunk's content touched, by one client per process
+(\`node --expose-gc\`), against a loopback server in a process of its own that streams TGI 3.2 chat chunks (the bytes
+of the stream rows above): ${r.chunks} chunks, one every ${r.paceMs} ms, then \`[DONE]\`. ${r.rounds} rounds, the clients in
+rotated order; medians of the figures and of the per-round ratios to the floor. Last run: ${r.date}, Node ${r.node},
+\`@hfkit/inference\` ${v.hfkit}, \`@huggingface/inference\` ${v.hf}, \`openai\` ${v.openai}; load average (1 min) over
+the run ${loadRange(r.loads)} on ${r.cpus} cores.
+
+**hfkit's goal: ${goalText} (rate: 1 / CPU per chunk), ${met === "met" ? "met" : "**missed**"} in this run.**
+
+${manyTable(r)}
+
+- **CPU per chunk**: the client process's CPU time (\`process.cpuUsage\`, every thread) from the first call to the
+  last stream's end, over the chunks received; the requests themselves are in it (one per ${r.chunks} chunks).
+- **Heap and RSS per open stream**: after a full GC, less the same after a warm-up (50 streams served at once, so
+  that code is compiled and the pool grown), over the streams open. Sampled once, when every stream has its first
+  chunk or when the first one ends, whichever comes first: every stream is open then. The GC's own CPU and pause are
+  left out of the other figures.
+- **Event-loop delay p99**: \`perf_hooks.monitorEventLoopDelay\` (10 ms resolution) over the run.
+- **Server CPU per chunk**: the server's process, over the same run: it writes ready-made buffers, so when it is far
+  below the client's, the client is what is measured.
+- The **floor** is a bare \`fetch\` with the split and \`JSON.parse\` loop of the stream rows (\`floorStream\`); hfkit is
+  \`new InferenceClient(token, { endpointUrl, backend: "tgi" }).chatCompletionStream(...)\` with its default limits,
+  \`@huggingface/inference\` its \`chatCompletionStream({ endpointUrl, ... })\`, \`openai\` \`chat.completions.create({
+  stream: true })\` with \`maxRetries: 0\`. One client object serves every call, as in a server.
+
+${lagNote(r)}
+Run it with \`pnpm bench:many\` (about ${Math.round(r.seconds / 60)} minutes on 2 cores; \`--n\` streams, \`--rounds\`,
+\`--no-docs\`); it rewrites only what is between its markers.
+${END}`;
 }
 
 /** `doc` with the section replaced between its markers, or put before "## Running" (else at the end). */

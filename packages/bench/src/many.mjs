@@ -4,7 +4,7 @@
 // its section of docs/benchmarks.md.
 import { fork, spawn } from "node:child_process";
 import { once } from "node:events";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { BENCH_DIR, isMain, stepper, version } from "./child.mjs";
@@ -70,6 +70,7 @@ function summarise(samples, floors) {
     rssRatio: ratio((s) => s.rssPerStreamKB),
     delayRatio: ratio((s) => s.delayP99Ms),
     chunks: Math.min(...samples.map((s) => s.chunks)),
+    firstAtSample: Math.min(...samples.map((s) => s.sample?.first ?? 0)),
     failed: Math.max(...samples.map((s) => s.failed)),
     error: samples.find((s) => s.error)?.error,
     rounds: samples.map((s) => ({ cpuPerChunkUs: s.cpuPerChunkUs, heapPerStreamKB: s.heapPerStreamKB, load: s.load })),
@@ -77,6 +78,7 @@ function summarise(samples, floors) {
 }
 
 export async function measureMany({ n = 1000, rounds = 3, step = () => {} } = {}) {
+  const started = performance.now();
   const server = await startServer();
   try {
     const samples = new Map(CLIENTS.map((c) => [c.key, []]));
@@ -95,7 +97,7 @@ export async function measureMany({ n = 1000, rounds = 3, step = () => {} } = {}
     const floors = samples.get("floor");
     return {
       cells: CLIENTS.map((c) => ({ ...c, ...summarise(samples.get(c.key), floors) })),
-      n, rounds, chunks: CHUNKS, paceMs: PACE_MS, loads,
+      n, rounds, chunks: CHUNKS, paceMs: PACE_MS, loads, cpus: availableParallelism(), seconds: (performance.now() - started) / 1000,
       versions: { hfkit: version("@hfkit/inference"), hf: version("@huggingface/inference"), openai: version("openai") },
       node: process.version, date: new Date().toISOString().slice(0, 16).replace("T", " "),
     };
