@@ -1,11 +1,13 @@
 /**
  * Every `js` block of docs/ai-sdk.md (not marked `fragment`) runs as a Node script against the mock hub,
  * importing the built package (`pnpm build` first) and `ai` as a user's app would, with HF_TOKEN set and
- * the HF hosts sent to the hub; each `// prints: X` comment is checked against the output.
+ * the HF hosts sent to the hub; each `// prints: X` comment is checked against the output. A block that
+ * imports only what `ai` 6 exports runs again with `ai` 6 (what `npm i ai` installs on Node 20).
  */
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import * as ai6 from "ai6";
 import { describe, expect, it } from "vitest";
 import { useHub } from "./helpers";
 
@@ -15,6 +17,19 @@ const PAGE = resolve(PACKAGE_DIR, "../../docs/ai-sdk.md");
 interface Block {
   line: number;
   code: string;
+}
+
+/** The names a block imports from "ai". */
+function aiImports(code: string): string[] {
+  return [...code.matchAll(/import \{([^}]*)\} from "ai";/g)].flatMap((m) => m[1]!.split(",").map((name) => name.trim()).filter(Boolean));
+}
+
+/** Each block with `ai` 7, and with `ai` 6 when ai 6 exports every name it imports. */
+function runs(blocks: Block[]): Array<[number, string, Block]> {
+  return blocks.flatMap((block) => {
+    const with6 = aiImports(block.code).every((name) => name in ai6) ? [[block.line, "ai 6", { ...block, code: block.code.replace(/ from "ai";/g, ' from "ai6";') }] as [number, string, Block]] : [];
+    return [[block.line, "ai 7", block] as [number, string, Block], ...with6];
+  });
 }
 
 function jsBlocks(): Block[] {
@@ -58,10 +73,15 @@ describe("docs/ai-sdk.md", () => {
     expect(blocks.length).toBeGreaterThanOrEqual(2);
   });
 
-  it.each(blocks.map((block) => [block.line, block] as const))("the js block at line %i runs and prints what it says", async (line, block) => {
+  it("runs the samples that ai 6 can with ai 6 too", () => {
+    expect(runs(blocks).filter(([, major]) => major === "ai 6").length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(runs(blocks))("the js block at line %i runs with %s and prints what it says", async (line, major, block) => {
     // Inside the package, so `@hfkit/ai-sdk` resolves to its own build and `ai` to its devDependency.
-    const file = join(PACKAGE_DIR, `.docs-sample-${process.pid}-${line}.mjs`);
-    const preload = join(PACKAGE_DIR, `.docs-redirect-${process.pid}-${line}.mjs`);
+    const tag = `${process.pid}-${line}-${major.replace(" ", "")}`;
+    const file = join(PACKAGE_DIR, `.docs-sample-${tag}.mjs`);
+    const preload = join(PACKAGE_DIR, `.docs-redirect-${tag}.mjs`);
     writeFileSync(file, block.code);
     writeFileSync(preload, redirect(ctx.hub.url));
     try {
