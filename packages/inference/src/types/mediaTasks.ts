@@ -196,6 +196,14 @@ export type ImageToMediaArgs = BaseArgs & {
   /** The parameters (`prompt`, ...). */
   parameters?: TaskParameters;
 };
+/** `imageToVideo`'s arguments (`@huggingface/inference`'s name). */
+export type ImageToVideoArgs = ImageToMediaArgs;
+/** `imageTextToImage`'s arguments (`@huggingface/inference`'s name). */
+export type ImageTextToImageArgs = ImageToMediaArgs;
+/** `imageTextToVideo`'s arguments (`@huggingface/inference`'s name). */
+export type ImageTextToVideoArgs = ImageToMediaArgs;
+/** `textToVideo`'s answer: the video (`@huggingface/inference`'s name). */
+export type TextToVideoOutput = Blob;
 /** How `textToImage` answers: a `Blob` (default), a `data:` URL, or JSON. */
 export type OutputType = "url" | "dataUrl" | "blob" | "json";
 /** `textToImage`'s options: the {@link Options} and the form of the answer. */
