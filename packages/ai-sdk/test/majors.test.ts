@@ -12,6 +12,21 @@ describe.each(MAJORS)("$name", (major) => {
     expect([hf("m").specificationVersion, hf.embeddingModel("m").specificationVersion, hf.speechModel("m").specificationVersion]).toEqual([major.spec, major.spec, major.spec]);
   });
 
+  it("the major logs no warning at all for our models (no compatibility mode)", async () => {
+    const logged: unknown[] = [];
+    const global = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+    global.AI_SDK_LOG_WARNINGS = (warnings: unknown) => logged.push(warnings);
+    try {
+      const hf = on(major);
+      await within(major.generateText({ model: hf("hfkit/tgi-3.2"), prompt: QUESTION }));
+      await within(major.embed({ model: hf.embeddingModel("hfkit/feature-extraction"), value: "Paris" }));
+      await within(major.generateImage({ model: hf.imageModel("hfkit/text-to-image"), prompt: "a cat" }));
+    } finally {
+      global.AI_SDK_LOG_WARNINGS = false;
+    }
+    expect(logged).toEqual([]);
+  });
+
   it("generateText: the answer, its usage and finish reason in the major's shapes", async () => {
     const result = await within(major.generateText({ model: on(major)("hfkit/tgi-3.2"), prompt: QUESTION, maxOutputTokens: 50 }));
     expect(result.text).toBe(TEXT);
