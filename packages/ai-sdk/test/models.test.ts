@@ -71,6 +71,29 @@ describe.each(MAJORS)("$name", (major) => {
     expect(posts()[0]?.headers["content-type"]).toMatch(/^audio\/wav/);
   });
 
+  it("transcribe: timed chunks are the segments, the last one's end the duration", async () => {
+    const answer = { text: "Bonjour. Au revoir.", chunks: [{ text: "Bonjour.", timestamp: [0, 1.5] }, { text: "Au revoir.", timestamp: [1.5, 3.25] }] };
+    const fetch = async () => new Response(JSON.stringify(answer), { headers: { "content-type": "application/json" } });
+    const result = await within(major.transcribe({ model: on(major, { fetch }).transcriptionModel("hfkit/automatic-speech-recognition"), audio: WAV }));
+    expect(result.segments).toEqual([
+      { text: "Bonjour.", startSecond: 0, endSecond: 1.5 },
+      { text: "Au revoir.", startSecond: 1.5, endSecond: 3.25 },
+    ]);
+    expect(result.durationInSeconds).toBe(3.25);
+  });
+
+  it("a list of providers (chat failover) for a model of another type is the major's InvalidArgumentError naming provider", () => {
+    let error: unknown;
+    try {
+      on(major, { provider: ["fal-ai", "replicate"] }).imageModel("hfkit/text-to-image");
+    } catch (e) {
+      error = e;
+    }
+    expect(major.errors.InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as { argument: string }).argument).toBe("provider");
+    expect(on(major, { provider: ["fal-ai", "replicate"] }).imageModel("hfkit/text-to-image", { provider: "fal-ai" }).modelId).toBe("hfkit/text-to-image");
+  });
+
   it("generateSpeech: the WAV textToSpeech answers; voice warned about, not sent", async () => {
     const result = await within(major.generateSpeech({ model: on(major).speechModel("hfkit/text-to-speech"), text: "Hello", voice: "alloy" }));
     expect([...result.audio.uint8Array]).toEqual([...WAV]);
