@@ -2,6 +2,8 @@
 // <n> <server url> <chunks>`): opens `n` streams at once, reads them all to the end, prints JSON: CPU per
 // chunk, heap and RSS per open stream, event-loop delay, failed streams.
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { writeHeapSnapshot } from "node:v8";
 import { floorStream } from "./sse.mjs";
 
 const MODEL = "hfkit/tgi-3.2";
@@ -15,7 +17,8 @@ const [key, n, url, chunks] = process.argv.slice(2).map((a, i) => (i === 1 || i 
 const OPENERS = {
   floor: async (base) => async () => floorStream((await fetch(`${base}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: MODEL, messages, stream: true }) })).body),
   hfkit: async (base) => {
-    const { InferenceClient } = await import("@hfkit/inference");
+    // The build many.mjs copied (a rebuild elsewhere cannot change it mid-run), else the workspace's.
+    const { InferenceClient } = await import(process.env.MANY_HFKIT ? pathToFileURL(process.env.MANY_HFKIT).href : "@hfkit/inference");
     const client = new InferenceClient("hf_bench", { endpointUrl: base, backend: "tgi" });
     return async () => client.chatCompletionStream({ model: MODEL, messages });
   },
@@ -87,6 +90,8 @@ async function measure() {
       const cpu = process.cpuUsage();
       delay.disable();
       sample = { ...settled(), open: n - this.ended, first: this.first, chunks: this.chunks, ms: performance.now() - wallStarted };
+      // For a profile, not the table: `MANY_HEAP_SNAPSHOT=<file>` writes what the open streams hold.
+      if (process.env.MANY_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.MANY_HEAP_SNAPSHOT);
       delay.enable();
       sampleCpu = cpuSeconds(cpu);
     },

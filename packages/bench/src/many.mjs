@@ -4,7 +4,9 @@
 // its section of docs/benchmarks.md.
 import { fork, spawn } from "node:child_process";
 import { once } from "node:events";
-import { availableParallelism, loadavg } from "node:os";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { BENCH_DIR, isMain, stepper, version } from "./child.mjs";
@@ -22,6 +24,39 @@ export const CLIENTS = [
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 
+const HFKIT = here("../node_modules/@hfkit/inference/");
+
+/** Every file of `dir` with its size and time, or "" while the entry is missing (a build has emptied dist). */
+function fingerprint(dir, entry) {
+  try {
+    statSync(join(dir, entry));
+    return readdirSync(join(dir, "dist"), { recursive: true }).sort().map((f) => {
+      const st = statSync(join(dir, "dist", f));
+      return `${f}:${st.size}:${st.mtimeMs}`;
+    }).join();
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * A copy of the workspace's build of @hfkit/inference, taken once it has stayed the same for 2 s: every round
+ * measures the same build while a `pnpm build` elsewhere empties and refills dist/. Answers its entry file.
+ */
+async function stableHfkit(into, step) {
+  const entry = JSON.parse(readFileSync(join(HFKIT, "package.json"), "utf8")).exports["."].import.node;
+  for (let waited = 0; ; waited += 2) {
+    const before = fingerprint(HFKIT, entry);
+    await sleep(2000);
+    if (before !== "" && before === fingerprint(HFKIT, entry)) break;
+    if (waited === 0) step("waiting for a complete build of @hfkit/inference (a build is running)");
+    if (waited > 300) throw new Error("no complete build of @hfkit/inference in 5 minutes: run pnpm --filter @hfkit/inference build");
+  }
+  cpSync(join(HFKIT, "dist"), join(into, "dist"), { recursive: true });
+  cpSync(join(HFKIT, "package.json"), join(into, "package.json"));
+  return join(into, entry);
+}
+
 async function startServer() {
   const child = fork(here("many-server.mjs"), [CHUNKS, PACE_MS].map(String), { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const [{ url }] = await once(child, "message");
@@ -30,10 +65,10 @@ async function startServer() {
 }
 
 /** One child process, `node --expose-gc many-client.mjs`: what it measured; tried up to 3 times, as child.mjs does. */
-async function runClient(key, n, url) {
+async function runClient(key, n, url, hfkitEntry) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await runClientOnce(key, n, url);
+      return await runClientOnce(key, n, url, hfkitEntry);
     } catch (error) {
       if (attempt === 3) throw error;
       process.stderr.write(`  (failed, trying again: ${error.message})\n`);
@@ -42,9 +77,10 @@ async function runClient(key, n, url) {
   }
 }
 
-async function runClientOnce(key, n, url) {
+async function runClientOnce(key, n, url, hfkitEntry) {
   const child = spawn(process.execPath, ["--expose-gc", here("many-client.mjs"), key, n, url, CHUNKS].map(String), {
     cwd: BENCH_DIR,
+    env: { ...process.env, MANY_HFKIT: hfkitEntry },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
@@ -79,15 +115,17 @@ function summarise(samples, floors) {
 
 export async function measureMany({ n = 1000, rounds = 3, step = () => {} } = {}) {
   const started = performance.now();
+  const copy = mkdtempSync(join(tmpdir(), "hfkit-many-"));
   const server = await startServer();
   try {
+    const hfkitEntry = await stableHfkit(copy, step);
     const samples = new Map(CLIENTS.map((c) => [c.key, []]));
     const loads = [loadavg()[0]];
     for (let round = 0; round < rounds; round++) {
       step(`round ${round + 1} of ${rounds} (load ${loadavg()[0].toFixed(2)})`);
       for (const client of rotated(CLIENTS, round)) {
         const before = await server.cpu();
-        const r = await runClient(client.key, n, server.url);
+        const r = await runClient(client.key, n, server.url, hfkitEntry);
         const serverCpu = (await server.cpu()) - before;
         samples.get(client.key).push({ ...r, serverCpu, serverUsPerChunk: (serverCpu / Math.max(r.chunks, 1)) * 1e6, load: loadavg()[0] });
         await sleep(500);
@@ -98,11 +136,12 @@ export async function measureMany({ n = 1000, rounds = 3, step = () => {} } = {}
     return {
       cells: CLIENTS.map((c) => ({ ...c, ...summarise(samples.get(c.key), floors) })),
       n, rounds, chunks: CHUNKS, paceMs: PACE_MS, loads, cpus: availableParallelism(), seconds: (performance.now() - started) / 1000,
-      versions: { hfkit: version("@hfkit/inference"), hf: version("@huggingface/inference"), openai: version("openai") },
+      versions: { hfkit: JSON.parse(readFileSync(join(copy, "package.json"), "utf8")).version, hf: version("@huggingface/inference"), openai: version("openai") },
       node: process.version, date: new Date().toISOString().slice(0, 16).replace("T", " "),
     };
   } finally {
     await server.close();
+    rmSync(copy, { recursive: true, force: true });
   }
 }
 
