@@ -63,6 +63,22 @@ describe.each(MAJORS)("$name", (major) => {
     expect(await settled(ctx.hub)).toBe(0);
   });
 
+  it("images in the prompt, as a URL and as bytes, are image_url parts in the major's prompt format", async () => {
+    const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+    const content = [
+      { type: "text" as const, text: "Which is bigger?" },
+      { type: "image" as const, image: new URL("https://example.com/cat.png") },
+      { type: "image" as const, image: png },
+    ];
+    await within(major.generateText({ model: on(major)("hfkit/tgi-3.2"), messages: [{ role: "user", content }] }));
+    const sent = (chatRequests(ctx.hub)[0]?.body as { messages: Array<{ content: unknown }> }).messages[0]?.content;
+    expect(sent).toEqual([
+      { type: "text", text: "Which is bigger?" },
+      { type: "image_url", image_url: { url: "https://example.com/cat.png" } },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${btoa(String.fromCharCode(...png))}` } },
+    ]);
+  });
+
   it("an unsupported setting is the major's warning", async () => {
     const result = await within(major.generateText({ model: on(major)("hfkit/tgi-3.2"), prompt: QUESTION, topK: 40 }));
     const warning = result.warnings?.[0] as Record<string, unknown> | undefined;
