@@ -49,6 +49,16 @@ export function manyTable(r, format = "markdown") {
 
 const loadRange = (loads) => `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
 
+const spread = (values) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
+
+/** Each peer's per-round ratios to the floor: how far one round moves a median. */
+function spreadNote(r) {
+  const peers = r.cells.filter((c) => c.key !== "floor");
+  const rates = peers.map((c) => `${c.key} ${spread(c.rateRatios)}`).join(", ");
+  const heaps = peers.map((c) => `${c.key} ${spread(c.heapRatios)}`).join(", ");
+  return `Per-round ratios to the floor: rate ${rates}; heap ${heaps}.`;
+}
+
 /** When a client lagged: what that does to the figures. */
 function lagNote(r) {
   const lagged = r.cells.filter((c) => c.firstAtSample < r.n).map((c) => c.key);
@@ -80,6 +90,8 @@ the run ${loadRange(r.loads)} on ${r.cpus} cores.
 
 ${manyTable(r)}
 
+${spreadNote(r)}
+
 - **CPU per chunk**: the client process's CPU time (\`process.cpuUsage\`, every thread) from the first call to the
   last stream's end, over the chunks received; the requests themselves are in it (one per ${r.chunks} chunks).
 - **Heap and RSS per open stream**: after a full GC, less the same after a warm-up (50 streams served at once, so
@@ -107,6 +119,13 @@ export function withManySection(doc, section) {
   if (begin !== -1 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + END.length);
   const running = doc.indexOf("\n## Running");
   return running === -1 ? `${doc.trimEnd()}\n\n${section}\n` : `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
+}
+
+/** The section as `doc` has it (markers included), or "": what a rewrite of the whole page keeps. */
+export function manySectionOf(doc) {
+  const begin = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  return begin !== -1 && end > begin ? doc.slice(begin, end + END.length) : "";
 }
 
 /** Rewrites the section of docs/benchmarks.md; answers the path. */

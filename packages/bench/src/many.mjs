@@ -109,7 +109,8 @@ function summarise(samples, floors) {
     firstAtSample: Math.min(...samples.map((s) => s.sample?.first ?? 0)),
     failed: Math.max(...samples.map((s) => s.failed)),
     error: samples.find((s) => s.error)?.error,
-    rounds: samples.map((s) => ({ cpuPerChunkUs: s.cpuPerChunkUs, heapPerStreamKB: s.heapPerStreamKB, load: s.load })),
+    rateRatios: samples.map((s, i) => floors[i].cpuPerChunkUs / s.cpuPerChunkUs),
+    heapRatios: samples.map((s, i) => s.heapPerStreamKB / floors[i].heapPerStreamKB),
   };
 }
 
