@@ -31,7 +31,7 @@ it("code typed against @huggingface/inference type-checks under strict with our 
   expect(await check("tsconfig.json")).toBe("");
 }, 60_000);
 
-describe.concurrent("tasks-io.ts: every task's @huggingface/tasks input and output, as a 4.13 user writes them", () => {
+describe.concurrent("tasks-io*.ts: every task's @huggingface/tasks input and output, as a 4.13 user writes them", () => {
   it("compiles against hfkit's src", async () => {
     expect(await check("tsconfig.hfkit.json")).toBe("");
   }, 180_000);

@@ -1,4 +1,4 @@
-// Compiled with tasks-io.ts against hfkit only (tsconfig.hfkit.json): where hfkit is stricter than 4.13,
+// Compiled with tasks-io*.ts against hfkit only (tsconfig.hfkit.json): where hfkit is stricter than 4.13,
 // a typo beside a tasks-typed input is still a type error (4.13's arguments, with tasks' index signatures,
 // take any field). `collectStream` is hfkit's: this file does not compile if the alias resolves elsewhere.
 import type { ChatCompletionInput, ChatCompletionInputMessage } from "@huggingface/tasks";
