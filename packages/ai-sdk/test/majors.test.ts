@@ -67,8 +67,8 @@ describe.each(MAJORS)("$name", (major) => {
     const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
     const content = [
       { type: "text" as const, text: "Which is bigger?" },
-      { type: "image" as const, image: new URL("https://example.com/cat.png") },
-      { type: "image" as const, image: png },
+      { type: "file" as const, data: new URL("https://example.com/cat.png"), mediaType: "image/png" },
+      { type: "file" as const, data: png, mediaType: "image/png" },
     ];
     await within(major.generateText({ model: on(major)("hfkit/tgi-3.2"), messages: [{ role: "user", content }] }));
     const sent = (chatRequests(ctx.hub)[0]?.body as { messages: Array<{ content: unknown }> }).messages[0]?.content;
