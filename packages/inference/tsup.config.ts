@@ -39,6 +39,23 @@ const ownCopies: Plugin = {
   },
 };
 
+/**
+ * The bundlers' build: the client's methods (`InferenceClient`, `client.textToImage(...)`) load the tasks on their first
+ * call, from `dist/tasks.js`, a bundle of its own that imports nothing from the root; the standalone functions stay
+ * static, so that tree-shaking keeps only what the app calls. Shared with the root, the tasks' code would be live in
+ * every app: a bundler keeps what a dynamic `import()` needs from the root even when nothing calls it.
+ */
+const CLIENT_FILES = /\/src\/(client|api\/clientTasks|tasks\/textGeneration)\.ts$/;
+const lazyClientTasks: Plugin = {
+  name: "lazy-client-tasks",
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)eager$/ }, (args) =>
+      CLIENT_FILES.test(args.importer) ? { path: resolve(args.resolveDir, args.path.replace(/eager$/, "lazy.ts")) } : undefined,
+    );
+    build.onResolve({ filter: /^\.\/all$/ }, (args) => (args.importer.endsWith("/src/tasks/lazy.ts") ? { path: "./tasks.js", external: true } : undefined));
+  },
+};
+
 const common = {
   entry: ["src/index.ts"],
   target: "es2022",
@@ -50,7 +67,9 @@ const common = {
 export default defineConfig([
   // For bundlers, browsers and edge runtimes: every task import static, so that tree-shaking keeps only what the app calls;
   // failover (a chat's `provider` list, `fallbackModels`) and the router's catalog are chunks loaded on first use.
-  { ...common, format: ["esm"], outDir: "dist/esm-split", dts: true, splitting: true, esbuildPlugins: [ownCopies] },
+  { ...common, format: ["esm"], outDir: "dist/esm-split", dts: true, splitting: true, esbuildPlugins: [lazyClientTasks, ownCopies] },
+  // The client's tasks for that build: one self-contained file, loaded on a client's first task call.
+  { ...common, entry: { tasks: "src/tasks/all.ts" }, format: ["esm"], outDir: "dist", splitting: false },
   // For `require`: one file.
   { ...common, format: ["cjs"], dts: true, splitting: false },
   // For Node, Deno and Bun (the "node" condition): the tasks and the Responses API in chunks loaded on first use.

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { expect, inject, it } from "vitest";
@@ -18,7 +18,7 @@ it.each([
   const { code, metafile }: Bundle = await bundle(appDir, ENTRY, { ...options, minify: true });
   const inputs = Object.keys(metafile.inputs).filter((input) => input !== ENTRY);
   expect(inputs).toContain("node_modules/@hfkit/inference/dist/index.js");
-  expect(inputs.filter((input) => !/^node_modules\/@hfkit\/inference\/dist\/(index|catalog-\w+|failover-\w+|structured-\w+|tools-\w+|observe-\w+|transformers-\w+|chunk-\w+)\.js$/.test(input))).toEqual([]);
+  expect(inputs.filter((input) => !/^node_modules\/@hfkit\/inference\/dist\/(index|tasks|catalog-\w+|failover-\w+|structured-\w+|tools-\w+|observe-\w+|transformers-\w+|chunk-\w+)\.js$/.test(input))).toEqual([]);
   for (const output of Object.values(metafile.outputs)) expect(output.imports).toEqual([]);
   expect(code).not.toMatch(/\bnode:[a-z]/);
 });
@@ -48,4 +48,30 @@ it("an app that only chats loads none of failover's, the catalog's, structured o
     expect(atStart).not.toMatch(own);
   }
   expect(atStart).toMatch(/chatCompletionStream|\bexport\b/);
+});
+
+it("an app with the client loads its tasks on the first task call: none of their code at start, and tasks.js imports nothing from the root", async () => {
+  writeFileSync(join(appDir, "client-only.mjs"), 'export { InferenceClient } from "@hfkit/inference";\n');
+  const result = await build({ entryPoints: [join(appDir, "client-only.mjs")], absWorkingDir: appDir, ...BROWSER, bundle: true, splitting: true, minify: true, outdir: join(appDir, "client-out"), write: false, metafile: true, logLevel: "silent" });
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint?.endsWith("client-only.mjs"));
+  const start = new Set<string>();
+  const visit = (file: string): void => {
+    if (start.has(file)) return;
+    start.add(file);
+    for (const i of outputs[file]?.imports ?? []) if (i.kind === "import-statement") visit(i.path);
+  };
+  visit(entry ?? "");
+  const text = (files: string[]): string => result.outputFiles.filter((f) => files.some((k) => f.path.endsWith(k.replace(/^(\.\.\/)*/, "")))).map((f) => f.text).join("\n");
+  const atStart = text([...start]);
+  const later = text(Object.keys(outputs).filter((k) => !start.has(k)));
+  // A provider's format, the task core's private-address refusal, a task's own error text: in the lazy file only.
+  for (const own of [/Task '.*' is not supported for provider/, /names a URL on a private or local address/, /\/pipeline\/|pipeline\//]) {
+    expect(later).toMatch(own);
+    expect(atStart).not.toMatch(own);
+  }
+  expect(atStart).toMatch(/chat\/completions/);
+  const tasksFile = readFileSync(join(appDir, "node_modules/@hfkit/inference/dist/tasks.js"), "utf8");
+  expect(tasksFile).not.toMatch(/^\s*import\s[^(]/m);
+  expect(tasksFile).not.toMatch(/from\s*["']\.\/index/);
 });

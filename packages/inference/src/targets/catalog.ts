@@ -4,6 +4,7 @@
  * expiry; concurrent calls wait for one lookup. Nothing on the chat path imports it.
  */
 import { LookupMemory, lookupCall, perCredential } from "../core/lookups";
+import { shared } from "../core/shared";
 import { routerBase } from "./routes";
 import { parseMaybeJson, readText } from "../core/body";
 import { toHttpError } from "../core/errorTable";
@@ -19,7 +20,7 @@ import type { ListModelsOptions, RouterModel, RouterModelProvider } from "../typ
 export const MAX_CATALOGS = 20;
 
 /** The lists looked up, and the lookups in flight. */
-export const catalogMemory = /* @__PURE__ */ new LookupMemory<readonly RouterModel[]>(MAX_CATALOGS);
+export const catalogMemory = /* @__PURE__ */ shared("catalog", () => new LookupMemory<readonly RouterModel[]>(MAX_CATALOGS));
 
 /**
  * The models the HF router serves, each with its providers: status, context length, pricing (dollars per million

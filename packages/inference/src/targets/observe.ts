@@ -9,16 +9,18 @@ import type { InferenceError } from "../core/errors";
 import { isRecord } from "../core/json";
 import type { Source } from "../core/source";
 import { tapped } from "./tapped";
+import { shared } from "../core/shared";
 import type { Backend, ChatCompletionStreamOutput, ChatCompletionUsage, CallEvent, CallOperation, Options, ToolCallResult } from "../types";
 
 /** The parameters the GenAI conventions name (`gen_ai.request.*`), as a call's arguments spell them. */
 const PARAMETERS = ["temperature", "top_p", "top_k", "max_tokens", "max_new_tokens", "frequency_penalty", "presence_penalty", "seed", "n", "stop"] as const;
 
-let calls = 0;
+/** Call numbers, one sequence for every copy of the package in the process (each observer tells calls apart by them). */
+const numbers = /* @__PURE__ */ shared("calls", () => ({ last: 0 }));
 
 /** One observed call: what it has seen so far, and the hooks that tell it. */
 class Observation {
-  readonly call = ++calls;
+  readonly call = ++numbers.last;
   private readonly started = performance.now();
   private attemptStarted = this.started;
   private attempts = 0;
@@ -280,7 +282,7 @@ export async function* observedStream<A extends object>(
 
 /** A tool call the runner ran, told as an event of its own (`started`: `performance.now()` when its run began). */
 export function toolRan(observe: (event: CallEvent) => void, step: number, result: ToolCallResult, started: number): void {
-  const event: CallEvent = { type: "tool", call: ++calls, step, name: result.name, callId: result.id, status: result.status, durationMs: performance.now() - started };
+  const event: CallEvent = { type: "tool", call: ++numbers.last, step, name: result.name, callId: result.id, status: result.status, durationMs: performance.now() - started };
   if (result.error) event.error = result.error.name;
   try {
     observe(event);

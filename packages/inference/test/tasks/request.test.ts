@@ -7,6 +7,7 @@ import * as hf from "@huggingface/inference";
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import * as ours from "../../src/index";
+import { VERSION } from "../../src/version";
 
 let hub: MockHub;
 beforeAll(async () => {
@@ -37,7 +38,8 @@ it("request: a binary `data` is the body as it is, with its own content type; th
 });
 
 it("request: the deprecation is warned once per process, in 4.13's words", async () => {
-  // A fresh copy of the module (and of its once-per-process memory): the calls above have warned already.
+  // A fresh copy of the module and of the process's memory of warnings given (core/shared.ts): the calls above have warned already.
+  delete (globalThis as Record<symbol, unknown>)[Symbol.for(`hfkit@${VERSION}:logger`)];
   vi.resetModules();
   const fresh = await import("../../src/tasks/request");
   const warned: string[] = [];

@@ -11,6 +11,7 @@ import type { Backend } from "../../types";
 import type { CallContext } from "../chat";
 import type { Backends, HandOff, Loadable, ServerBackend } from "./backend";
 import { BoundedMemory } from "../../core/memory";
+import { shared } from "../../core/shared";
 
 /** What was learnt of a (base, model): which backend serves it, and which parameters it refuses. */
 export interface BackendFact {
@@ -30,7 +31,7 @@ class BackendMemory extends BoundedMemory<BackendFact> {
   }
 }
 
-export const backendMemory = new BackendMemory();
+export const backendMemory = /* @__PURE__ */ shared("backends", () => new BackendMemory());
 
 /** How a try reads a 2xx answer of `backend`. */
 type Read<A, W, C, T> = (backend: ServerBackend<A, W, C>, reply: Reply, learnt: ReadonlySet<string>) => Promise<T>;

@@ -4,6 +4,7 @@
  * with an expiry shared by every client; concurrent first calls wait for one lookup.
  */
 import { LookupMemory, lookupCall, perCredential } from "../../core/lookups";
+import { shared } from "../../core/shared";
 import { toHttpError } from "../../core/errorTable";
 import { InferenceClientHubApiError } from "../../core/hfErrors";
 import { modelPath } from "../routes";
@@ -31,7 +32,7 @@ export interface ProviderMapping {
 }
 
 /** The mappings looked up, and the lookups in flight. */
-export const mappingMemory = /* @__PURE__ */ new LookupMemory<readonly ProviderMapping[]>(MAX_MAPPINGS);
+export const mappingMemory = /* @__PURE__ */ shared("mappings", () => new LookupMemory<readonly ProviderMapping[]>(MAX_MAPPINGS));
 
 /** What a lookup is sent with. */
 export interface Lookup {

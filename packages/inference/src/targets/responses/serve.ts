@@ -7,6 +7,7 @@
 import { backendMemory, streamTries, wholeTries } from "../endpoints/detect";
 import { BACKENDS } from "../endpoints/index";
 import { BoundedMemory } from "../../core/memory";
+import { shared } from "../../core/shared";
 import { HttpError, InputError } from "../../core/errors";
 import { readErrorFields } from "../../core/errorTable";
 import { type ChatContext, prepareChat } from "../chat";
@@ -30,7 +31,7 @@ export interface ResponsesCall {
 }
 
 /** Which route served an endpoint's Responses calls. */
-export const responsesMemory = /* @__PURE__ */ new BoundedMemory<"native" | "chat">();
+export const responsesMemory = /* @__PURE__ */ shared("responses", () => new BoundedMemory<"native" | "chat">());
 
 /** Validates and routes a Responses call; throws InputError before anything is sent. */
 export function prepareResponses(args: OneResponsesArgs, options: Options, stream: boolean): ResponsesCall {
