@@ -100,7 +100,6 @@ function summarise(samples, floors) {
     rssPerStreamKB: m((s) => s.rssPerStreamKB),
     delayP99Ms: m((s) => s.delayP99Ms),
     wallMs: m((s) => s.wallMs),
-    callsMs: m((s) => s.callsMs),
     serverUsPerChunk: m((s) => s.serverUsPerChunk),
     rateRatio: ratio((s) => 1 / s.cpuPerChunkUs),
     heapRatio: ratio((s) => s.heapPerStreamKB),
