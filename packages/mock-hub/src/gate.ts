@@ -14,6 +14,7 @@ import type { Route } from "./routes.js";
 import type { ModelConfig } from "./types.js";
 
 type Models = ReadonlyMap<string, ModelConfig>;
+type KnownRoute = Exclude<Route, { kind: "unknown" }>;
 const POLICIES = ["fastest", "cheapest", "preferred"];
 
 /** An `Authorization: Bearer …` header with a token in it. */
@@ -26,7 +27,7 @@ export function hasToken(request: Request): boolean {
  * hf-inference's 404 for a path's model, the router's 400 `model_not_supported` for a body's (an unknown one
  * with a `:provider` is the router's own 404, answered later). An endpoint's name is not a Hub id.
  */
-export function modelRefusal(route: Exclude<Route, { kind: "unknown" }>, path: string, text: string, models: Models, strict: boolean): Response | undefined {
+export function modelRefusal(route: KnownRoute, path: string, text: string, models: Models, strict: boolean): Response | undefined {
   const unknown = (id: string): boolean => !isWellFormedId(id) || (strict && !servesModel(id, models));
   if (route.model !== undefined) return /^\/(hf-inference\/)?models\//.test(path) && unknown(route.model) ? modelNotFound(route.model) : undefined;
   const requested = route.kind === "chat" || route.kind === "responses" || route.kind === "completions" ? bodyModel(text) : undefined;
@@ -40,7 +41,7 @@ export function modelRefusal(route: Exclude<Route, { kind: "unknown" }>, path: s
  * The task `POST /models/{id}` answers: the model's own (its default mapping's included); for a model the hub
  * does not know (lenient mode), the task its request's body asks for.
  */
-export function withTask(route: Exclude<Route, { kind: "unknown" }>, model: ResolvedModel, text: string, models: Models): ResolvedModel {
+export function withTask(route: KnownRoute, model: ResolvedModel, text: string, models: Models): ResolvedModel {
   if (route.kind !== "pipeline" || route.task !== undefined || model.task !== undefined) return model;
   const task = servesModel(model.id, models) ? mappedTask(model.id, models) : taskOfBody(text);
   return task === undefined ? model : { ...model, task };
@@ -51,7 +52,7 @@ export function withTask(route: Exclude<Route, { kind: "unknown" }>, model: Reso
  * responses) is refused as production refuses it: by the router as a model no provider serves for it, by
  * hf-inference with its pipeline's 404.
  */
-export function taskRefusal(route: Exclude<Route, { kind: "unknown" }>, model: ResolvedModel, text: string): Response | undefined {
+export function taskRefusal(route: KnownRoute, model: ResolvedModel, text: string): Response | undefined {
   if (model.task === undefined || route.kind === "pipeline" || route.kind === "info" || route.kind === "models") return undefined;
   return route.model === undefined ? noProviderEnabled(bodyModel(text) ?? model.id) : jsonResponse(404, { error: "Not Found" });
 }

@@ -142,7 +142,8 @@ type ModelRoute = Exclude<Route, { kind: "unknown" | "models" }>;
 /** The model a request names, for its log line: the Hub API's or a route's path, else the body's `model`. */
 function namedModel(request: Request, text: string, basePath: string | undefined): string | undefined {
   const pathname = new URL(request.url).pathname;
-  const hub = /^\/api\/models\/([^/]+(?:\/(?!revision\/)[^/]+)?)/.exec(basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname);
+  const path = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
+  const hub = /^\/api\/models\/([^/]+(?:\/(?!revision\/)[^/]+)?)/.exec(path);
   if (hub) return hub[1];
   const route = matchRoute(request.method, pathname, basePath);
   return (route.kind === "unknown" ? undefined : route.model) ?? bodyModel(text);

@@ -45,7 +45,9 @@ export function mappedTask(id: string, models: Models): string | undefined {
 export function hubModelApi(request: Request, path: string, models: Models): Response | undefined {
   if (!path.startsWith("/api/models/")) return undefined;
   const match = PATH.exec(path);
-  if (/^Bearer\s+hf_bad/i.test(request.headers.get("authorization") ?? "")) return jsonResponse(401, { error: "Invalid credentials in Authorization header" });
+  if (/^Bearer\s+hf_bad/i.test(request.headers.get("authorization") ?? "")) {
+    return jsonResponse(401, { error: "Invalid credentials in Authorization header" });
+  }
   const id = match ? decoded(match[1] ?? "") : undefined;
   if (id === undefined || !isWellFormedId(id) || !servesModel(id, models)) return jsonResponse(404, { error: "Repository not found" });
   const url = new URL(request.url);
@@ -75,7 +77,8 @@ function modelCard(id: string, models: Models): Card {
   const library = libraryOf(pipelineTag, model.backend);
   const mapping = mappingList(id, mappingOf(id, config) ?? {});
   const served = mapping.length > 0 || model.providers.length > 0;
-  const tags = [library, pipelineTag, ...(chat ? ["conversational"] : []), ...(model.backend === "tgi" && !model.task ? ["text-generation-inference"] : []), "endpoints_compatible", "region:us"];
+  const tgi = model.backend === "tgi" && !model.task;
+  const tags = [library, pipelineTag, ...(chat ? ["conversational"] : []), ...(tgi ? ["text-generation-inference"] : []), "endpoints_compatible", "region:us"];
   return {
     _id: stableHex(`_id:${id}`, 24),
     id,
