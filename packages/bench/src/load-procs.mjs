@@ -65,6 +65,8 @@ export async function startHfkit(hubUrl, profileDir, build) {
     once(child.stdout, "data"),
     once(child, "exit").then(([code]) => Promise.reject(new Error(`hfkit proxy exited (${code}):\n${log}`))),
   ]);
+  // A proxy that dies mid-run says why before the run fails on its missing /proc entry.
+  child.once("exit", (code, signal) => child.killed || process.stderr.write(`hfkit proxy exited (${code ?? signal}):\n${log}\n`));
   return { name: "hfkit proxy", pid: child.pid, url: String(line).trim(), close: () => stop(child, false) };
 }
 

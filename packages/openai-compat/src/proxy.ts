@@ -10,6 +10,7 @@ import { discard, send } from "./relay";
 import type { RequestTrace } from "./report";
 import { createTelemetry, isScrape, observing, scrape, type Telemetry, type TelemetryOptions, traceOf } from "./telemetry";
 import { isModelsPath, type OpenAIRoute, openAIRoute, proxyRoute, type TargetKind, targetKind } from "./target";
+import { upstreamFetch } from "./upstream";
 
 /** The options of the proxy: where it forwards, its limits, and any InferenceClient option for the calls it makes. */
 export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry" | "provider">, TelemetryOptions {
@@ -288,5 +289,6 @@ const ROUTE_PATHS: Record<OpenAIRoute, string> = { chat: "/v1/chat/completions",
 /** The options of the calls the proxy makes: its own taken out. */
 function callOptions(options: ProxyOptions): Options {
   const { target: _t, endpoint: _e, maxBodyBytes: _b, commitAfterMs: _c, keepAliveMs: _k, models: _m, provider: _p, log: _l, logTo: _s, metrics: _x, ...core } = options;
-  return core;
+  // A `fetch` or `fetchOptions` of the caller's own is used as given.
+  return core.fetch || core.fetchOptions ? core : { ...core, fetch: upstreamFetch };
 }
