@@ -6,8 +6,8 @@ import type { Readable } from "node:stream";
 /**
  * The proxy's `fetch` to its target: the WHATWG `fetch` contract the hfkit core relies on (status, headers,
  * a web body read with backpressure, the signal, redirects, gzip/deflate/br), on `node:http`, whose
- * native parser costs a relayed chunk a fraction of what the global `fetch` does. Bodies it does not
- * know how to send (streams, forms) go to the global `fetch`.
+ * native parser costs a relayed chunk less than the global `fetch` (about a quarter less CPU per paced chunk
+ * in the load benchmark). Bodies it does not know how to send (streams, forms) go to the global `fetch`.
  */
 export function upstreamFetch(input: string, init: RequestInit = {}): Promise<Response> {
   const body = init.body ?? undefined;
