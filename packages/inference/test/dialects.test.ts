@@ -16,6 +16,7 @@ import {
 } from "../src/index";
 import { USAGE_GRACE_MS } from "../src/tasks/chatCompletionStream";
 import { consume, QUESTION, recordTimers, Timeline } from "./faults/support";
+import { chunked, startRawServer, whole } from "./faults/raw-server";
 
 const TEXT = "The capital of France is Paris.";
 const REASONING = "The user asks about France. Its capital is Paris.";
@@ -178,4 +179,36 @@ describe("errors in the stream and from the router", () => {
       expect(bodies.map((b) => b.model)).toEqual([model]);
     },
   );
+});
+
+describe("null where the types say absent", () => {
+  it("`usage: null` on chunks and `logprobs: null` on choices (vLLM sends both) are absent, streamed and whole", async () => {
+    const base = { id: "x", created: 1, model: "m", object: "chat.completion.chunk" };
+    const raw = await startRawServer((req, reply) => {
+      if (!(JSON.parse(req.body) as { stream?: boolean }).stream) {
+        const answer = { ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Paris" }, finish_reason: "stop", logprobs: null }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+        whole(reply, 200, "application/json", JSON.stringify(answer));
+        return;
+      }
+      const out = chunked(reply, 200, [["Content-Type", "text/event-stream"]]);
+      out.chunk(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: "Paris" }, logprobs: null, finish_reason: null }], usage: null })}\n\n`);
+      out.chunk(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }], usage: null })}\n\ndata: [DONE]\n\n`);
+      out.end();
+    });
+    try {
+      const client = new InferenceClient("hf_dialects", { endpointUrl: raw.url, backend: "openai", maxRetries: 0 });
+      const run = await consume(client.chatCompletionStream({ messages: QUESTION }));
+      expect(run.chunks).toHaveLength(2);
+      for (const chunk of run.chunks) {
+        expect(chunk.usage).toBeUndefined();
+        expect(chunk.choices[0]?.logprobs).toBeUndefined();
+        expect(JSON.stringify(chunk)).not.toMatch(/"(usage|logprobs)":null/);
+      }
+      const answer = await client.chatCompletion({ messages: QUESTION });
+      expect(answer.choices[0]?.logprobs).toBeUndefined();
+      expect(answer.choices[0]?.message.content).toBe("Paris");
+    } finally {
+      await raw.close();
+    }
+  });
 });

@@ -59,7 +59,7 @@ export interface ChatCompletionOutputComplete<T = unknown> {
   message: ChatCompletionOutputMessage<T>;
   /** Why generation ended: `"stop"` (the end, or a stop sequence), `"length"` (`max_tokens`), `"tool_calls"`. */
   finish_reason: ChatCompletionFinishReason;
-  /** The tokens' log probabilities when `logprobs` was asked for; else absent (or null: read it with `?.`). */
+  /** The tokens' log probabilities when `logprobs` was asked for; else absent (a server's `null` is made absent). */
   logprobs?: ChatCompletionOutputLogprobs;
   [property: string]: unknown;
 }
@@ -152,7 +152,7 @@ export interface ChatCompletionStreamOutputChoice<T = unknown> {
   delta: ChatCompletionStreamOutputDelta;
   /** Set on the choice's last chunk: `"stop"`, `"length"` or `"tool_calls"`. */
   finish_reason?: ChatCompletionFinishReason;
-  /** The log probabilities of this chunk's tokens when `logprobs` was asked for (or null: read it with `?.`). */
+  /** The log probabilities of this chunk's tokens when `logprobs` was asked for; else absent (a server's `null` is made absent). */
   logprobs?: ChatCompletionOutputLogprobs;
   /** With a `json_schema` `response_format`: the value of the text so far (a string or number not yet whole is left out). */
   partial?: PartialValue<T>;
@@ -176,7 +176,7 @@ export interface ChatCompletionStreamOutput<T = unknown> {
   system_fingerprint: string;
   /** What this chunk adds to each choice; empty in the usage chunk. */
   choices: ChatCompletionStreamOutputChoice<T>[];
-  /** Tokens counted for the call, in the last chunk with `stream_options.include_usage`; else absent (or null: test it, as `@huggingface/tasks` types it without null). */
+  /** Tokens counted for the call, in the last chunk with `stream_options.include_usage`; else absent (a server's `null` is made absent). */
   usage?: ChatCompletionUsage;
   /** A call that fails over: which candidate answers (with `cost` on the chunk that has `usage`). */
   served?: Served;

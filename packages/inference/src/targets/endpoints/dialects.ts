@@ -37,6 +37,8 @@ function reasoningName(part: Delta | undefined): void {
  */
 export function normalizeChunk(chunk: ChatCompletionStreamOutput, finished?: Set<number>): ChatCompletionStreamOutput | undefined {
   const choices = chunk.choices;
+  // vLLM and others send `usage: null` and `logprobs: null`: absent, as the types (and @huggingface/tasks') say.
+  if (chunk.usage === null) chunk.usage = undefined;
   if (!Array.isArray(choices) || choices.length === 0) {
     chunk.choices = [];
     return carriesSomething(chunk) ? chunk : undefined;
@@ -46,6 +48,7 @@ export function normalizeChunk(chunk: ChatCompletionStreamOutput, finished?: Set
     // Read as the server sent it: a chunk may come without one.
     const delta: ChatCompletionStreamOutput["choices"][number]["delta"] | undefined = choice.delta;
     const reason = choice.finish_reason;
+    if (choice.logprobs === null) choice.logprobs = undefined;
     if (reason) {
       // TGI < 2.1 sends the EOS token's own text ("</s>") with `eos_token`; later versions send "".
       if (reason === "eos_token" && typeof delta?.content === "string") delta.content = "";
@@ -65,6 +68,7 @@ export function normalizeChunk(chunk: ChatCompletionStreamOutput, finished?: Set
 /** A whole (non-streamed) answer in the one shape, in place, as `normalizeChunk` does. */
 export function normalizeOutput(output: ChatCompletionOutput): ChatCompletionOutput {
   for (const choice of output.choices ?? []) {
+    if (choice.logprobs === null) choice.logprobs = undefined;
     if (choice.finish_reason) choice.finish_reason = FINISH_REASONS[choice.finish_reason] ?? choice.finish_reason;
     reasoningName(choice.message);
     if (choice.message?.tool_calls) choice.message.tool_calls = toolCalls(choice.message.tool_calls);

@@ -106,7 +106,7 @@ function pipelineOutput(
     created: Math.floor(Date.now() / 1000),
     model,
     system_fingerprint: "",
-    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }],
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
   } as unknown as ChatCompletionOutput;
 }
 
