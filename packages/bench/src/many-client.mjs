@@ -15,7 +15,12 @@ const [key, n, url, chunks] = process.argv.slice(2).map((a, i) => (i === 1 || i 
  * Each imports only its own package: the others' modules stay out of the process.
  */
 const OPENERS = {
-  floor: async (base) => async () => floorStream((await fetch(`${base}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: MODEL, messages, stream: true }) })).body),
+  floor: async (base) => {
+    // What any client sends: the token and the JSON's type (the server reads neither).
+    const headers = { authorization: "Bearer hf_bench", "content-type": "application/json" };
+    const init = () => ({ method: "POST", headers, body: JSON.stringify({ model: MODEL, messages, stream: true }) });
+    return async () => floorStream((await fetch(`${base}/v1/chat/completions`, init())).body);
+  },
   hfkit: async (base) => {
     // The build many.mjs copied (a rebuild elsewhere cannot change it mid-run), else the workspace's.
     const { InferenceClient } = await import(process.env.MANY_HFKIT ? pathToFileURL(process.env.MANY_HFKIT).href : "@hfkit/inference");

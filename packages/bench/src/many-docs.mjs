@@ -103,7 +103,8 @@ ${spreadNote(r)}
   paused over the sample's GC), from the first call to the last stream's end (the ${r.n} calls are made in one burst, one block of the loop, as they come in at once).
 - **Server CPU per chunk**: the server's process, over the same run. It writes ready-made buffers: while it is a
   fraction of the client's, the client is what is measured.
-- The **floor** is a bare \`fetch\` with the split and \`JSON.parse\` loop of the stream rows (\`floorStream\`); hfkit is
+- The **floor** is a bare \`fetch\` (with the token and the JSON's type, as every client sends them) and the split and
+  \`JSON.parse\` loop of the stream rows (\`floorStream\`); hfkit is
   \`new InferenceClient(token, { endpointUrl, backend: "tgi" }).chatCompletionStream(...)\` with its default limits,
   \`@huggingface/inference\` its \`chatCompletionStream({ endpointUrl, ... })\`, \`openai\` \`chat.completions.create({
   stream: true })\` with \`maxRetries: 0\`. One client object serves every call, as in a server.
