@@ -19,7 +19,7 @@ Commands:
   hfkit chat [PROMPT]        stream a chat answer; no prompt on a terminal: a conversation (hfkit chat --help)
   hfkit proxy --target URL   an OpenAI-compatible proxy in front of HF backends
   hfkit snippet MODEL_ID     ready-to-run code for a model (JS, Python, cURL)
-  hfkit mock-hub             start the local emulator of the HF backends, with scripted models and faults
+  hfkit mock-hub             start the local emulator of the HF backends (prints the lines to export), with scripted models and faults
 
   hfkit --help, hfkit --version
 

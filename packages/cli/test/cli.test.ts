@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 let hub: MockHub;
@@ -118,7 +118,10 @@ describe("hfkit", () => {
 
   it("mock-hub prints its URL and serves chat at its root until stopped", async () => {
     const child = spawn(process.execPath, [CLI, "mock-hub"], { stdio: ["ignore", "pipe", "pipe"] });
-    const url = await new Promise<string>((resolve) => child.stdout.setEncoding("utf8").once("data", (c: string) => resolve(c.trim())));
+    const exited = new Promise((resolve) => child.on("close", resolve));
+    onTestFinished(() => void child.kill("SIGKILL"));
+    // Its URL is the first line; the lines to export follow it.
+    const url = await new Promise<string>((resolve) => child.stdout.setEncoding("utf8").once("data", (c: string) => resolve(c.split("\n")[0]!.trim())));
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${url}/v1/chat/completions`, {
       method: "POST",
@@ -126,7 +129,6 @@ describe("hfkit", () => {
       body: JSON.stringify({ model: "any/model", messages: [{ role: "user", content: "hi" }] }),
     });
     expect((await res.json()).choices[0].message.content).toBe("The capital of France is Paris.");
-    const exited = new Promise((resolve) => child.on("close", resolve));
     child.kill("SIGINT");
     expect(await exited).toBe(0);
   });

@@ -10,7 +10,8 @@ const SERVERS = [
     flags: () => ["--target", hub().url],
     risk: "anyone there can use it, and callers' tokens cross the network in clear text",
   },
-  { name: "mock-hub", flags: () => [], risk: "the mock hub has no authentication" },
+  // --quiet: no log line per request on stderr, which the test reads for the warning alone.
+  { name: "mock-hub", flags: () => ["--quiet"], risk: "the mock hub has no authentication" },
 ];
 // Several servers start and stop in each test: a bound against a hang, not a measure of speed.
 const LONG = 30_000;
@@ -19,6 +20,9 @@ const LONG = 30_000;
 const origin = (url: string) => url.replace(/:\d+$/, "");
 
 /** Starts a server with `args`, reads the URL it prints, sends it one request, stops it (Ctrl-C): what it printed. */
+/** The URL a server prints first (the mock hub prints the lines to export after it). */
+const firstLine = (stdout: string): string => stdout.split("\n")[0]!.trim();
+
 async function listening(args: string[]): Promise<{ url: string; stderr: string; status: number; code: number | null }> {
   const child = new Child([...args, "--port", "0"]);
   const ended = child.exited.then(() => Promise.reject(new Error(`exited before listening: ${child.stderr}`)));
@@ -26,13 +30,13 @@ async function listening(args: string[]): Promise<{ url: string; stderr: string;
   let status = 0;
   try {
     await Promise.race([child.until(() => child.stdout.endsWith("\n")), ended]);
-    ({ status } = await fetch(`${child.stdout.trim()}/info`));
+    ({ status } = await fetch(`${firstLine(child.stdout)}/info`));
   } finally {
     child.process.kill("SIGINT");
   }
   // Exited: both pipes are drained, so a warning written after the URL is in stderr.
   const { code } = await child.exited;
-  return { url: child.stdout.trim(), stderr: child.stderr, status, code };
+  return { url: firstLine(child.stdout), stderr: child.stderr, status, code };
 }
 
 describe.each(SERVERS)("hfkit $name", ({ name, flags, risk }) => {
