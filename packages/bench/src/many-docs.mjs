@@ -110,8 +110,9 @@ ${spreadNote(r)}
   stream: true })\` with \`maxRetries: 0\`. One client object serves every call, as in a server.
 
 ${lagNote(r)}
-Run it with \`pnpm bench:many\` (about ${Math.round(r.seconds / 60)} minutes on 2 cores; \`--n\` streams, \`--rounds\`,
-\`--no-docs\`); it rewrites only what is between its markers.
+Run it with \`pnpm bench:many\` (about ${Math.round(r.seconds / 60)} minutes on 2 cores; \`--n\` streams, \`--chunks\` per
+stream, \`--rounds\`, \`--no-docs\`); it rewrites only what is between its markers. Two runs with \`--chunks\` 50 and 200
+split the CPU per chunk into what a stream costs to open and close and what each chunk costs.
 ${END}`;
 }
 

@@ -1,4 +1,4 @@
-// `pnpm bench:many [--n 1000] [--rounds 3] [--no-docs]`: N chat streams open at once in one process, as a
+// `pnpm bench:many [--n 1000] [--chunks 50] [--rounds 3] [--no-docs]`: N chat streams open at once in one process, as a
 // server relaying chats holds them, for the floor, hfkit, @huggingface/inference and openai; each client
 // alone in a child process, the server in another. Prints a table with ratios to the floor and rewrites
 // its section of docs/benchmarks.md.
@@ -13,6 +13,7 @@ import { BENCH_DIR, isMain, stepper, version } from "./child.mjs";
 import { manyTable, updateManyDocs } from "./many-docs.mjs";
 import { median, rotated, sleep } from "./stats.mjs";
 
+/** Chunks per stream: `--chunks` moves what a stream costs to open and close against what each chunk costs. */
 export const CHUNKS = 50;
 export const PACE_MS = 40;
 export const CLIENTS = [
@@ -57,18 +58,18 @@ async function stableHfkit(into, step) {
   return join(into, entry);
 }
 
-async function startServer() {
-  const child = fork(here("many-server.mjs"), [CHUNKS, PACE_MS].map(String), { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+async function startServer(chunks) {
+  const child = fork(here("many-server.mjs"), [chunks, PACE_MS].map(String), { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const [{ url }] = await once(child, "message");
   const ask = async () => (child.send("cpu"), (await once(child, "message"))[0].cpu);
   return { url, cpu: ask, close: async () => (child.send("exit"), await once(child, "exit")) };
 }
 
 /** One child process, `node --expose-gc many-client.mjs`: what it measured; tried up to 3 times, as child.mjs does. */
-async function runClient(key, n, url, hfkitEntry) {
+async function runClient(key, n, chunks, url, hfkitEntry) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await runClientOnce(key, n, url, hfkitEntry);
+      return await runClientOnce(key, n, chunks, url, hfkitEntry);
     } catch (error) {
       if (attempt === 3) throw error;
       process.stderr.write(`  (failed, trying again: ${error.message})\n`);
@@ -77,8 +78,8 @@ async function runClient(key, n, url, hfkitEntry) {
   }
 }
 
-async function runClientOnce(key, n, url, hfkitEntry) {
-  const child = spawn(process.execPath, ["--expose-gc", here("many-client.mjs"), key, n, url, CHUNKS].map(String), {
+async function runClientOnce(key, n, chunks, url, hfkitEntry) {
+  const child = spawn(process.execPath, ["--expose-gc", here("many-client.mjs"), key, n, url, chunks].map(String), {
     cwd: BENCH_DIR,
     env: { ...process.env, MANY_HFKIT: hfkitEntry },
     stdio: ["ignore", "pipe", "inherit"],
@@ -114,10 +115,10 @@ function summarise(samples, floors) {
   };
 }
 
-export async function measureMany({ n = 1000, rounds = 3, step = () => {} } = {}) {
+export async function measureMany({ n = 1000, chunks = CHUNKS, rounds = 3, step = () => {} } = {}) {
   const started = performance.now();
   const copy = mkdtempSync(join(tmpdir(), "hfkit-many-"));
-  const server = await startServer();
+  const server = await startServer(chunks);
   try {
     const hfkitEntry = await stableHfkit(copy, step);
     const samples = new Map(CLIENTS.map((c) => [c.key, []]));
@@ -126,7 +127,7 @@ export async function measureMany({ n = 1000, rounds = 3, step = () => {} } = {}
       step(`round ${round + 1} of ${rounds} (load ${loadavg()[0].toFixed(2)})`);
       for (const client of rotated(CLIENTS, round)) {
         const before = await server.cpu();
-        const r = await runClient(client.key, n, server.url, hfkitEntry);
+        const r = await runClient(client.key, n, chunks, server.url, hfkitEntry);
         const serverCpu = (await server.cpu()) - before;
         samples.get(client.key).push({ ...r, serverCpu, serverUsPerChunk: (serverCpu / Math.max(r.chunks, 1)) * 1e6, load: loadavg()[0] });
         await sleep(500);
@@ -136,7 +137,7 @@ export async function measureMany({ n = 1000, rounds = 3, step = () => {} } = {}
     const floors = samples.get("floor");
     return {
       cells: CLIENTS.map((c) => ({ ...c, ...summarise(samples.get(c.key), floors) })),
-      n, rounds, chunks: CHUNKS, paceMs: PACE_MS, loads, cpus: availableParallelism(), seconds: (performance.now() - started) / 1000,
+      n, rounds, chunks, paceMs: PACE_MS, loads, cpus: availableParallelism(), seconds: (performance.now() - started) / 1000,
       versions: { hfkit: JSON.parse(readFileSync(join(copy, "package.json"), "utf8")).version, hf: version("@huggingface/inference"), openai: version("openai") },
       node: process.version, date: new Date().toISOString().slice(0, 16).replace("T", " "),
     };
@@ -147,9 +148,9 @@ export async function measureMany({ n = 1000, rounds = 3, step = () => {} } = {}
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { n: { type: "string" }, rounds: { type: "string" }, "no-docs": { type: "boolean" } } });
+  const { values } = parseArgs({ options: { n: { type: "string" }, chunks: { type: "string" }, rounds: { type: "string" }, "no-docs": { type: "boolean" } } });
   const step = stepper();
-  const results = await measureMany({ n: Number(values.n ?? 1000), rounds: Number(values.rounds ?? 3), step });
+  const results = await measureMany({ n: Number(values.n ?? 1000), chunks: Number(values.chunks ?? CHUNKS), rounds: Number(values.rounds ?? 3), step });
   step("done");
   console.log(`\n${manyTable(results, "text")}`);
   console.log(`\nload average (1 min) before and after each round: ${results.loads.map((l) => l.toFixed(2)).join(", ")}`);
