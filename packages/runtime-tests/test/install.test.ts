@@ -1,18 +1,19 @@
-import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { transform } from "esbuild";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { DEFAULT_TEXT, type MockHub } from "@hfkit/mock-hub";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { run, startHub } from "./harness";
 import { markdownBlocks, REPO_DIR, writeFetchToHub } from "./snippets";
 
 // What the root README's Install section tells a user to do, done in an empty project: `pnpm pack:all`
-// packs the five published packages, one `npm install` of the tarballs installs them (the CLI's @hfkit
+// packs the published packages (six of them here), one `npm install` of the tarballs installs them (the CLI's @hfkit
 // dependencies resolve from the other tarballs), and the README's samples run against the mock hub as ES
 // modules, as CommonJS, and type-check under `tsc --strict` with the workspace's TypeScript.
-const PACKAGES = ["inference", "mock-hub", "openai-compat", "snippets", "cli"];
+const PACKAGES = ["ai-sdk", "inference", "mock-hub", "openai-compat", "snippets", "cli"];
 const TSC = join(REPO_DIR, "node_modules/.bin/tsc");
 const TS_FLAGS = ["--strict", "--noEmit", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022"];
 const exec = promisify(execFile);
@@ -30,6 +31,7 @@ let app: string;
 let cjs: string;
 let redirect: string;
 let tarballs: string[];
+let installWarnings = "";
 
 beforeAll(async () => {
   hub = await startHub();
@@ -42,7 +44,7 @@ beforeAll(async () => {
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "my-app", version: "1.0.0", private: true, type: "module" }, null, 2));
   // What `npm init -y` writes, "type": "commonjs" included.
   writeFileSync(join(cjs, "package.json"), JSON.stringify({ name: "my-cjs-app", version: "1.0.0", main: "index.js", type: "commonjs" }, null, 2));
-  await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tarballs], { cwd: app });
+  installWarnings = (await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=warn", ...tarballs], { cwd: app })).stderr;
   redirect = writeFetchToHub(app, hub.url, "fetch-to-hub.cjs");
 }, 120_000);
 afterAll(async () => {
@@ -51,12 +53,18 @@ afterAll(async () => {
 });
 
 describe("the packed packages in an empty project", () => {
-  it("pnpm pack:all packs each of the five, and one npm install takes them all (the CLI's deps from the other tarballs)", () => {
+  it("pnpm pack:all packs each of the six, and one npm install takes them all (the CLI's deps from the other tarballs)", () => {
     expect(tarballs.map((tarball) => tarball.split("/").pop())).toEqual(PACKAGES.map((name) => `hfkit-${name}-0.1.0.tgz`));
     const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     expect(Object.keys(manifest.dependencies).sort()).toEqual(PACKAGES.map((name) => `@hfkit/${name}`).sort());
     expect(readdirSync(join(app, "node_modules/@hfkit")).sort()).toEqual([...PACKAGES].sort());
     for (const name of PACKAGES) expect(readdirSync(join(app, "node_modules/@hfkit", name))).toEqual(expect.arrayContaining(["LICENSE", "README.md"]));
+  });
+
+  it("installing them pulls no AI SDK package (and no engine warning) into an app that never uses the AI SDK", () => {
+    expect(existsSync(join(app, "node_modules/@ai-sdk"))).toBe(false);
+    expect(existsSync(join(app, "node_modules/ai"))).toBe(false);
+    expect(installWarnings).not.toMatch(/EBADENGINE|engine/i);
   });
 
   it("ESM: the README's Usage sample runs as an .mjs file in a \"type\": \"module\" project", async () => {
@@ -106,5 +114,24 @@ describe("the packed packages in an empty project", () => {
     expect((await run(bin, ["--version"], app)).trim()).toMatch(/^(hfkit )?0\.1\.0$/);
     const answer = await run(bin, ["chat", "--base-url", hub.url, "-m", "hfkit/tgi-3.2", "What is the capital of France?"], app, 30_000);
     expect(answer.trim()).toBe(DEFAULT_TEXT);
+  });
+
+  it("a newcomer's first hour: `hfkit mock-hub` started, its export lines taken, every getting-started sample runs unchanged, offline, with no token", async () => {
+    const hubProcess = spawn(join(app, "node_modules/.bin/hfkit"), ["mock-hub", "--quiet"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+    onTestFinished(() => void hubProcess.kill("SIGKILL"));
+    let printed = "";
+    hubProcess.stdout.setEncoding("utf8").on("data", (text: string) => (printed += text));
+    await vi.waitFor(() => expect(printed).toMatch(/^export HF_INFERENCE_ENDPOINT=.*$/m), { timeout: 20_000, interval: 50 });
+    const exported = Object.fromEntries([...printed.matchAll(/^export (HF_[A-Z_]+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, "")]));
+    expect(Object.keys(exported).sort()).toEqual(["HF_ENDPOINT", "HF_INFERENCE_ENDPOINT"]);
+    const samples = markdownBlocks("docs/getting-started.md").filter((block) => block.lang === "ts" && !/\bfragment\b/.test(block.meta));
+    expect(samples.length).toBeGreaterThan(2);
+    for (const [i, sample] of samples.entries()) {
+      const { code } = await transform(sample.code, { loader: "ts", format: "esm", target: "node20" });
+      writeFileSync(join(app, `getting-started-${i}.mjs`), code);
+      const expected = [...sample.code.matchAll(/\/\/ prints: (.*)$/gm)].map((m) => m[1]!.trim()).join("\n");
+      const stdout = await run(process.execPath, [`getting-started-${i}.mjs`], app, 30_000, { ...exported, HF_TOKEN: "" });
+      expect(stdout.trim(), `sample at line ${sample.line}`).toBe(expected);
+    }
   });
 });
