@@ -47,6 +47,10 @@ export function manyTable(r, format = "markdown") {
   return [line(HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
+const minutes = (seconds) => {
+  const m = Math.max(1, Math.round(seconds / 60));
+  return m === 1 ? "a minute" : `${m} minutes`;
+};
 const loadRange = (loads) => `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
 
 const NAMES = { floor: "the floor", hfkit: "hfkit", hf: "@huggingface/inference", openai: "openai" };
@@ -110,7 +114,7 @@ ${spreadNote(r)}
   stream: true })\` with \`maxRetries: 0\`. One client object serves every call, as in a server.
 
 ${lagNote(r)}
-Run it with \`pnpm bench:many\` (about ${Math.round(r.seconds / 60)} minutes on 2 cores; \`--n\` streams, \`--chunks\` per
+Run it with \`pnpm bench:many\` (about ${minutes(r.seconds)} on 2 cores; \`--n\` streams, \`--chunks\` per
 stream, \`--rounds\`, \`--no-docs\`); it rewrites only what is between its markers. Two runs with \`--chunks\` 50 and 200
 split the CPU per chunk into what a stream costs to open and close and what each chunk costs.
 ${END}`;
