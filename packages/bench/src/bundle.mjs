@@ -1,4 +1,5 @@
-// Row 1: each app in apps/ bundled by esbuild for the browser, minified; gzip and brotli sizes.
+// Row 1: each app in apps/ bundled by esbuild for the browser, minified; gzip and brotli sizes, whole and (with
+// code splitting) what a page loads at start.
 // The hfkit bundles are also checked for what must never reach them, and split by source module.
 import { builtinModules } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -34,6 +35,35 @@ async function build(app, alias = {}) {
   return { code, output, inputs: Object.keys(result.metafile.inputs) };
 }
 
+/** The gzipped bytes a page loads at start with code splitting: the entry chunk and what it imports statically. */
+async function firstChunk(app) {
+  const result = await esbuild.build({
+    entryPoints: [`${BENCH_DIR}apps/${app}`],
+    absWorkingDir: BENCH_DIR,
+    bundle: true,
+    minify: true,
+    splitting: true,
+    outdir: `${BENCH_DIR}.split-out`,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    external: NODE_BUILTINS,
+    metafile: true,
+    write: false,
+    logLevel: "silent",
+  });
+  const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([path, o]) => [`${BENCH_DIR}${path}`, o]));
+  const entry = Object.keys(outputs).find((path) => outputs[path].entryPoint);
+  const start = new Set();
+  const visit = (path) => {
+    if (start.has(path)) return;
+    start.add(path);
+    for (const i of outputs[path]?.imports ?? []) if (i.kind === "import-statement" && !i.external) visit(`${BENCH_DIR}${i.path}`);
+  };
+  visit(entry);
+  return result.outputFiles.filter((f) => start.has(f.path)).reduce((sum, f) => sum + gzipSync(f.contents, { level: 9 }).length, 0);
+}
+
 function sizes(code) {
   return {
     min: code.length,
@@ -66,7 +96,7 @@ export async function measureBundles() {
   const result = { sizes: {}, strangers: {}, modules: {} };
   for (const [key, app] of Object.entries(APPS)) {
     const bundle = await build(app);
-    result.sizes[key] = sizes(bundle.code);
+    result.sizes[key] = { ...sizes(bundle.code), firstChunk: await firstChunk(app) };
     if (!key.startsWith("hfkit")) continue;
     result.strangers[key] = strangers(bundle);
     // dist/ is one file: the same app built from the sources tells which module costs what.

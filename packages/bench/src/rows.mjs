@@ -1,4 +1,4 @@
-// The measurements as table rows, with issue 6's goal for hfkit on each.
+// The measurements as table rows, with hfkit's goal on each (the bundle's and the parse's from issue 29).
 import { row } from "./report.mjs";
 
 const KB = 1000; // kB, as size-limit and issue 6 count
@@ -7,18 +7,18 @@ const map = (object, fn) => Object.fromEntries(Object.entries(object).map(([k, v
 
 function bundleRows({ sizes, strangers }) {
   const section = "1. bundle: an app streaming one chat, esbuild --minify for the browser";
-  const client = sizes.hfkit.gzip;
   const foreign = map(strangers, (list) => (list.length ? list.join(", ") : "none"));
   return [
     row({ section, label: "minified", unit: "kB", anchor: "hfkit", cells: map(sizes, (s) => s.min / KB) }),
+    row({ section, label: "gzip -9, the whole app", unit: "kB", anchor: "hfkit", cells: map(sizes, (s) => s.gzip / KB) }),
     row({
       section,
-      label: "gzip -9",
+      label: "gzip -9, loaded at start (--splitting)",
       unit: "kB",
       anchor: "hfkit",
-      cells: map(sizes, (s) => s.gzip / KB),
-      goal: "client ≤ 6 kB, function less (CI limit 8 kB)",
-      met: client <= 6 * KB && sizes["hfkit-fn"].gzip < client,
+      cells: map(sizes, (s) => s.firstChunk / KB),
+      goal: "client ≤ 20 kB, function ≤ 14 kB",
+      met: sizes.hfkit.firstChunk <= 20 * KB && sizes["hfkit-fn"].firstChunk <= 14 * KB,
     }),
     row({ section, label: "brotli q11", unit: "kB", anchor: "hfkit", cells: map(sizes, (s) => s.brotli / KB) }),
     row({
@@ -33,7 +33,11 @@ function bundleRows({ sizes, strangers }) {
 
 function throughputRows(throughput, allocation, timers) {
   const section = "2. stream parse: 100 000 events served through `fetch`, CPU time, medians";
-  const goals = { "16k": 0.85, event: 0.9 };
+  // 16 KB reads: the SDK's own work per event near zero; one event per read: level with eventsource-parser alone.
+  const goals = {
+    "16k": { text: "≥ 0.95× floor", met: (t) => t.hfkit.toFloor >= 0.95 },
+    event: { text: "≥ 0.97× eventsource-parser alone", met: (t) => t.hfkit.toFloor >= 0.97 * t.parser.toFloor },
+  };
   const names = { "16k": "16 KB chunks", event: "one event per chunk" };
   const rows = [];
   for (const shape of ["16k", "event"]) {
@@ -45,8 +49,8 @@ function throughputRows(throughput, allocation, timers) {
         unit: "k/s",
         anchor: "floor",
         cells: map(t, (r) => ({ value: r.median / 1000, ratio: r.toFloor })),
-        goal: `≥ ${goals[shape]}× floor`,
-        met: t.hfkit.toFloor >= goals[shape],
+        goal: goals[shape].text,
+        met: goals[shape].met(t),
       }),
     );
   }
