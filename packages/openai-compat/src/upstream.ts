@@ -19,6 +19,8 @@ const agents = { "http:": new HttpAgent({ keepAlive: true }), "https:": new Http
 const MAX_REDIRECTS = 20;
 const NULL_BODY = new Set([101, 204, 205, 304]);
 const CANCEL_GRACE_MS = 100;
+/** Bytes queued before the socket is paused: a whole read's events are taken in one tick (one chunk each would pause it per event). */
+const QUEUE = new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 });
 
 function headersOf(given: HeadersInit | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -110,7 +112,7 @@ function webBody(source: Readable, done: () => void): ReadableStream<Uint8Array>
       const timer = setTimeout(() => source.destroy(), CANCEL_GRACE_MS);
       source.once("end", () => clearTimeout(timer));
     },
-  });
+  }, QUEUE);
 }
 
 /** What fetch rejects with for an aborted signal: its reason. */

@@ -93,6 +93,15 @@ describe("the proxy's relay", { timeout: 20_000 }, () => {
     expect(chunks.length).toBeLessThan(20);
   });
 
+  it("also as one write when each event came in an HTTP chunk of its own, all in one upstream write", async () => {
+    const sent = words(200);
+    const events = sent.map((w) => chunk(token(w))).join("") + chunk(token("", "stop")) + chunk(DONE);
+    const port = await proxyFor((socket) => void socket.write(SSE_HEAD + events + LAST_CHUNK));
+    const chunks = await streamedChunks(port);
+    expect(eventsOf(chunks).slice(0, -2).map(contentOf)).toEqual(sent);
+    expect(chunks.length).toBeLessThan(20);
+  });
+
   it("keeps events apart and in order when the upstream cuts them anywhere, across ticks", async () => {
     const sent = words(60);
     const text = sent.map((w) => token(w)).join("") + token("", "stop") + DONE;
