@@ -23,7 +23,8 @@ const OPENERS = {
   },
   hfkit: async (base) => {
     // The build many.mjs copied (a rebuild elsewhere cannot change it mid-run), else the workspace's.
-    const { InferenceClient } = await import(process.env.MANY_HFKIT ? pathToFileURL(process.env.MANY_HFKIT).href : "@hfkit/inference");
+    const entry = process.env.MANY_HFKIT ? pathToFileURL(process.env.MANY_HFKIT).href : "@hfkit/inference";
+    const { InferenceClient } = await import(entry);
     const client = new InferenceClient("hf_bench", { endpointUrl: base, backend: "tgi" });
     return async () => client.chatCompletionStream({ model: MODEL, messages });
   },
@@ -90,19 +91,14 @@ function settled() {
   return { heapUsed, rss };
 }
 
-async function measure() {
-  const open = await OPENERS[key](`${url}/paced`);
-  const warm = await OPENERS[key](`${url}/burst`);
-  // Warm-up: the code paths compiled and the connection pool grown, so the run measures the steady state.
-  await Promise.all(Array.from({ length: 50 }, () => read(warm, { opened() {}, end() {}, chunks: 0 })));
-  const base = settled();
-  const delay = loopDelay();
-  let sample;
-  let sampleCpu = 0;
-  // Sampled once, when every stream has its first chunk or one ends, whichever comes first: all n are open
-  // then (a client that lags opens its last ones late). The GC's own CPU and pause are left out.
-  const live = {
-    first: 0, ended: 0, chunks: 0,
+/**
+ * What the reads tell as they go. Samples the memory once, when every stream has its first chunk or one ends,
+ * whichever comes first: all n are open then (a client that lags opens its last ones late). The sample's GC
+ * is left out of the loop's delay and, as `sampleCpu`, of the CPU time.
+ */
+function liveStreams(delay, startedAt) {
+  return {
+    first: 0, ended: 0, chunks: 0, taken: undefined, sampleCpu: 0,
     opened() {
       if (++this.first === n) this.sample();
     },
@@ -111,34 +107,50 @@ async function measure() {
       this.ended++;
     },
     sample() {
-      if (sample) return;
+      if (this.taken) return;
       const cpu = process.cpuUsage();
       delay.stop();
-      sample = { ...settled(), open: n - this.ended, first: this.first, chunks: this.chunks, ms: performance.now() - wallStarted };
+      const ms = performance.now() - startedAt;
+      this.taken = { ...settled(), open: n - this.ended, first: this.first, chunks: this.chunks, ms };
       // For a profile, not the table: `MANY_HEAP_SNAPSHOT=<file>` writes what the open streams hold.
       if (process.env.MANY_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.MANY_HEAP_SNAPSHOT);
       delay.start();
-      sampleCpu = cpuSeconds(cpu);
+      this.sampleCpu = cpuSeconds(cpu);
     },
   };
-  delay.start();
-  const started = process.cpuUsage();
-  const wallStarted = performance.now();
-  const results = await Promise.all(Array.from({ length: n }, () => read(open, live)));
-  const cpu = cpuSeconds(started) - sampleCpu;
-  const wallMs = performance.now() - wallStarted;
-  delay.stop();
+}
+
+/** The figures of one run, from the reads' results, the CPU time, the baseline and the sample. */
+function figures(results, { cpu, wallMs, base, sample, delay }) {
   const received = results.reduce((sum, r) => sum + r.count, 0);
   const failed = results.filter((r) => r.error !== undefined || r.count !== chunks);
+  const perStreamKB = (field) => (sample ? (sample[field] - base[field]) / sample.open / 1000 : undefined);
   return {
     key, n, chunks: received, chars: results.reduce((sum, r) => sum + r.chars, 0), failed: failed.length,
     error: failed[0] && (failed[0].error ?? `${failed[0].count} chunks of ${chunks}`),
     cpu, cpuPerChunkUs: (cpu / received) * 1e6, wallMs,
-    heapPerStreamKB: sample ? (sample.heapUsed - base.heapUsed) / sample.open / 1000 : undefined,
-    rssPerStreamKB: sample ? (sample.rss - base.rss) / sample.open / 1000 : undefined,
+    heapPerStreamKB: perStreamKB("heapUsed"), rssPerStreamKB: perStreamKB("rss"),
     sample: sample && { open: sample.open, first: sample.first, chunks: sample.chunks, ms: sample.ms },
     delayP99Ms: delay.histogram.percentile(99) / 1e6, delayMaxMs: delay.histogram.max / 1e6,
   };
+}
+
+async function measure() {
+  const open = await OPENERS[key](`${url}/paced`);
+  const warm = await OPENERS[key](`${url}/burst`);
+  // Warm-up: the code paths compiled and the connection pool grown, so the run measures the steady state.
+  await Promise.all(Array.from({ length: 50 }, () => read(warm, { opened() {}, end() {}, chunks: 0 })));
+  const base = settled();
+  const delay = loopDelay();
+  delay.start();
+  const started = process.cpuUsage();
+  const wallStarted = performance.now();
+  const live = liveStreams(delay, wallStarted);
+  const results = await Promise.all(Array.from({ length: n }, () => read(open, live)));
+  const cpu = cpuSeconds(started) - live.sampleCpu;
+  const wallMs = performance.now() - wallStarted;
+  delay.stop();
+  return figures(results, { cpu, wallMs, base, sample: live.taken, delay });
 }
 
 process.stdout.write(JSON.stringify(await measure()));

@@ -43,7 +43,8 @@ export function manyTable(r, format = "markdown") {
     return [line(HEADER), line(HEADER.map((_, i) => (figure(i) ? "---:" : "---"))), ...body.map(line)].join("\n");
   }
   const widths = HEADER.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells) => cells.map((c, i) => (figure(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
+  const cell = (c, i) => (figure(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]));
+  const line = (cells) => cells.map(cell).join("  ").trimEnd();
   return [line(HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
@@ -68,8 +69,8 @@ function spreadNote(r) {
 function lagNote(r) {
   const lagged = r.cells.filter((c) => c.firstAtSample < r.n).map((c) => NAMES[c.key]);
   if (lagged.length === 0) return "";
-  return `In this run ${r.n} streams asked more CPU of the client (${r.n} × ${1000 / r.paceMs} chunks a second) than it got
-(${lagged.join(", ")}): it lagged, and its last streams had their first chunk after its first ones had ended. The CPU
+  return `In this run ${r.n} streams asked more CPU of the client (${r.n} × ${1000 / r.paceMs} chunks a second) than
+it got (${lagged.join(", ")}): it lagged, and its last streams had their first chunk after its first ones had ended. The CPU
 per chunk is the work done whatever the lag; the event-loop delay, and the heap (which holds what waits to be read),
 grow with it.
 `;
@@ -86,12 +87,13 @@ export function manySection(r) {
 A web server that relays chats holds many \`chatCompletionStream\` calls open at once in one Node process. Here
 ${r.n} streams are opened at once and read to their end, each chunk's content touched, by one client per process
 (\`node --expose-gc\`), against a loopback server in a process of its own that streams TGI 3.2 chat chunks (the bytes
-of the stream rows above): ${r.chunks} chunks, one every ${r.paceMs} ms, then \`[DONE]\`. ${r.rounds} rounds, the clients in
-rotated order; medians of the figures and of the per-round ratios to the floor. Last run: ${r.date}, Node ${r.node},
+of the stream rows above): ${r.chunks} chunks, one every ${r.paceMs} ms, then \`[DONE]\`. ${r.rounds} rounds, the
+clients in rotated order; medians of the figures and of the per-round ratios to the floor. Last run: ${r.date}, Node ${r.node},
 \`@hfkit/inference\` ${v.hfkit}, \`@huggingface/inference\` ${v.hf}, \`openai\` ${v.openai}; load average (1 min) over
 the run ${loadRange(r.loads)} on ${r.cpus} cores.
 
-**hfkit's goal: ${goalText}** (rate: 1 / CPU per chunk; both ratios to the floor of the same run): ${met === "met" ? "met" : "**missed**"} in this run.
+**hfkit's goal: ${goalText}** (rate: 1 / CPU per chunk; both ratios to the floor of the same run):
+${met === "met" ? "met" : "**missed**"} in this run.
 
 ${manyTable(r)}
 
@@ -104,7 +106,8 @@ ${spreadNote(r)}
   chunk or when the first one ends, whichever comes first: every stream is open then. The GC's own CPU and pause are
   left out of the other figures.
 - **Event-loop delay p99**: how late a 10 ms timer fires (as \`perf_hooks.monitorEventLoopDelay\` measures it, but
-  paused over the sample's GC), from the first call to the last stream's end (the ${r.n} calls are made in one burst, one block of the loop, as they come in at once).
+  paused over the sample's GC), from the first call to the last stream's end (the ${r.n} calls are made in one
+  burst, one block of the loop, as they come in at once).
 - **Server CPU per chunk**: the server's process, over the same run. It writes ready-made buffers: while it is a
   fraction of the client's, the client is what is measured.
 - The **floor** is a bare \`fetch\` (with the token and the JSON's type, as every client sends them) and the split and
@@ -115,8 +118,8 @@ ${spreadNote(r)}
 
 ${lagNote(r)}
 Run it with \`pnpm bench:many\` (about ${minutes(r.seconds)} on 2 cores; \`--n\` streams, \`--chunks\` per
-stream, \`--rounds\`, \`--no-docs\`); it rewrites only what is between its markers. Two runs with \`--chunks\` 50 and 200
-split the CPU per chunk into what a stream costs to open and close and what each chunk costs.
+stream, \`--rounds\`, \`--no-docs\`); it rewrites only what is between its markers. Two runs with \`--chunks\` 50
+and 200 split the CPU per chunk into what a stream costs to open and close and what each chunk costs.
 ${END}`;
 }
 
@@ -126,7 +129,8 @@ export function withManySection(doc, section) {
   const end = doc.indexOf(END);
   if (begin !== -1 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + END.length);
   const running = doc.indexOf("\n## Running");
-  return running === -1 ? `${doc.trimEnd()}\n\n${section}\n` : `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
+  if (running === -1) return `${doc.trimEnd()}\n\n${section}\n`;
+  return `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
 }
 
 /** The section as `doc` has it (markers included), or "": what a rewrite of the whole page keeps. */

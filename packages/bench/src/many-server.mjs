@@ -1,13 +1,15 @@
 // The many-streams benchmark's server, in a child process of its own (`many-server.mjs <chunks> <pace ms>`):
 // every POST is answered with a TGI-style chat stream of that many events, one every pace (under /burst: all
-// at once), then `[DONE]`. Tells its parent its URL over IPC; answers "cpu" with the CPU seconds it has used; ends on "exit".
+// at once), then `[DONE]`. Tells its parent its URL over IPC; answers "cpu" with the CPU seconds it has used;
+// ends on "exit".
 import { createServer } from "node:http";
 import { chunkEvent, DONE_EVENT } from "./sse.mjs";
 
 const [CHUNKS, PACE_MS] = process.argv.slice(2).map(Number);
 
 /** The stream's events as ready-made buffers: the server does no work per chunk but the write. */
-const EVENTS = Array.from({ length: CHUNKS }, (_, i) => Buffer.from(i === CHUNKS - 1 ? chunkEvent(i, true) + DONE_EVENT : chunkEvent(i)));
+const event = (i) => (i === CHUNKS - 1 ? chunkEvent(i, true) + DONE_EVENT : chunkEvent(i));
+const EVENTS = Array.from({ length: CHUNKS }, (_, i) => Buffer.from(event(i)));
 const HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" };
 
 /** Writes event `i` at `started + (i + 1) × pace` (no drift), ends after the last. */

@@ -51,7 +51,7 @@ async function stableHfkit(into, step) {
     await sleep(2000);
     if (before !== "" && before === fingerprint(HFKIT, entry)) break;
     if (waited === 0) step("waiting for a complete build of @hfkit/inference (a build is running)");
-    if (waited > 300) throw new Error("no complete build of @hfkit/inference in 5 minutes: run pnpm --filter @hfkit/inference build");
+    if (waited > 300) throw new Error("no complete build of @hfkit/inference in 5 minutes: build it first");
   }
   cpSync(join(HFKIT, "dist"), join(into, "dist"), { recursive: true });
   cpSync(join(HFKIT, "package.json"), join(into, "package.json"));
@@ -59,7 +59,8 @@ async function stableHfkit(into, step) {
 }
 
 async function startServer(chunks) {
-  const child = fork(here("many-server.mjs"), [chunks, PACE_MS].map(String), { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const stdio = ["ignore", "inherit", "inherit", "ipc"];
+  const child = fork(here("many-server.mjs"), [chunks, PACE_MS].map(String), { stdio });
   const [{ url }] = await once(child, "message");
   const ask = async () => (child.send("cpu"), (await once(child, "message"))[0].cpu);
   return { url, cpu: ask, close: async () => (child.send("exit"), await once(child, "exit")) };
@@ -129,7 +130,8 @@ export async function measureMany({ n = 1000, chunks = CHUNKS, rounds = 3, step 
         const before = await server.cpu();
         const r = await runClient(client.key, n, chunks, server.url, hfkitEntry);
         const serverCpu = (await server.cpu()) - before;
-        samples.get(client.key).push({ ...r, serverCpu, serverUsPerChunk: (serverCpu / Math.max(r.chunks, 1)) * 1e6, load: loadavg()[0] });
+        const serverUsPerChunk = (serverCpu / Math.max(r.chunks, 1)) * 1e6;
+        samples.get(client.key).push({ ...r, serverCpu, serverUsPerChunk, load: loadavg()[0] });
         await sleep(500);
       }
       loads.push(loadavg()[0]);
@@ -137,8 +139,13 @@ export async function measureMany({ n = 1000, chunks = CHUNKS, rounds = 3, step 
     const floors = samples.get("floor");
     return {
       cells: CLIENTS.map((c) => ({ ...c, ...summarise(samples.get(c.key), floors) })),
-      n, rounds, chunks, paceMs: PACE_MS, loads, cpus: availableParallelism(), seconds: (performance.now() - started) / 1000,
-      versions: { hfkit: JSON.parse(readFileSync(join(copy, "package.json"), "utf8")).version, hf: version("@huggingface/inference"), openai: version("openai") },
+      n, rounds, chunks, paceMs: PACE_MS, loads, cpus: availableParallelism(),
+      seconds: (performance.now() - started) / 1000,
+      versions: {
+        hfkit: JSON.parse(readFileSync(join(copy, "package.json"), "utf8")).version,
+        hf: version("@huggingface/inference"),
+        openai: version("openai"),
+      },
       node: process.version, date: new Date().toISOString().slice(0, 16).replace("T", " "),
     };
   } finally {
@@ -148,11 +155,14 @@ export async function measureMany({ n = 1000, chunks = CHUNKS, rounds = 3, step 
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { n: { type: "string" }, chunks: { type: "string" }, rounds: { type: "string" }, "no-docs": { type: "boolean" } } });
+  const options = { n: { type: "string" }, chunks: { type: "string" }, rounds: { type: "string" }, "no-docs": { type: "boolean" } };
+  const { values } = parseArgs({ options });
   const step = stepper();
-  const results = await measureMany({ n: Number(values.n ?? 1000), chunks: Number(values.chunks ?? CHUNKS), rounds: Number(values.rounds ?? 3), step });
+  const n = Number(values.n ?? 1000);
+  const results = await measureMany({ n, chunks: Number(values.chunks ?? CHUNKS), rounds: Number(values.rounds ?? 3), step });
   step("done");
   console.log(`\n${manyTable(results, "text")}`);
-  console.log(`\nload average (1 min) before and after each round: ${results.loads.map((l) => l.toFixed(2)).join(", ")}`);
+  const loads = results.loads.map((l) => l.toFixed(2)).join(", ");
+  console.log(`\nload average (1 min) before and after each round: ${loads}`);
   if (!values["no-docs"]) console.log(`wrote its section of ${updateManyDocs(results)}`);
 }
