@@ -65,6 +65,12 @@ one is then a read and a write of its own, upstream and down: the per-read costs
 body stream, the syscalls, the timers of the call) are paid per chunk instead of per batch.`;
 }
 
+/** The rows of another build of the proxy (`--compare`), named. */
+function compared(r) {
+  const other = r.cells.find((c) => c.path === "other");
+  return other ? `, through another build of it (\`${other.label}\`: \`startProxy\` in a child process)` : "";
+}
+
 /** The section, markers included. */
 export function loadSection(r) {
   const v = r.versions;
@@ -73,15 +79,15 @@ export function loadSection(r) {
 ## Load: the proxy under many concurrent streams
 
 N streams at once (50, 200, 500) of ${r.chunks} chunks each (TGI 3.2 chat chunks from \`@hfkit/mock-hub\`), read by the
-official \`openai\` client, along three paths: straight to the mock hub (the floor), through \`hfkit proxy --target
-<hub>\` (the CLI, as users start it) and through the Portkey gateway (its bin, \`--headless\`, with the headers its
+official \`openai\` client, along these paths: straight to the mock hub (the floor), through \`hfkit proxy --target
+<hub>\` (the CLI, as users start it)${compared(r)} and through the Portkey gateway (its bin, \`--headless\`, with the headers its
 docs give for an OpenAI-compatible server of one's own: \`x-portkey-provider: openai\`, \`x-portkey-custom-host:
 <hub>/v1\`). **burst**: the hub writes every chunk as fast as the socket takes it; **paced**: a chunk every
 ${r.paceMs} ms (the hub's \`slow\` fault). Medians of ${r.rounds} rounds; in each round every path runs each cell in
 rotated order, after one warm-up run of 50 streams per mode and path. Last run: ${r.date} UTC, Node ${r.node},
 \`@hfkit/inference\` ${v.hfkit}, \`@portkey-ai/gateway\` ${v.portkey} (served with \`@hono/node-server\`
 ${v.honoNodeServer}), \`openai\` ${v.openai}; load average (1 min) before and after each round:
-${r.loads.map((l) => l.toFixed(2)).join(", ")}.
+${r.loads.map((l) => l.toFixed(2)).join(", ")}${Math.max(...r.loads) > 1.5 ? " (the machine was busy with other work: figures noisier than usual)" : ""}.
 
 ${loadTable(r)}
 
