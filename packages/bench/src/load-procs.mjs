@@ -12,6 +12,11 @@ const PORTKEY_BIN = fileURLToPath(import.meta.resolve("@portkey-ai/gateway/build
 const PORTKEY_PRELOAD = here("portkey-preload.mjs");
 const TICKS_PER_S = 100;
 
+/** Every child started: killed if this process exits without closing them (a crash mid-run). */
+const children = new Set();
+process.once("exit", () => children.forEach((child) => child.kill()));
+const tracked = (child) => (children.add(child), child.once("exit", () => children.delete(child)), child);
+
 /** CPU seconds (user + system) the process has used so far. */
 export function cpuSeconds(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -46,7 +51,7 @@ async function stop(child, viaIpc) {
 }
 
 export async function startHub(paceMs) {
-  const child = fork(here("load-hub.mjs"), [String(paceMs)], { stdio: ["ignore", "inherit", "pipe", "ipc"] });
+  const child = tracked(fork(here("load-hub.mjs"), [String(paceMs)], { stdio: ["ignore", "inherit", "pipe", "ipc"] }));
   const { url } = await firstMessage(child, "the mock hub");
   return { name: "mock hub", pid: child.pid, url, close: () => stop(child, true) };
 }
@@ -58,7 +63,7 @@ export async function startHub(paceMs) {
 export async function startHfkit(hubUrl, profileDir, build) {
   const flags = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const args = build ? [here("load-proxy.mjs"), build, hubUrl] : [HFKIT_BIN, "proxy", "--target", hubUrl];
-  const child = spawn(process.execPath, [...flags, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = tracked(spawn(process.execPath, [...flags, ...args], { stdio: ["ignore", "pipe", "pipe"] }));
   let log = "";
   child.stderr.on("data", (data) => (log = (log + data).slice(-2000)));
   const [line] = await Promise.race([
@@ -72,14 +77,14 @@ export async function startHfkit(hubUrl, profileDir, build) {
 
 /** Its bin, `start-server.js --port=0 --headless`, as the failover bench starts it. */
 export async function startPortkey() {
-  const child = fork(PORTKEY_BIN, ["--port=0", "--headless"], { execArgv: ["--import", PORTKEY_PRELOAD], stdio: ["ignore", "ignore", "pipe", "ipc"] });
+  const child = tracked(fork(PORTKEY_BIN, ["--port=0", "--headless"], { execArgv: ["--import", PORTKEY_PRELOAD], stdio: ["ignore", "ignore", "pipe", "ipc"] }));
   const { port } = await firstMessage(child, "the Portkey gateway");
   return { name: "Portkey gateway", pid: child.pid, url: `http://127.0.0.1:${port}`, close: () => stop(child, false) };
 }
 
 /** The clients' process: `run(job)` answers what load-client.mjs measured. */
 export async function startClients() {
-  const child = fork(here("load-client.mjs"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = tracked(fork(here("load-client.mjs"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
   const pending = new Map();
   let next = 0;
   child.on("message", ({ id, result }) => pending.get(id)?.(result));
