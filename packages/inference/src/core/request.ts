@@ -157,6 +157,9 @@ export async function sendOnce(call: Call, conn: Connection, out: Outgoing): Pro
   });
 }
 
+/** Why a request is aborted once its answer is read: made once (an abort without a reason makes an exception per call). */
+const RELEASED = /* @__PURE__ */ new DOMException("The answer was read", "AbortError");
+
 /**
  * The one way a call sends a request: aborted as soon as the call fails (deadline, first chunk, caller's
  * signal); once the answer's first data is in (a poll, a file it names), the wait for the response's head
@@ -170,7 +173,7 @@ export async function fetchUnder(call: Call, conn: Pick<Connection, "fetch" | "f
   call.awaitHead();
   try {
     const res = await doFetch(url, { ...conn.fetchOptions, ...init, signal: attempt.signal });
-    return { res, release: () => attempt.abort() };
+    return { res, release: () => attempt.abort(RELEASED) };
   } catch (error) {
     attempt.abort();
     throw call.translate(error, url);

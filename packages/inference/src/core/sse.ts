@@ -42,6 +42,8 @@ export class EventStream<T> implements Source<T> {
   private pendingBytes = 0;
   /** The body has ended: an event cut there is an incomplete stream, not a malformed one. */
   private bodyEnded = false;
+  /** The body was cancelled and its request released (once: the end and `close()` both ask). */
+  private cancelled = false;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private declare readonly call: Call; // these: assigned in the constructor, so declared only (no empty field in a bundle)
   private declare readonly rules: StreamRules<T>;
@@ -187,7 +189,9 @@ export class EventStream<T> implements Source<T> {
       const name = this.eventName;
       this.dataLines = 0;
       this.eventName = undefined;
-      if (lines > 0) this.onEvent(name, this.data);
+      const data = this.data;
+      this.data = ""; // a slice of the read it came in: kept, it would keep that whole read alive
+      if (lines > 0) this.onEvent(name, data);
       return;
     }
     // `data` and `event`, by their first letters' codes (a `startsWith` per line costs more than the rest).
@@ -312,6 +316,8 @@ export class EventStream<T> implements Source<T> {
   }
 
   private cancelBody(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
     clearTimeout(this.graceTimer);
     this.reader.cancel().catch(() => {});
     this.release();
