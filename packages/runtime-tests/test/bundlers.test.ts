@@ -26,11 +26,12 @@ it.each([
 // What an app that only chats loads at start, bundled with code splitting as apps are: none of the code that only
 // failover, the router's catalog and structured output use (each chunk carries its own copy of the lookups, the cost
 // estimate and the structured output's error).
-it("an app that only chats loads none of failover's, the catalog's, structured output's or the transformers pipeline's own code at start", async () => {
-  writeFileSync(join(appDir, "chat-only.mjs"), 'export { chatCompletionStream } from "@hfkit/inference";\n');
-  const result = await build({ entryPoints: [join(appDir, "chat-only.mjs")], absWorkingDir: appDir, ...BROWSER, bundle: true, splitting: true, minify: true, outdir: join(appDir, "split-out"), write: false, metafile: true, logLevel: "silent" });
+/** An app of `source` bundled with code splitting: the code of the chunks a page loads at start, and of the rest. */
+async function splitApp(name: string, source: string): Promise<{ atStart: string; later: string }> {
+  writeFileSync(join(appDir, `${name}.mjs`), source);
+  const result = await build({ entryPoints: [join(appDir, `${name}.mjs`)], absWorkingDir: appDir, ...BROWSER, bundle: true, splitting: true, minify: true, outdir: join(appDir, `${name}-out`), write: false, metafile: true, logLevel: "silent" });
   const outputs = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint !== undefined && outputs[k]?.entryPoint.endsWith("chat-only.mjs"));
+  const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint?.endsWith(`${name}.mjs`));
   const start = new Set<string>();
   const visit = (file: string): void => {
     if (start.has(file)) return;
@@ -39,8 +40,11 @@ it("an app that only chats loads none of failover's, the catalog's, structured o
   };
   visit(entry ?? "");
   const text = (files: string[]): string => result.outputFiles.filter((f) => files.some((k) => f.path.endsWith(k.replace(/^(\.\.\/)*/, "")))).map((f) => f.text).join("\n");
-  const atStart = text([...start]);
-  const later = text(Object.keys(outputs).filter((k) => !start.has(k)));
+  return { atStart: text([...start]), later: text(Object.keys(outputs).filter((k) => !start.has(k))) };
+}
+
+it("an app that only chats loads none of failover's, the catalog's, structured output's or the transformers pipeline's own code at start", async () => {
+  const { atStart, later } = await splitApp("chat-only", 'export { chatCompletionStream } from "@hfkit/inference";\n');
   // The lookups' per-credential hash (its constant), their shared lookups, the cost's currency, the failover's message,
   // the structured output's error and its partial JSON reader, the tool runner, the observer's events.
   for (const own of [/3735928559|0xdeadbeef/, /\.lookups\b/, /"USD"/, /Every candidate failed/, /StructuredOutputError/, /expected ',' or/, /There is no tool named/, /toolTimeout/, /type:"first-chunk"/, /type:"failover",call/, /Expected \[\{generated_text\}\] from the pipeline/]) {
@@ -51,20 +55,7 @@ it("an app that only chats loads none of failover's, the catalog's, structured o
 });
 
 it("an app with the client loads its tasks on the first task call: none of their code at start, and tasks.js imports nothing from the root", async () => {
-  writeFileSync(join(appDir, "client-only.mjs"), 'export { InferenceClient } from "@hfkit/inference";\n');
-  const result = await build({ entryPoints: [join(appDir, "client-only.mjs")], absWorkingDir: appDir, ...BROWSER, bundle: true, splitting: true, minify: true, outdir: join(appDir, "client-out"), write: false, metafile: true, logLevel: "silent" });
-  const outputs = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint?.endsWith("client-only.mjs"));
-  const start = new Set<string>();
-  const visit = (file: string): void => {
-    if (start.has(file)) return;
-    start.add(file);
-    for (const i of outputs[file]?.imports ?? []) if (i.kind === "import-statement") visit(i.path);
-  };
-  visit(entry ?? "");
-  const text = (files: string[]): string => result.outputFiles.filter((f) => files.some((k) => f.path.endsWith(k.replace(/^(\.\.\/)*/, "")))).map((f) => f.text).join("\n");
-  const atStart = text([...start]);
-  const later = text(Object.keys(outputs).filter((k) => !start.has(k)));
+  const { atStart, later } = await splitApp("client-only", 'export { InferenceClient } from "@hfkit/inference";\n');
   // A provider's format, the task core's private-address refusal, a task's own error text: in the lazy file only.
   for (const own of [/Task '.*' is not supported for provider/, /names a URL on a private or local address/, /\/pipeline\/|pipeline\//]) {
     expect(later).toMatch(own);
