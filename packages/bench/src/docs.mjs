@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { barChart } from "./chart.mjs";
 import { failoverSection } from "./failover-docs.mjs";
+import { loadSectionOf } from "./load-docs.mjs";
 import { manySectionOf } from "./many-docs.mjs";
 import { typedSection } from "./typed.mjs";
 import { markdownTable } from "./report.mjs";
@@ -120,8 +121,10 @@ export function writeDocs({ path, svgPath, svgName, rows, results, versions, qui
   writeFileSync(svgPath, barChart(chartPanels(results)));
   const cpus = os.cpus();
   const capabilities = capabilityTable(results.bundle.modules.hfkit);
-  // `pnpm bench:many` writes its own section: a rewrite of the page keeps it as it is.
-  const many = existsSync(path) ? manySectionOf(readFileSync(path, "utf8")) : "";
+  // `pnpm bench:many` and `pnpm bench:load` write their own sections: a rewrite of the page keeps them as they are.
+  const before = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const many = manySectionOf(before);
+  const load = loadSectionOf(before);
   const doc = `# Benchmarks
 
 \`pnpm bench\` measures \`@hfkit/inference\` ${versions.hfkit} against \`@huggingface/inference\` ${versions.hf} and
@@ -200,7 +203,7 @@ ${sitesTable(results.allocation["16k"])}
 ${failoverSection(results.failover)}
 
 ${typedSection(results.typed)}
-${many && `\n${many}\n`}
+${many && `\n${many}\n`}${load && `\n${load}\n`}
 ## Running
 
 \`pnpm bench\` (about ${quick ? "three" : "six"} minutes on 2 cores) builds \`@hfkit/inference\` and \`@hfkit/mock-hub\`, then

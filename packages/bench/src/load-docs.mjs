@@ -118,6 +118,13 @@ written to DIR; \`--compare BUILD\`: also another build of \`@hfkit/openai-compa
 ${END}`;
 }
 
+/** The section as it stands in `doc` (kept when `pnpm bench` rewrites the page), or "". */
+export function loadSectionOf(doc) {
+  const begin = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  return begin !== -1 && end > begin ? doc.slice(begin, end + END.length) : "";
+}
+
 /** `doc` with the section replaced between its markers, or put before "## Running" (else at the end). */
 export function withLoadSection(doc, section) {
   const begin = doc.indexOf(BEGIN);
