@@ -6,7 +6,12 @@ import { fileURLToPath } from "node:url";
  * checkout. Without that folder the run stops here, once, saying where the recordings are expected, instead of
  * failing in every file that reads them.
  */
-export default function setup(dir = fileURLToPath(new URL("../../../../../shared/fixtures/recorded/", import.meta.url))): void {
+export default function setup(): void {
+  requireRecordings(fileURLToPath(new URL("../../../../../shared/fixtures/recorded/", import.meta.url)));
+}
+
+/** Throws, saying where they belong, unless the recordings are in `dir`. (Vitest calls `setup` with its own context.) */
+export function requireRecordings(dir: string): void {
   if (existsSync(dir)) return;
   throw new Error(
     `pnpm test:recorded needs the recorded exchanges in ${dir}: the folder shared/fixtures/recorded beside this checkout ` +

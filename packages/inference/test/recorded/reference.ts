@@ -59,6 +59,11 @@ function normalizeToolCalls(calls: unknown): unknown {
   });
 }
 
+/** A chunk's `usage: null` and a choice's `logprobs: null` are absent (undefined), as the SDK's types say. */
+function absentForNull(object: Json, key: string): void {
+  if (object[key] === null) object[key] = undefined;
+}
+
 function normalizeFinish(choice: Json): void {
   const reason = choice.finish_reason;
   // The EOS token's text that TGI < 2.1 sends with `eos_token` is not part of the answer.
@@ -68,13 +73,15 @@ function normalizeFinish(choice: Json): void {
 }
 
 /**
- * A stream chunk in OpenAI's shapes: `eos_token` / `stop_sequence` -> `stop` (the EOS text of an
+ * A stream chunk in OpenAI's shapes: `usage: null` and `logprobs: null` -> absent; `eos_token` / `stop_sequence` -> `stop` (the EOS text of an
  * `eos_token` chunk -> ""); a `tool_calls` delta
  * that is one object -> an array; numeric ids -> strings; object arguments -> JSON strings.
  */
 export function normalizeChunk(chunk: Json): Json {
   const out = structuredClone(chunk);
+  absentForNull(out, "usage");
   for (const choice of (out.choices as Json[] | undefined) ?? []) {
+    absentForNull(choice, "logprobs");
     normalizeFinish(choice);
     const delta = choice.delta as Json | undefined;
     if (delta?.tool_calls) delta.tool_calls = normalizeToolCalls(delta.tool_calls);
@@ -86,6 +93,7 @@ export function normalizeChunk(chunk: Json): Json {
 export function normalizeAnswer(answer: Json): Json {
   const out = structuredClone(answer);
   for (const choice of (out.choices as Json[] | undefined) ?? []) {
+    absentForNull(choice, "logprobs");
     normalizeFinish(choice);
     const message = choice.message as Json | undefined;
     if (message?.tool_calls) message.tool_calls = normalizeToolCalls(message.tool_calls);
