@@ -70,11 +70,11 @@ export interface FilePart {
   data: FileData;
   originalUrl?: string;
 }
-interface ReasoningPart {
+export interface ReasoningPart {
   type: "reasoning";
   text: string;
 }
-interface ToolCallPart {
+export interface ToolCallPart {
   type: "tool-call";
   toolCallId: string;
   toolName: string;
@@ -87,13 +87,13 @@ export type ToolResultOutput =
   | { type: "json" | "error-json"; value: unknown }
   | { type: "execution-denied"; reason?: string }
   | { type: "content"; value: ReadonlyArray<{ type: string; text?: string }> };
-interface ToolResultPart {
+export interface ToolResultPart {
   type: "tool-result";
   toolCallId: string;
   toolName: string;
   output: ToolResultOutput;
 }
-interface OtherPart {
+export interface OtherPart {
   type: "tool-approval-response" | "custom" | "reasoning-file";
 }
 
