@@ -1,7 +1,7 @@
 import { defineWorkspace } from "vitest/config";
 
 // The one list of test projects. `pnpm test` runs inference + mock-hub; `pnpm test:recorded`
-// replays the recorded real exchanges in ../shared/fixtures/recorded.
+// replays the recorded real exchanges kept in fixtures/recorded/.
 export default defineWorkspace([
   {
     test: {

@@ -9,7 +9,7 @@ import { parseYaml } from "./yaml";
 
 describe("the recorded fixtures", { timeout: 20_000 }, () => {
   it("fail clearly when the folder is missing", () => {
-    expect(() => requireDir("/nonexistent/shared/fixtures/recorded/")).toThrow(/recorded fixtures are missing/);
+    expect(() => requireDir("/nonexistent/fixtures/recorded/")).toThrow(/recorded fixtures are missing/);
   });
 
   it("are all read: both tape files and every cassette", () => {

@@ -1,19 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { RECORDINGS_DIR } from "./global-setup";
 import { parseYaml, type YamlValue } from "./yaml";
 
-/**
- * The recorded real exchanges, read in place from `shared/fixtures/recorded/`, the sibling of the
- * checkout (here and in CI). Nothing is copied into the repository.
- */
-export const RECORDED_DIR = requireDir(fileURLToPath(new URL("../../../../../shared/fixtures/recorded/", import.meta.url)));
+/** The recorded real exchanges, read in place from `fixtures/recorded/` of the repository. */
+export const RECORDED_DIR = requireDir(RECORDINGS_DIR);
 
 /** `dir`, or a clear failure when it is not there (the suite must not pass on no data). */
 export function requireDir(dir: string): string {
   if (!existsSync(dir)) {
     throw new Error(
       `The recorded fixtures are missing: expected the folder ${dir} ` +
-        "(shared/fixtures/recorded beside the checkout). The recorded suite cannot run without it.",
+        "(fixtures/recorded/ of the repository). The recorded suite cannot run without it.",
     );
   }
   return dir;

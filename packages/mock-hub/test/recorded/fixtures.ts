@@ -1,16 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** The recorded real exchanges, read in place from the shared folder beside the repository. */
-
-const CANDIDATES = ["../../../../../shared/fixtures/recorded/"].map((relative) =>
-  fileURLToPath(new URL(relative, import.meta.url)),
-);
+/** The recorded real exchanges, read in place from `fixtures/recorded/` of the repository. */
+const RECORDED_DIR = fileURLToPath(new URL("../../../../fixtures/recorded/", import.meta.url));
 
 export function recordedDir(): string {
-  const found = CANDIDATES.find((dir) => existsSync(dir));
-  if (!found) throw new Error(`The recorded fixtures are missing; looked in:\n${CANDIDATES.join("\n")}`);
-  return found;
+  if (!existsSync(RECORDED_DIR)) throw new Error(`The recorded fixtures are missing: expected ${RECORDED_DIR}`);
+  return RECORDED_DIR;
 }
 
 export interface Tape {
