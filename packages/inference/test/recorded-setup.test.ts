@@ -10,11 +10,12 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 it("reads the recordings from fixtures/recorded/ in the repository, with their licences", () => {
   expect(relative(ROOT, RECORDINGS_DIR)).toBe(join("fixtures", "recorded"));
-  for (const file of ["README.md", "LICENSE-huggingface.js", "LICENSE-huggingface_hub"]) {
+  for (const file of ["README.md", "LICENSE-huggingface.js.txt", "LICENSE-huggingface_hub.txt"]) {
     expect(existsSync(join(RECORDINGS_DIR, file)), file).toBe(true);
   }
-  expect(readFileSync(join(RECORDINGS_DIR, "LICENSE-huggingface.js"), "utf8")).toMatch(/^MIT License/);
-  expect(readFileSync(join(RECORDINGS_DIR, "LICENSE-huggingface_hub"), "utf8")).toMatch(/Apache License\s+Version 2\.0/);
+  const licence = (file: string) => readFileSync(join(RECORDINGS_DIR, file), "utf8");
+  expect(licence("LICENSE-huggingface.js.txt")).toMatch(/^MIT License/);
+  expect(licence("LICENSE-huggingface_hub.txt")).toMatch(/Apache License\s+Version 2\.0/);
   expect(() => setup()).not.toThrow();
 });
 

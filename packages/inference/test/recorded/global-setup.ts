@@ -12,7 +12,7 @@ export default function setup(): void {
   requireRecordings(RECORDINGS_DIR);
 }
 
-/** Throws, saying where they belong, unless the recordings are in `dir`. (Vitest calls `setup` with its own context.) */
+/** Throws, saying where they belong, unless the recordings are in `dir`. (Vitest calls `setup` with its context.) */
 export function requireRecordings(dir: string): void {
   if (existsSync(dir)) return;
   throw new Error(
