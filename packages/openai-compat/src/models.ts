@@ -1,5 +1,5 @@
 import { readCapped } from "./guard";
-import { endpointRoot, HF_ROUTER_HOST, type TargetKind } from "./target";
+import { endpointRoot, routerBase, type TargetKind } from "./target";
 
 /** What the proxy's `GET /v1/models` needs: the target, its kind, the override, and how to fetch. */
 export interface ModelsSource {
@@ -7,6 +7,8 @@ export interface ModelsSource {
   kind: TargetKind;
   /** The `models` option: listed as is, nothing fetched. */
   models?: string[];
+  /** Where the HF router is (see {@link routerBase}): its list is `{routerUrl}/v1/models`. */
+  routerUrl?: string;
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
   fetchOptions?: Record<string, unknown>;
   headers?: Record<string, string>;
@@ -29,9 +31,12 @@ function failure(status: number, message: string): ModelsAnswer {
   return { status, body: { error: { message, type, code: null, param: null } } };
 }
 
-/** Where the target lists its models: the router's list, or an endpoint's own `/v1/models`; none for an hf-inference base. */
-export function modelsUrl(target: string, kind: TargetKind): string | undefined {
-  if (kind === "router") return `https://${HF_ROUTER_HOST}/v1/models`;
+/**
+ * Where the target lists its models: the router's list (at `routerUrl`, else `HF_INFERENCE_ENDPOINT`, else the HF
+ * router's), or an endpoint's own `/v1/models`; none for an hf-inference base.
+ */
+export function modelsUrl(target: string, kind: TargetKind, routerUrl?: string): string | undefined {
+  if (kind === "router") return `${routerBase(routerUrl)}/v1/models`;
   return kind === "endpoint" ? `${endpointRoot(target)}/v1/models` : undefined;
 }
 
@@ -43,7 +48,7 @@ export function modelsUrl(target: string, kind: TargetKind): string | undefined 
  */
 export async function listModels(source: ModelsSource, token: string | undefined, signal: AbortSignal): Promise<ModelsAnswer> {
   if (source.models) return list(source.models.map((id) => ({ id, object: "model", created: 0, owned_by: "huggingface" })));
-  const url = modelsUrl(source.target, source.kind);
+  const url = modelsUrl(source.target, source.kind, source.routerUrl);
   if (url === undefined) return list([]);
   try {
     return await fetchList(source, url, token, signal);

@@ -263,7 +263,9 @@ async function forward(
   };
   try {
     const list = typeof provider === "string" ? undefined : provider;
-    const route = proxyRoute(target, proxy.kind, endpoint, (body as { model?: unknown } | null)?.model, list ? undefined : (provider as string | undefined));
+    const model = (body as { model?: unknown } | null)?.model;
+    const named = list ? undefined : (provider as string | undefined);
+    const route = proxyRoute(target, proxy.kind, endpoint, model, named, proxy.options.routerUrl);
     // A provider list is a default for a chat whose body names no provider of its own.
     const callBody = list && served === "chat" && isObject(body) && body.provider === undefined ? { ...body, provider: list } : body;
     // "" and not undefined: a caller without a token goes without one, never with one from the environment.
