@@ -37,8 +37,8 @@ import type {
 export class InferenceClient extends TaskClient {
   /**
    * `accessToken`: a Hugging Face token (`hf_...`); left out, `HF_TOKEN` (then `HUGGING_FACE_HUB_TOKEN`) is
-   * read from the environment at each call where the runtime has one (never in a browser); `""` sends
-   * none. `defaultOptions` apply to every call.
+   * read from the environment at each call where the runtime has one (never in a browser); `""` (or white
+   * space) is no token: none is sent, the environment's neither. `defaultOptions` apply to every call.
    */
   constructor(accessToken?: string, defaultOptions: Options = {}) {
     super(accessToken, defaultOptions);

@@ -22,7 +22,8 @@ export function checkArgs(args: unknown, options: Options): void {
   const { accessToken: token }: { accessToken?: unknown } = args;
   // Never echoed: the message names what is wrong, not the value.
   // A header value: printable ASCII without spaces (a control character would split the request).
-  if (token !== undefined && (typeof token !== "string" || /[^!-~]/.test(token))) {
+  // A blank one is no token (`""` sends none).
+  if (token !== undefined && (typeof token !== "string" || (token.trim() !== "" && /[^!-~]/.test(token)))) {
     throw new InputError("`accessToken` must be a string of printable ASCII without white space (a token read from a file may end in a newline: trim it)", "accessToken");
   }
   checkOptions(options);

@@ -19,13 +19,25 @@ function env(name: string): string | undefined {
 /** A variable of the environment, blank as unset. */
 export const envValue = (name: string): string | undefined => env(name)?.trim() || undefined;
 
-/** `HF_TOKEN`, else `HUGGING_FACE_HUB_TOKEN`, as `huggingface_hub` reads them; a malformed one is an InputError that does not echo it. */
+/**
+ * `HF_TOKEN`, else `HUGGING_FACE_HUB_TOKEN`, as `huggingface_hub` reads them (blank as unset); a malformed one is an
+ * InputError that does not echo it.
+ */
 export function envToken(): string | undefined {
-  const token = (env("HF_TOKEN") || env("HUGGING_FACE_HUB_TOKEN"))?.trim();
-  if (!token) return undefined;
-  if (/[^!-~]/.test(token)) throw new InputError("`HF_TOKEN` must be printable ASCII without white space", "HF_TOKEN");
-  return token;
+  const token = envValue("HF_TOKEN") ?? envValue("HUGGING_FACE_HUB_TOKEN");
+  if (token === undefined || !/[^!-~]/.test(token)) return token;
+  throw new InputError("`HF_TOKEN` must be printable ASCII without white space", "HF_TOKEN");
 }
+
+/** A token as given: a blank one (`""`, white space) is no token, never a key. */
+export const givenToken = (token: string | undefined): string | undefined => (token?.trim() ? token : undefined);
+
+/**
+ * The one place a call's token is decided: the one given, else (none given) the environment's. A blank one given
+ * is no token, and keeps the environment's away from the server.
+ */
+export const callToken = (token: string | undefined): string | undefined =>
+  token === undefined ? envToken() : givenToken(token);
 
 /**
  * The debug log, when `HFKIT_LOG=debug` (or `DEBUG` names `hfkit`, as the `debug` package reads it):

@@ -3,7 +3,7 @@ import { InputError } from "./errors";
 import { redactText } from "./redact";
 import { getLogger } from "./logger";
 import { Call, holdable } from "./call";
-import { debugLog, envToken } from "./environment";
+import { callToken, debugLog } from "./environment";
 import { type Connection, connection } from "./request";
 import type { RetryPolicy } from "./retry";
 import type { BaseArgs, Logger, Options } from "../types";
@@ -43,7 +43,7 @@ export function sending(args: Pick<BaseArgs, "accessToken">, options: Options, m
     stallTimeout: duration(options, "stallTimeout", DEFAULT_STALL_TIMEOUT),
     signal: options.signal,
   };
-  const token = args.accessToken ?? envToken();
+  const token = callToken(args.accessToken);
   const logger = redactingLogger(options.logger ?? getLogger(), token);
   const debug = debugLog(logger);
   const policy: RetryPolicy = {

@@ -1,4 +1,4 @@
-import { envValue } from "../core/environment";
+import { envValue, givenToken } from "../core/environment";
 import { InputError } from "../core/errors";
 import { redactText, redactUrl } from "../core/redact";
 import type { BaseArgs, Options } from "../types";
@@ -139,7 +139,7 @@ export function chatRoute(args: BaseArgs, options: Options): ChatRoute {
   checkProviderModel(args, o);
   const route = routeFor(o);
   const { provider } = o;
-  const token = args.accessToken;
+  const token = givenToken(args.accessToken);
   const hf = token?.startsWith("hf_");
   if (route.kind !== "router" || provider === undefined || provider === "auto" || (hf && provider !== "openai") || (token === undefined && provider !== "openai")) return route;
   // As 4.13: openai takes its own key only, sent to its own API; the router takes an HF token only.

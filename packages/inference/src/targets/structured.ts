@@ -4,7 +4,7 @@
  * (OpenAI's shape here; the TGI backend sends TGI's own), the answer parsed and validated: `message.parsed` on a
  * whole answer; on a stream, each choice's `partial` (the value so far) and, on its last chunk, `parsed`.
  */
-import { envToken } from "../core/environment";
+import { callToken } from "../core/environment";
 import { InputError } from "../core/errors";
 import { isRecord, type JsonObject } from "../core/json";
 import { parsePartialJson } from "../core/partialJson";
@@ -115,7 +115,7 @@ type Generated = (args: TextGenerationCallArgs, options: Options) => Promise<Tex
 export async function structuredGeneration(args: TextGenerationCallArgs, options: Options, call: Generated): Promise<TextGenerationOutput> {
   const field = "parameters.grammar.value";
   const grammar: JsonObject = isRecord(args.parameters) && isRecord(args.parameters.grammar) ? args.parameters.grammar : {};
-  const structure = structureOf({ json_schema: { name: "grammar", schema: grammar.value, jsonSchema: grammar.jsonSchema } }, args.accessToken ?? envToken(), field);
+  const structure = structureOf({ json_schema: { name: "grammar", schema: grammar.value, jsonSchema: grammar.jsonSchema } }, callToken(args.accessToken), field);
   const value = structure.wire.json_schema.schema;
   const out = await call({ ...args, parameters: { ...args.parameters, grammar: { type: "json", value } } }, options);
   const details: JsonObject = isRecord(out.details) ? out.details : {};
@@ -126,7 +126,7 @@ type Streamed = (args: ChatCompletionArgs, options: Options) => AsyncGenerator<C
 
 /** A whole structured answer: `call` is the chat call made with the schema as JSON Schema; each choice's `message.parsed` set. */
 export async function structuredWhole(args: ChatCompletionArgs, options: Options, call: Whole): Promise<ChatCompletionOutput> {
-  const structure = structureOf(args.response_format, args.accessToken ?? envToken());
+  const structure = structureOf(args.response_format, callToken(args.accessToken));
   const out = await call({ ...args, response_format: structure.wire }, options);
   for (const choice of out.choices) {
     const message = choice.message;
@@ -138,7 +138,7 @@ export async function structuredWhole(args: ChatCompletionArgs, options: Options
 /** A streamed structured answer: each choice's `partial` as its text grows, `parsed` on its last chunk (or a StructuredOutputError there). */
 export async function* structuredStream(args: ChatCompletionArgs, options: Options, stream: Streamed): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
   if (options.observe) return yield* (await import("./observe")).observedStream(args, options, (a, o) => structuredStream(a, o, stream));
-  const structure = structureOf(args.response_format, args.accessToken ?? envToken());
+  const structure = structureOf(args.response_format, callToken(args.accessToken));
   const texts = new Map<number, string>();
   for await (const chunk of stream({ ...args, response_format: structure.wire }, options)) {
     for (const choice of chunk.choices) {
