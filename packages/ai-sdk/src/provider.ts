@@ -15,8 +15,9 @@ import { HfkitTranscriptionModel } from "./transcription";
  */
 export interface HfkitProviderSettings extends HfkitChatSettings {
   /**
-   * A Hugging Face token (`hf_…`), sent as `Authorization: Bearer`; `""` sends none. Default: the
-   * `HF_TOKEN` environment variable at call time, where there is one.
+   * A Hugging Face token (`hf_…`), sent as `Authorization: Bearer`; `""` (or white space) is no token: none is
+   * sent, and no provider takes it for its key. Default: the `HF_TOKEN` environment variable at call time, where
+   * there is one (blank as unset).
    */
   accessToken?: string;
   /** The provider's name in the AI SDK's results and telemetry. Default `"hfkit"`. */
