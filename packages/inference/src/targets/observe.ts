@@ -2,12 +2,14 @@
  * A call observed (loaded on first use, only by a call with the `observe` option): its start, each HTTP attempt
  * (from the call's own `onResponse`), each retry or loading wait (`onRetry`), each failover move (`onFailover`), its
  * first chunk and its end, told to `observe` with timings, tokens, the provider and the error's class. The call
- * itself runs as it would unobserved: the hooks it is given call the caller's own too. No text, never the token.
+ * itself runs as it would unobserved: the hooks it is given call the caller's own too. No text, never the token:
+ * every event passes through `safeEvent` (observeSafe.ts) before it is told.
  */
 import type { Call } from "../core/call";
 import type { InferenceError } from "../core/errors";
 import { isRecord } from "../core/json";
 import type { Source } from "../core/source";
+import { MAX_CHOICES, safeEvent, secretOf } from "./observeSafe";
 import { tapped } from "./tapped";
 import { shared } from "../core/shared";
 import type { Backend, ChatCompletionStreamOutput, ChatCompletionUsage, CallEvent, CallOperation, Options, ToolCallResult } from "../types";
@@ -30,6 +32,7 @@ class Observation {
   private provider: string | undefined;
   private backend: Backend | undefined;
   private ended = false;
+  private readonly secret: string | undefined;
 
   constructor(
     private readonly tell: (event: CallEvent) => void,
@@ -39,6 +42,7 @@ class Observation {
   ) {
     const parameters: Record<string, number | string | boolean> = {};
     const own = isRecord(args) ? args : {};
+    this.secret = secretOf(own);
     const nested = isRecord(own.parameters) ? own.parameters : {};
     for (const key of PARAMETERS) {
       const value = own[key] ?? nested[key];
@@ -49,13 +53,9 @@ class Observation {
     this.emit({ type: "start", call: this.call, operation, model, stream, parameters, time: Date.now() });
   }
 
-  /** `observe` is told; an exception it throws is dropped (observing never fails a call). */
+  /** `observe` is told, what it is told made safe; an exception it throws is dropped (observing never fails a call). */
   private emit(event: CallEvent): void {
-    try {
-      this.tell(event);
-    } catch {
-      // dropped
-    }
+    tell(this.tell, safeEvent(event, this.secret));
   }
 
   /** The call's options, each hook telling this observation before the caller's own. */
@@ -225,7 +225,9 @@ const chatChunks: Reader<ChatCompletionStreamOutput> = (observation, seen) => (c
     const delta = c.delta;
     if (delta && (delta.content || delta.tool_calls || delta.reasoning)) data = true;
     if (c.finish_reason) {
-      seen.finishReasons[c.index] = String(c.finish_reason);
+      // The server numbers the choices: a bogus index is the first choice's, one past any `n` is not kept.
+      const index = Number.isInteger(c.index) ? c.index : 0;
+      if (index >= 0 && index < MAX_CHOICES) seen.finishReasons[index] = String(c.finish_reason);
       observation.finished();
     }
   }
@@ -280,13 +282,30 @@ export async function* observedStream<A extends object>(
   }
 }
 
-/** A tool call the runner ran, told as an event of its own (`started`: `performance.now()` when its run began). */
-export function toolRan(observe: (event: CallEvent) => void, step: number, result: ToolCallResult, started: number): void {
-  const event: CallEvent = { type: "tool", call: ++numbers.last, step, name: result.name, callId: result.id, status: result.status, durationMs: performance.now() - started };
-  if (result.error) event.error = result.error.name;
+/** `observe` told `event`; an exception it throws is dropped (observing never fails a call). */
+function tell(observe: (event: CallEvent) => void, event: CallEvent): void {
   try {
     observe(event);
   } catch {
-    // dropped: observing never fails a call
+    // dropped
   }
+}
+
+/**
+ * A tool call the runner ran, told as an event of its own (`started`: `performance.now()` when its run began). Its
+ * name is a tool the caller declared, or `""`: a name the model made up (status `unknown-tool`) is never told.
+ */
+export function toolRan(
+  observe: (event: CallEvent) => void,
+  step: number,
+  result: ToolCallResult,
+  started: number,
+  secret?: string,
+): void {
+  const { id: callId, status } = result;
+  const name = status === "unknown-tool" ? "" : result.name;
+  const durationMs = performance.now() - started;
+  const event: CallEvent = { type: "tool", call: ++numbers.last, step, name, callId, status, durationMs };
+  if (result.error) event.error = result.error.name;
+  tell(observe, safeEvent(event, secret ?? secretOf({})));
 }

@@ -151,7 +151,7 @@ export async function* toolLoop(args: RunToolsArgs, options: RunToolsOptions, ca
         pending.set(
           i,
           ran.then((result) => {
-            if (observe) toolRan(observe, step, result, started);
+            if (observe) toolRan(observe, step, result, started, secret);
             return { i, result };
           }),
         );

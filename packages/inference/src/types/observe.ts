@@ -1,6 +1,8 @@
 /**
  * What a call reports as it runs, to the `observe` option: its start, each HTTP attempt, each retry or loading
- * wait, each failover move, its first chunk and its end. No prompt or answer text, never the token.
+ * wait, each failover move, its first chunk and its end. No prompt or answer text, never the token. Every string an
+ * event carries (a server's or a model's words included: a model's name, a provider, a request id) is redacted (the
+ * call's token, any `hf_…` token, `Bearer …`), without control characters, and at most 200 characters long.
  */
 import type { FailoverReason } from "./failover";
 import type { Backend } from "./backend";
@@ -44,11 +46,11 @@ export interface CallAttemptEvent {
   durationMs: number;
   /** The server's host (`router.huggingface.co`), never the path's query or any credential. */
   host: string;
-  /** The provider that answered through the HF router (`x-inference-provider`). */
+  /** The provider that answered through the HF router (`x-inference-provider`), redacted and at most 200 characters. */
   provider?: string;
   /** Whose protocol the attempt spoke (a chat or `textGeneration` call): `tgi`, `transformers` or `openai`. */
   backend?: Backend;
-  /** The server's request id. */
+  /** The server's request id, redacted and at most 200 characters. */
   requestId?: string;
 }
 
@@ -110,11 +112,15 @@ export interface CallEndEvent {
   timePerChunkMs?: number;
   /** Tokens, when the server counted them. */
   usage?: CallTokens;
-  /** The model that answered, as the server names it. */
+  /** The model that answered, as the server names it: redacted and at most 200 characters. */
   responseModel?: string;
-  /** Each choice's finish reason. */
+  /**
+   * Each choice's finish reason (at most 128): `stop`, `length`, `tool_calls`, `content_filter`, `function_call`,
+   * `eos_token`, `stop_sequence`, `abort`, `error`, or a Responses API status (`completed`, `incomplete`, `failed`,
+   * `cancelled`, `in_progress`, `queued`); any other word a server sends is `"other"`.
+   */
   finishReasons: string[];
-  /** The provider that served it (the router's `x-inference-provider`, or a failover's `served`). */
+  /** The provider that served it (the router's `x-inference-provider`, or a failover's `served`), redacted, ≤ 200 characters. */
   provider?: string;
   /** Whose protocol served it (a chat or `textGeneration` call): `tgi`, `transformers` or `openai`. */
   backend?: Backend;
@@ -148,9 +154,9 @@ export interface CallToolEvent {
   call: number;
   /** The runner's step that asked for it, from 1. */
   step: number;
-  /** The tool's name, as the model asked for it. */
+  /** The declared tool the model asked for; `""` when it named none of them (`unknown-tool`): a made-up name is never told. */
   name: string;
-  /** The tool call's id. */
+  /** The tool call's id (the model's, redacted and at most 200 characters). */
   callId: string;
   /** How it went: `ok`, or why it did not run or failed (`error`, `timeout`, `refused`, `unknown-tool`, `invalid-arguments`). */
   status: ToolCallStatus;
