@@ -42,10 +42,9 @@ function describe(error: unknown, env: Record<string, string | undefined>): { li
   }
   const label = error instanceof InferenceError ? `${e.name}: ` : "";
   let line = `${label}${firstLine}`;
-  if (error instanceof AuthenticationError) {
-    line += env.HF_TOKEN
-      ? `; HF_TOKEN was refused: check it, or make a new one at ${TOKENS_URL}`
-      : `; set HF_TOKEN to a token from ${TOKENS_URL}`;
+  // Without one, the SDK's error says that none was sent and to set HF_TOKEN: said once.
+  if (error instanceof AuthenticationError && env.HF_TOKEN?.trim()) {
+    line += `; HF_TOKEN was refused: check it, or make a new one at ${TOKENS_URL}`;
   }
   return { line, code: EXIT.failed };
 }

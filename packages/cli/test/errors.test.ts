@@ -33,7 +33,8 @@ it("a 401 adds a hint about HF_TOKEN", async () => {
   hub.inject({ type: "unauthorized" }, { model: MODEL });
   const none = await hfkit(["chat", "--base-url", hub.url, "-m", MODEL, "hi"]);
   expect(none.code).toBe(1);
-  expect(none.stderr).toMatch(/^hfkit: AuthenticationError: .*; set HF_TOKEN to a token from https:\/\/huggingface\.co\/settings\/tokens\n$/);
+  expect(none.stderr).toMatch(/^hfkit: AuthenticationError: .*set HF_TOKEN to a token from https:\/\/huggingface\.co\/settings\/tokens\. \(HTTP 401.*\)\n$/);
+  expect(none.stderr.match(/HF_TOKEN/g)).toHaveLength(1);
   const refused = await hfkit(["chat", "--base-url", hub.url, "-m", MODEL, "hi"], { env: { HF_TOKEN: "hf_refused" } });
   expect(refused.stderr).toMatch(/^hfkit: AuthenticationError: .*; HF_TOKEN was refused: check it, or make a new one at https:\/\/huggingface\.co\/settings\/tokens\n$/);
   expect(refused.stderr).not.toContain("hf_refused");

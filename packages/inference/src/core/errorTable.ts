@@ -97,9 +97,9 @@ function classify(f: ErrorFields, status: number, inStream: boolean): HttpErrorC
 }
 
 const TOO_LARGE_HINT = " The serverless API will not load it: use a dedicated Inference Endpoint or another provider.";
+// HF_TOKEN: the one way to set a token that every caller has (code, the CLI, the AI SDK).
 const NO_TOKEN_HINT =
-  " No token was sent, and this server needs one: set HF_TOKEN to a token from https://huggingface.co/settings/tokens" +
-  " (or pass `accessToken`).";
+  " No token was sent, and this server needs one: set HF_TOKEN to a token from https://huggingface.co/settings/tokens.";
 const NO_PROVIDER_HINT =
   " Enable a provider that serves it at https://huggingface.co/settings/inference-providers, or name one as `provider` or a `:provider` suffix.";
 
