@@ -170,19 +170,23 @@ function finish(to: Instruments, call: Call, end: CallEndEvent): void {
   record(to, { end, stream: start.stream, firstChunkMs: call.firstChunkMs, attributes: shared });
 }
 
-/** A tool call the runner ran: an `execute_tool {name}` span of its own, under the span active then, ending now. */
+/**
+ * A tool call the runner ran: an `execute_tool {name}` span of its own, under the span active then, ending now. The
+ * name is a tool the caller declared; a call of a tool the model made up (told as `""`) is `execute_tool` alone.
+ */
 function toolSpan(tracer: Tracer, event: CallToolEvent): void {
   const end = Date.now();
   const attributes: Attributes = {
     "gen_ai.operation.name": "execute_tool",
-    "gen_ai.tool.name": event.name,
+    ...(event.name ? { "gen_ai.tool.name": event.name } : {}),
     "gen_ai.tool.call.id": event.callId,
     "gen_ai.tool.type": "function",
     "hfkit.tool.status": event.status,
     "hfkit.step": event.step,
   };
   if (event.status !== "ok") attributes["error.type"] = event.error ?? event.status;
-  const span = tracer.startSpan(`execute_tool ${event.name}`, { kind: SpanKind.INTERNAL, startTime: end - event.durationMs, attributes });
+  const name = event.name ? `execute_tool ${event.name}` : "execute_tool";
+  const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: end - event.durationMs, attributes });
   if (event.status !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: event.status });
   span.end(end);
 }
