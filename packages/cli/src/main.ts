@@ -1,6 +1,6 @@
 import { CHAT_HELP, chat } from "./commands/chat";
 import { MOCK_HUB_HELP, mockHub, PROXY_HELP, proxy } from "./commands/serve";
-import { snippet } from "./commands/snippet";
+import { SNIPPET_HELP, snippet } from "./commands/snippet";
 import { EXIT, type Io, UsageError } from "./io";
 import { report } from "./report";
 import { VERSION } from "./version";
@@ -9,7 +9,7 @@ import { VERSION } from "./version";
 const COMMANDS: Record<string, { run: (argv: string[], io: Io) => Promise<number | void>; help?: string }> = {
   chat: { run: chat, help: CHAT_HELP },
   proxy: { run: proxy, help: PROXY_HELP },
-  snippet: { run: snippet },
+  snippet: { run: snippet, help: SNIPPET_HELP },
   "mock-hub": { run: mockHub, help: MOCK_HUB_HELP },
 };
 

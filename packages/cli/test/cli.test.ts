@@ -164,4 +164,21 @@ describe("hfkit snippet", () => {
     expect(run.stdout).not.toContain("hf_secret_env");
     expect((await hfkit(["snippet"])).code).toBe(2);
   });
+
+  it("--help (and -h) says what it prints, each option the parser takes, where the model's data comes from, and examples", async () => {
+    const { runSnippetCommand } = await import("@hfkit/snippets");
+    let usage = "";
+    const io = { stdout: { write: (t: string) => (usage += t) }, stderr: { write: () => true }, env: {} };
+    await runSnippetCommand(["--help"], { ...io, readFile: async () => "", fetch: async () => Promise.reject(new Error("no")) });
+    const flags = usage.match(/--[a-z][a-z-]*/g) ?? [];
+    expect(flags.length).toBeGreaterThanOrEqual(6);
+    for (const args of [["snippet", "--help"], ["snippet", "-h"]]) {
+      const run = await hfkit(args);
+      expect(run.code).toBe(0);
+      for (const flag of flags) expect(run.stdout, flag).toMatch(new RegExp(`^  ${flag}\\b`, "m"));
+      expect(run.stdout).toContain("HF_ENDPOINT");
+      expect(run.stdout).toContain("hf_***");
+      expect(run.stdout).toMatch(/^ {2}e\.g\. hfkit snippet \S+/m);
+    }
+  });
 });
