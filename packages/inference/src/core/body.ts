@@ -72,8 +72,9 @@ async function pump(call: Call, res: Response, take: (piece: Uint8Array) => bool
 
 /**
  * Reads a body as text. An error body, or an answer that does not start as JSON (an HTML page from a
- * proxy), is kept to its first 64 KB and the rest cancelled; a JSON answer past 32 MB is a
- * MalformedEventError. Only an answer's first non-blank byte meets the first-chunk limit; an error body's do not.
+ * proxy, an event stream), is kept to its first 64 KB and the rest cancelled; a JSON answer past 32 MB is a
+ * MalformedEventError. Progress (the first-chunk and stall limits) is a JSON answer's non-blank bytes only:
+ * an event stream's keep-alive comments, or any other text, never hold a whole call open (idle still sees them).
  */
 export async function readText(call: Call, res: Response, isAnswer = true): Promise<string> {
   const decoder = new TextDecoder();
@@ -88,9 +89,9 @@ export async function readText(call: Call, res: Response, isAnswer = true): Prom
     // Only the new piece is scanned (linear in the body), and blanks are not data: they keep no stalled server alive.
     const first = firstNonBlank(piece);
     if (isAnswer && first >= 0) {
-      call.data();
       if (!started && piece[first] !== "{" && piece[first] !== "[") cap = KEPT_TEXT_CHARS; // not JSON: its start says what it is
       started = true;
+      if (cap === MAX_ANSWER_BYTES) call.data();
     }
     if (bytes < cap) return false;
     if (cap === MAX_ANSWER_BYTES) {

@@ -42,12 +42,14 @@ function outward(target: string, allowed: boolean, secret: string | undefined): 
   };
 }
 
-const isJson = (type: string): boolean => type === "application/json" || type.endsWith("+json");
+/** JSON, or an event stream: text, whose progress only the text reader tells (a keep-alive is none). */
+const isText = (type: string): boolean =>
+  type === "application/json" || type.endsWith("+json") || type === "text/event-stream";
 
-/** A 2xx answer: JSON when the server says so (it must parse), anything else a Blob of its type. */
+/** A 2xx answer: JSON when the server says so or sends an event stream (it must parse), else a Blob of its type. */
 export async function readAnswer(call: Call, { res, origin, release }: Reply): Promise<unknown> {
   try {
-    if (!isJson(mediaType(res))) return await readBlob(call, res);
+    if (!isText(mediaType(res))) return await readBlob(call, res);
     const text = await readText(call, res);
     try {
       const parsed: unknown = JSON.parse(text);

@@ -1,0 +1,110 @@
+/**
+ * Round four on the core's readers, through real HTTP on loopback (raw `node:net` servers): keep-alives are never
+ * progress, on a whole call as on a stream. A server that answers with an event stream of comments and nothing
+ * else ends the call at its first-chunk limit (or its stall limit when there is none), whichever way it is read.
+ */
+import { describe, expect, it } from "vitest";
+import { InferenceClient, MalformedEventError, TimeoutError } from "../../src/index";
+import { backendMemory } from "../../src/targets/endpoints/detect";
+import { chunked, type RawReply } from "../faults/raw-server";
+import { within } from "../faults/support";
+import { HF_SECRET, useRawServer } from "./support";
+
+const SSE: Array<[string, string]> = [["Content-Type", "text/event-stream"]];
+const QUESTION = [{ role: "user" as const, content: "hi" }];
+const hub = useRawServer(() => {
+  backendMemory.clear();
+  backendMemory.detections.clear();
+});
+
+/** A 200 event stream of keep-alive comments (and blank lines) every 20 ms, until the client goes away. */
+function keepAlivesForever(headers: Array<[string, string]> = SSE): void {
+  hub.server.handle(async (_req, reply: RawReply) => {
+    const body = chunked(reply, 200, headers);
+    while (!reply.closed) {
+      body.chunk(": keep-alive\n\n");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+}
+
+/** Limits under which a hang is told from an end: the one under test short, the others far away. */
+const FIRST_CHUNK = { firstChunkTimeout: 400, stallTimeout: 60_000, idleTimeout: 60_000, maxRetries: 0 };
+const STALL = { firstChunkTimeout: Infinity, stallTimeout: 400, idleTimeout: 60_000, maxRetries: 0 };
+
+const settle = (p: Promise<unknown>, what: string): Promise<unknown> =>
+  within(
+    p.then(
+      (v) => v,
+      (e: unknown) => e,
+    ),
+    20_000,
+    what,
+  );
+
+function expectTimeout(error: unknown, kind: TimeoutError["kind"]): void {
+  expect(error).toBeInstanceOf(TimeoutError);
+  expect((error as TimeoutError).kind).toBe(kind);
+}
+
+describe("keep-alive comments are not progress on a whole call", { timeout: 60_000 }, () => {
+  it("chatCompletion answered with an event stream of comments: TimeoutError first-chunk, as the same call streamed", async () => {
+    keepAlivesForever();
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", ...FIRST_CHUNK });
+    expectTimeout(await settle(client.chatCompletion({ messages: QUESTION }), "the whole call"), "first-chunk");
+    expectTimeout(await settle(client.chatCompletionStream({ messages: QUESTION }).next(), "the stream"), "first-chunk");
+  });
+
+  it("with no first-chunk limit, both end at the stall limit", async () => {
+    keepAlivesForever();
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", ...STALL });
+    expectTimeout(await settle(client.chatCompletion({ messages: QUESTION }), "the whole call"), "stall");
+    expectTimeout(await settle(client.chatCompletionStream({ messages: QUESTION }).next(), "the stream"), "stall");
+  });
+
+  it("textGeneration (TGI's generate, a whole answer) too", async () => {
+    keepAlivesForever();
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "tgi", ...FIRST_CHUNK });
+    expectTimeout(await settle(client.textGeneration({ inputs: "hi" }), "the whole call"), "first-chunk");
+  });
+
+  it("a task's answer (featureExtraction) under text/event-stream is read as text, not as an endless Blob", async () => {
+    keepAlivesForever();
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, ...FIRST_CHUNK });
+    expectTimeout(await settle(client.featureExtraction({ inputs: "hi" }), "the task"), "first-chunk");
+    const stalled = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, ...STALL });
+    expectTimeout(await settle(stalled.featureExtraction({ inputs: "hi" }), "the task"), "stall");
+  });
+
+  it("a task's JSON answer under text/event-stream is its value; an event stream that ends is a MalformedEventError quoting it", async () => {
+    hub.server.handle((_req, reply) => {
+      const body = chunked(reply, 200, SSE);
+      body.chunk("\n[0.5, 1.5]");
+      body.end();
+    });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, maxRetries: 0 });
+    expect(await client.featureExtraction({ inputs: "hi" })).toEqual([0.5, 1.5]);
+    hub.server.handle((_req, reply) => {
+      const body = chunked(reply, 200, SSE);
+      body.chunk(': ping\n\ndata: {"x": 1}\n\n');
+      body.end();
+    });
+    const error = await client.featureExtraction({ inputs: "hi" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MalformedEventError);
+    expect((error as Error).message).toContain(': ping\n\ndata: {"x": 1}');
+  });
+
+  it("the bytes of a JSON answer are progress: its first byte meets the first-chunk limit, the rest may come later", async () => {
+    const answer = JSON.stringify({ id: "a", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] });
+    hub.server.handle(async (_req, reply) => {
+      const body = chunked(reply, 200, [["Content-Type", "application/json"]]);
+      body.chunk(answer.slice(0, 1));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      body.chunk(answer.slice(1));
+      body.end();
+    });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", firstChunkTimeout: 1000, maxRetries: 0 });
+    const out = await within(client.chatCompletion({ messages: QUESTION }), 20_000, "the slow answer");
+    expect(out.choices[0]?.message.content).toBe("ok");
+  });
+});
