@@ -56,7 +56,15 @@ export function responseMetadata(out: { id?: string; model?: string; created?: n
   };
 }
 
-/** Which candidate answered a call that failed over, as the AI SDK's provider metadata (`providerMetadata.hfkit`). */
-export function servedMetadata(served: Served): { model: string; provider: string; cost?: number } {
-  return { model: served.model, provider: served.provider, ...(served.cost ? { cost: served.cost.total } : {}) };
+/** A call's estimated cost, as on the answer's `served.cost` (a type, not an interface: provider metadata is JSON). */
+export type ServedCost = { input: number; output: number; total: number; currency: string };
+
+/**
+ * Which candidate answered a call that failed over, as the AI SDK's provider metadata (`providerMetadata.hfkit`):
+ * the answer's `served`, in the same shape.
+ */
+export function servedMetadata(served: Served): { model: string; provider: string; cost?: ServedCost } {
+  const { cost } = served;
+  const priced = cost ? { cost: { input: cost.input, output: cost.output, total: cost.total, currency: cost.currency } } : {};
+  return { model: served.model, provider: served.provider, ...priced };
 }

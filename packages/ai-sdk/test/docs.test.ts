@@ -1,7 +1,8 @@
 /**
  * Every `js` block of docs/ai-sdk.md (not marked `fragment`) runs as a Node script against the mock hub,
- * importing the built package (`pnpm build` first) and `ai` as a user's app would, with HF_TOKEN set and
- * the HF hosts sent to the hub; each `// prints: X` comment is checked against the output. A block that
+ * importing the built package (`pnpm build` first) and `ai` as a user's app would, with only the variables
+ * `hfkit mock-hub` prints (`HF_ENDPOINT`, `HF_INFERENCE_ENDPOINT`; no token) and no other setup; each
+ * `// prints: X` comment is checked against the output. A block that
  * imports only what `ai` 6 exports runs again with `ai` 6 (what `npm i ai` installs on Node 20).
  */
 import { execFile } from "node:child_process";
@@ -39,24 +40,20 @@ function jsBlocks(): Block[] {
     .map((m) => ({ line: text.slice(0, m.index).split("\n").length, code: m[2] ?? "" }));
 }
 
-/** Loaded before a sample: the router's and the endpoints' hosts answered by the hub; no other host. */
-function redirect(hubUrl: string): string {
-  return `const hub = ${JSON.stringify(hubUrl)};
-const original = globalThis.fetch;
+/** Loaded before a sample: any host but loopback is refused (it must run offline); it redirects nothing. */
+const OFFLINE_GUARD = `const original = globalThis.fetch;
 globalThis.fetch = (input, init) => {
   const u = new URL(typeof input === "string" || input instanceof URL ? String(input) : input.url);
-  let target;
-  if (u.hostname === "router.huggingface.co") target = hub + u.pathname + u.search;
-  else if (u.hostname === "127.0.0.1") target = u.href;
-  else return Promise.reject(new TypeError("a docs sample tried to reach " + u.host));
-  return original(target, typeof input === "object" && !(input instanceof URL) ? new Request(target, input) : init);
+  if (u.hostname === "127.0.0.1") return original(input, init);
+  return Promise.reject(new TypeError("a docs sample tried to reach " + u.host + ": it must run offline"));
 };
 `;
-}
 
-function run(file: string, preload: string): Promise<string> {
+/** The sample run as the page tells a reader: with the variables `hfkit mock-hub` prints (no token), nothing else. */
+function run(file: string, preload: string, hubUrl: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const env = { ...process.env, HF_TOKEN: "hf_docs_sample", AI_SDK_LOG_WARNINGS: "false" };
+    const { HF_TOKEN: _t, HUGGING_FACE_HUB_TOKEN: _h, ...inherited } = process.env;
+    const env = { ...inherited, HF_ENDPOINT: hubUrl, HF_INFERENCE_ENDPOINT: hubUrl, AI_SDK_LOG_WARNINGS: "false" };
     execFile(process.execPath, ["--import", preload, file], { cwd: PACKAGE_DIR, env, timeout: 60_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${error.message}\n${stderr}`));
       else resolvePromise(stdout);
@@ -81,16 +78,16 @@ describe("docs/ai-sdk.md", () => {
     // Inside the package, so `@hfkit/ai-sdk` resolves to its own build and `ai` to its devDependency.
     const tag = `${process.pid}-${line}-${major.replace(" ", "")}`;
     const file = join(PACKAGE_DIR, `.docs-sample-${tag}.mjs`);
-    const preload = join(PACKAGE_DIR, `.docs-redirect-${tag}.mjs`);
+    const preload = join(PACKAGE_DIR, `.docs-guard-${tag}.mjs`);
     writeFileSync(file, block.code);
-    writeFileSync(preload, redirect(ctx.hub.url));
+    writeFileSync(preload, OFFLINE_GUARD);
     try {
-      const stdout = await run(file, preload);
+      const stdout = await run(file, preload, ctx.hub.url);
       const expected = [...block.code.matchAll(/\/\/ prints: (.+)$/gm)].map((m) => m[1]!.trim());
       expect(expected.length).toBeGreaterThan(0);
       for (const text of expected) expect(stdout).toContain(text);
       expect(ctx.hub.requests.length).toBeGreaterThan(0);
-      expect(ctx.hub.requests.every((r) => r.headers.authorization === undefined || r.headers.authorization === "Bearer hf_docs_sample")).toBe(true);
+      expect(ctx.hub.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
     } finally {
       rmSync(file, { force: true });
       rmSync(preload, { force: true });

@@ -18,7 +18,11 @@ describe("failover from the provider's settings", () => {
     const result = await generateText({ model: onRouter()(MODEL), prompt: QUESTION });
     expect(result.text).toBe(TEXT);
     expect(sentModels()).toEqual([`${MODEL}:together`, `${MODEL}:novita`]);
-    expect(result.providerMetadata?.hfkit).toMatchObject({ model: MODEL, provider: "novita", cost: expect.any(Number) });
+    // The same shape as the answer's `served`: cost is `{ input, output, total, currency }`.
+    const cost = { input: expect.any(Number), output: expect.any(Number), total: expect.any(Number), currency: "USD" };
+    expect(result.providerMetadata?.hfkit).toEqual({ model: MODEL, provider: "novita", cost });
+    const { total, input, output } = (result.providerMetadata?.hfkit as { cost: { total: number; input: number; output: number } }).cost;
+    expect(total).toBeCloseTo(input + output, 12);
   });
 
   it("streamText: the same, the finish part carrying who served", async () => {
@@ -28,7 +32,8 @@ describe("failover from the provider's settings", () => {
     for await (const part of result.textStream) text += part;
     expect(text).toBe(TEXT);
     expect(sentModels()).toEqual([`${MODEL}:together`, `${MODEL}:novita`]);
-    expect((await result.providerMetadata)?.hfkit).toMatchObject({ model: MODEL, provider: "novita" });
+    const cost = { input: expect.any(Number), output: expect.any(Number), total: expect.any(Number), currency: "USD" };
+    expect((await result.providerMetadata)?.hfkit).toEqual({ model: MODEL, provider: "novita", cost });
   });
 
   it("fallbackModels from a model's settings are tried after its providers", async () => {
