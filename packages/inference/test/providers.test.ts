@@ -297,13 +297,21 @@ describe("the Hub's mapping", () => {
   });
 
   it("a model unknown to the Hub: a Hub API error (404), as 4.13's class", async () => {
-    const error = await image("org/nothing-here").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ours.InferenceClientHubApiError);
-    expect(error).toBeInstanceOf(ours.NotFoundError);
-    expect(error).toMatchObject({ status: 404, body: { error: "Repository not found" } });
-    expect((error as Error).message).toMatch(/^Failed to fetch inference provider mapping for model org\/nothing-here: Repository not found/);
-    await expect(hf.textToImage({ accessToken: "hf_test", model: "org/nothing-here", provider: "together", inputs: "a cat" }, { fetch: toHub })).rejects.toBeInstanceOf(hf.InferenceClientHubApiError);
-    expect(sentTo("/together/")).toHaveLength(0);
+    // A lenient hub knows every id its chat answers: the Hub's 404 for an unknown model is strict mode's.
+    const strict = await startMockHub({ strict: true, models: MODELS });
+    const toStrict = (url: RequestInfo | URL, init?: RequestInit) => realFetch(String(url).replace(/^https:\/\/(router\.)?huggingface\.co/, strict.url), init);
+    try {
+      const args = { accessToken: "hf_test", model: "org/nothing-here", provider: "together" as const, inputs: "a cat" };
+      const error = await ours.textToImage(args, { ...options(), hubUrl: strict.url, fetch: toStrict }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ours.InferenceClientHubApiError);
+      expect(error).toBeInstanceOf(ours.NotFoundError);
+      expect(error).toMatchObject({ status: 404, body: { error: "Repository not found" } });
+      expect((error as Error).message).toMatch(/^Failed to fetch inference provider mapping for model org\/nothing-here: Repository not found/);
+      await expect(hf.textToImage(args, { fetch: toStrict })).rejects.toBeInstanceOf(hf.InferenceClientHubApiError);
+      expect(strict.requests.filter((r) => r.path.startsWith("/together/"))).toHaveLength(0);
+    } finally {
+      await strict.close();
+    }
   });
 
   it("a refused token: a Hub API error (401)", async () => {

@@ -1,6 +1,6 @@
 /**
- * What production refuses before any backend answers (an id that cannot exist; in strict mode, no token or
- * a model the hub does not serve), and the task a model the hub does not know answers in lenient mode.
+ * What production refuses before any backend answers (an id that cannot exist; in strict mode, a model the hub
+ * does not serve; the tokens: `credentials.ts`), and the task a model the hub does not know answers in lenient mode.
  */
 import { taskOfBody } from "./bodyTask.js";
 import { mappedTask, servesModel } from "./hubApi.js";
@@ -16,11 +16,6 @@ import type { ModelConfig } from "./types.js";
 type Models = ReadonlyMap<string, ModelConfig>;
 type KnownRoute = Exclude<Route, { kind: "unknown" }>;
 const POLICIES = ["fastest", "cheapest", "preferred"];
-
-/** An `Authorization: Bearer …` header with a token in it. */
-export function hasToken(request: Request): boolean {
-  return /^Bearer\s+\S/i.test(request.headers.get("authorization") ?? "");
-}
 
 /**
  * The answer to a model id that cannot exist (in both modes) or, in strict mode, that the hub does not serve:

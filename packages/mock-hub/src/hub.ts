@@ -14,7 +14,8 @@ import { modelList, routeByModel, routerFault, withProvider } from "./openai/rou
 import { matchRoute, type Route } from "./routes.js";
 import { providerFile, providerGet, providerRoute } from "./providerRoutes.js";
 import { hubModelApi } from "./hubApi.js";
-import { hasToken, modelRefusal, taskRefusal, withTask } from "./gate.js";
+import { hasHfToken } from "./credentials.js";
+import { modelRefusal, taskRefusal, withTask } from "./gate.js";
 import { bodyModel, logLine, logSink } from "./log.js";
 import { tgiChat } from "./tgi/chat.js";
 import { tgiCompletions } from "./tgi/completions.js";
@@ -35,7 +36,7 @@ const STREAM_FAULTS: readonly FaultType[] = [
 interface HubState {
   models: Map<string, ModelConfig>;
   defaultModel: string;
-  /** Refuse a request without a token, and a model the hub does not serve. */
+  /** Refuse a request without an HF token (`hf_…`), and a model the hub does not serve. */
   strict: boolean;
   timers: Timers;
   faults: FaultRegistry;
@@ -105,11 +106,11 @@ async function respond(state: HubState, request: Request, text: string, basePath
   if (request.method === "OPTIONS") return preflight(request);
   const pathname = new URL(request.url).pathname;
   const path = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
-  // The Hub's model API and the files answers name are public; in strict mode the rest needs a token.
-  const open = request.method === "GET" ? (hubModelApi(request, path, state.models) ?? providerFile(request, path)) : undefined;
+  // The Hub's model API and the files answers name are public; in strict mode the rest needs an HF token (`hf_…`).
+  const open = request.method === "GET" ? (hubModelApi(request, path, state) ?? providerFile(request, path)) : undefined;
   if (open) return open;
   const route = matchRoute(request.method, pathname, basePath);
-  if (state.strict && !hasToken(request) && !(route.kind === "models" && route.model === undefined)) return unauthorized();
+  if (state.strict && !hasHfToken(request) && !(route.kind === "models" && route.model === undefined)) return unauthorized();
   const got = request.method === "GET" ? providerGet(request, path) : undefined;
   if (got) return got;
   const provided = await providerRoute(request, path, text, state.faults);

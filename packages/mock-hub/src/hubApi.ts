@@ -1,8 +1,9 @@
 /**
- * The Hub's model API (`GET /api/models/{id}`, `…/revision/{rev}`) for the models the hub serves: the fields
+ * The Hub's model API (`GET /api/models/{id}`, `…/revision/{rev}`) for the models chat answers: the fields
  * clients read (`pipeline_tag`, `tags`, `library_name`, `inferenceProviderMapping`, …), the pipeline tag
  * always the task the model answers. `expand[]=…` answers those fields only, with `_id` and `id`, as the Hub does.
  */
+import { refusedCredentials } from "./credentials.js";
 import { jsonResponse } from "./http.js";
 import { stableHex } from "./ids.js";
 import { isWellFormedId } from "./modelIds.js";
@@ -41,15 +42,24 @@ export function mappedTask(id: string, models: Models): string | undefined {
   return servedTask(hubTask(id, models.get(id), mappingOf(id, models.get(id))));
 }
 
-/** `GET /api/models/{id}`: the model's card, 404 for a model the hub does not serve, 401 for an `hf_bad…` token. */
-export function hubModelApi(request: Request, path: string, models: Models): Response | undefined {
+/** What the Hub's model API answers from: the hub's models, and its mode. */
+interface HubModels {
+  models: Models;
+  /** Strict: only the models the hub serves have a card; lenient: every id that can exist (chat answers them all). */
+  strict: boolean;
+}
+
+/**
+ * `GET /api/models/{id}`: the model's card, for every id chat answers (lenient: any id that can exist; strict: the
+ * models the hub serves), else 404; 401 for credentials the Hub refuses (`credentials.ts`).
+ */
+export function hubModelApi(request: Request, path: string, { models, strict }: HubModels): Response | undefined {
   if (!path.startsWith("/api/models/")) return undefined;
   const match = PATH.exec(path);
-  if (/^Bearer\s+hf_bad/i.test(request.headers.get("authorization") ?? "")) {
-    return jsonResponse(401, { error: "Invalid credentials in Authorization header" });
-  }
+  if (refusedCredentials(request, strict)) return jsonResponse(401, { error: "Invalid credentials in Authorization header" });
   const id = match ? decoded(match[1] ?? "") : undefined;
-  if (id === undefined || !isWellFormedId(id) || !servesModel(id, models)) return jsonResponse(404, { error: "Repository not found" });
+  const served = id !== undefined && isWellFormedId(id) && (!strict || servesModel(id, models));
+  if (!served) return jsonResponse(404, { error: "Repository not found" });
   const url = new URL(request.url);
   const expand = [...url.searchParams.getAll("expand[]"), ...url.searchParams.getAll("expand")];
   const unknown = expand.find((field) => !EXPANDABLE.has(field));

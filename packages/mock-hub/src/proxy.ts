@@ -1,3 +1,4 @@
+import { hasBadToken } from "./credentials.js";
 import type { FaultRegistry } from "./faults.js";
 import { jsonResponse } from "./http.js";
 import type { FaultType, ProxyFault } from "./types.js";
@@ -21,7 +22,7 @@ export interface ProxyRequest {
 
 /** A response when the proxy answers instead of the backend; undefined lets the request through. */
 export async function proxyGate({ request, model, faults, provider }: ProxyRequest): Promise<Response | undefined> {
-  if (/^Bearer\s+hf_bad/i.test(request.headers.get("authorization") ?? "")) return unauthorized();
+  if (hasBadToken(request)) return unauthorized();
   if (model.includes("does-not-exist")) return modelNotFound(model);
   const waitForModel = request.headers.get("x-wait-for-model")?.toLowerCase() === "true";
   for (;;) {

@@ -17,12 +17,11 @@ describe("the Hub's model API", () => {
     expect(body.inferenceProviderMapping).toEqual(defaults.map(([provider, entry]) => ({ provider, hfModelId: "hfkit/text-to-image-auto", ...entry })));
   });
 
-  it("answers a model's configured mapping, [] for a configured model without one, 404 for an unknown model", async () => {
+  it("answers a model's configured mapping, [] for a configured model without one and for an unknown model", async () => {
     expect(await (await info("org/custom")).json()).toMatchObject({ inferenceProviderMapping: [{ provider: "together", providerId: "t/custom", status: "staging" }] });
     expect(await (await info("hfkit/tgi-3.2")).json()).toMatchObject({ inferenceProviderMapping: [] });
-    const missing = await info("org/nothing-here");
-    expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: "Repository not found" });
+    // Lenient: chat answers it, so the Hub knows it (strict: the Hub's 404, strict.test.ts).
+    expect(await (await info("org/nothing-here")).json()).toMatchObject({ id: "org/nothing-here", inferenceProviderMapping: [] });
     const refused = await fetch(`${hub().url}/api/models/hfkit/text-to-image`, { headers: { authorization: "Bearer hf_bad" } });
     expect(refused.status).toBe(401);
   });
