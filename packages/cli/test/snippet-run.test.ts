@@ -74,7 +74,15 @@ it("`hfkit snippet MODEL` with HF_ENDPOINT at a mock hub prints what a --model-f
   // A model of another task: the Hub's pipeline tag says which, as for a real one.
   const fillMask = await hfkit(["snippet", "hfkit/fill-mask"], { env: { HF_ENDPOINT: hub.url } });
   expect(fillMask).toMatchObject({ code: 1, stderr: "hfkit snippet: no snippets for hfkit/fill-mask (pipeline_tag: fill-mask): only text-generation and chat models have them\n" });
-  const missing = await hfkit(["snippet", "acme/unknown"], { env: { HF_ENDPOINT: hub.url } });
+  // What chat answers, snippet knows: a model the hub does not list is answered by both (lenient mode).
+  const env = { HF_ENDPOINT: hub.url, HF_INFERENCE_ENDPOINT: hub.url };
+  const listed = "meta-llama/Llama-3.1-8B-Instruct";
+  expect(await hfkit(["chat", "-m", listed, "hi"], { env })).toMatchObject({ code: 0, stdout: "The capital of France is Paris.\n" });
+  const unlisted = await hfkit(["snippet", listed], { env });
+  expect(unlisted.code, unlisted.stderr).toBe(0);
+  expect(unlisted.stdout).toContain(listed);
+  // An id that cannot exist is the Hub's 404 (and chat's 400).
+  const missing = await hfkit(["snippet", "acme/a..b"], { env });
   expect(missing.code).toBe(1);
-  expect(missing.stderr).toMatch(/model acme\/unknown not found on the Hub \(HTTP 404/);
+  expect(missing.stderr).toMatch(/model acme\/a\.\.b not found on the Hub \(HTTP 404/);
 });
