@@ -1,8 +1,8 @@
 /**
  * Every `js` block of docs/mcp.md (not marked `fragment`) runs as a Node script, with this package's source as
- * `@hfkit/mcp`, from test/fixtures (so `node server.mjs` starts the test server) and against the mock hub (the HF
- * router's host sent to it, HF_TOKEN set). What it prints must be what its `// prints:` comments say, line for line
- * (`…` standing for what varies).
+ * `@hfkit/mcp`, from test/fixtures (so `node server.mjs` starts the test server) and against the mock hub, with only
+ * the variables `hfkit mock-hub` prints (`HF_ENDPOINT`, `HF_INFERENCE_ENDPOINT`; no token) and no other setup. What it
+ * prints must be what its `// prints:` comments say, line for line (`…` standing for what varies).
  */
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -22,14 +22,12 @@ function jsBlocks(): { line: number; code: string }[] {
     .map((match) => ({ line: text.slice(0, match.index).split("\n").length, code: match[2] ?? "" }));
 }
 
-/** Loaded before a sample: the router's host answered by the hub, loopback as it is, no other host. */
-const redirect = (hubUrl: string) => `const hub = ${JSON.stringify(hubUrl)};
-const original = globalThis.fetch;
+/** Loaded before a sample: any host but loopback is refused (it must run offline); it redirects nothing. */
+const OFFLINE_GUARD = `const original = globalThis.fetch;
 globalThis.fetch = (input, init) => {
   const u = new URL(typeof input === "string" || input instanceof URL ? String(input) : input.url);
   if (u.hostname === "127.0.0.1") return original(input, init);
-  if (u.hostname !== "router.huggingface.co") return Promise.reject(new TypeError("a docs sample tried to reach " + u.host));
-  return original(hub + u.pathname + u.search, init);
+  return Promise.reject(new TypeError("a docs sample tried to reach " + u.host + ": it must run offline"));
 };
 `;
 
@@ -42,9 +40,10 @@ function matches(line: string | undefined, expected: string): boolean {
   return line !== undefined && new RegExp(`^${pattern}$`).test(line);
 }
 
-function runNode(file: string, preload: string): Promise<string> {
+function runNode(file: string, preload: string, hubUrl: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, HF_TOKEN: "hf_docs_sample" };
+    const { HF_TOKEN: _t, HUGGING_FACE_HUB_TOKEN: _h, ...inherited } = process.env;
+    const env = { ...inherited, HF_ENDPOINT: hubUrl, HF_INFERENCE_ENDPOINT: hubUrl };
     execFile(process.execPath, ["--import", preload, file], { cwd: FIXTURES, env, timeout: 30_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${error.message}\n${stderr}`));
       else resolve(stdout);
@@ -68,7 +67,7 @@ describe("docs/mcp.md", () => {
   it.each(blocks.map((block) => [block.line, block] as const))("the js block at line %i runs and prints what it says", async (line, block) => {
     // Beside this file, so that the packages left outside the bundle resolve from this package's node_modules.
     const file = fileURLToPath(new URL(`.docs-sample-${process.pid}-${line}.mjs`, import.meta.url));
-    const preload = fileURLToPath(new URL(`.docs-redirect-${process.pid}-${line}.mjs`, import.meta.url));
+    const preload = fileURLToPath(new URL(`.docs-guard-${process.pid}-${line}.mjs`, import.meta.url));
     try {
       await build({
         stdin: { contents: block.code, loader: "js", resolveDir: FIXTURES, sourcefile: `docs/mcp.md:${line}` },
@@ -80,8 +79,8 @@ describe("docs/mcp.md", () => {
         external: ["@hfkit/inference", "@modelcontextprotocol/sdk"],
         logLevel: "silent",
       });
-      writeFileSync(preload, redirect(hub.url));
-      const lines = (await runNode(file, preload)).trimEnd().split("\n");
+      writeFileSync(preload, OFFLINE_GUARD);
+      const lines = (await runNode(file, preload, hub.url)).trimEnd().split("\n");
       const expected = printedLines(block.code);
       expect(lines).toHaveLength(expected.length);
       expected.forEach((text, i) => expect(matches(lines[i], text), `line ${i + 1}: ${lines[i]} is not ${text}`).toBe(true));

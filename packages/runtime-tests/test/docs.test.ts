@@ -1,33 +1,25 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Fault, MockHub } from "@hfkit/mock-hub";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run, startHub } from "./harness";
-import { DOCS_DIR, markdownBlocks, REPO_DIR, writeFetchToHub, type DocBlock } from "./snippets";
+import { run } from "./harness";
+import { type PageHub, pageSamples, startPageHub } from "./pageHub";
+import { DOCS_DIR, markdownBlocks, REPO_DIR } from "./snippets";
 
-// Every `ts` block of the docs and of the root README runs as a Node script against the mock hub, with
-// HF_TOKEN set as a user's would be. What it prints must be what its `// prints:` comments show, line for
-// line (`…` stands for what varies, such as a request id); a block without one must print nothing. A block
-// whose fence says `fault={...}` runs while the hub answers the first request with that fault, as the real
-// service would (a loading model, a rate limit). docs/runtimes.md's blocks run in their own runtimes, in the
-// matrix. A block marked `ts fragment` is a piece of a program and is not run.
+// Every `ts` block of the docs and of the root README runs as a Node script the way the page tells a reader to run
+// it: against `hfkit mock-hub`, started with the flags of the last `hfkit mock-hub` line the page shows above the
+// block (a `--fault`, say; none shown: plain `hfkit mock-hub`), with only the variables it prints (no HF_TOKEN but
+// with --strict). Nothing else is set up: no fault, no fetch redirected. What it prints must be what its
+// `// prints:` comments show, line for line (`…` stands for what varies, such as a request id); a block without one
+// must print nothing. docs/runtimes.md's blocks run in their own runtimes, in the matrix. A block marked
+// `ts fragment` is a piece of a program and is not run.
 const PAGES = [
   "README.md",
   ...readdirSync(DOCS_DIR)
     .filter((file) => file.endsWith(".md") && file !== "runtimes.md")
     .map((file) => `docs/${file}`),
-].filter((page) => samplesOf(page).length > 0);
-
-function samplesOf(page: string): DocBlock[] {
-  return markdownBlocks(page).filter((block) => block.lang === "ts" && !/\bfragment\b/.test(block.meta));
-}
-
-function faultOf(block: DocBlock): Fault | undefined {
-  const json = /\bfault=(\{.*\})/.exec(block.meta)?.[1];
-  return json === undefined ? undefined : (JSON.parse(json) as Fault);
-}
+].filter((page) => pageSamples(page).length > 0);
 
 /**
  * The output a block says it prints, line by line: each `// prints: X` is one line, and a `// prints:` alone
@@ -57,27 +49,44 @@ function matchesLine(line: string, expected: string | undefined): boolean {
   return new RegExp(`^${pattern}$`).test(line);
 }
 
-let hub: MockHub;
+/**
+ * Loaded before each sample: any host but loopback is refused, so a sample that would need the network fails here
+ * as it would offline. It redirects nothing.
+ */
+const OFFLINE_GUARD = `const loopback = new Set(["127.0.0.1", "localhost", "[::1]"]);
+const original = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const url = new URL(typeof input === "string" || input instanceof URL ? String(input) : input.url);
+  if (loopback.has(url.hostname)) return original(input, init);
+  return Promise.reject(new TypeError("a docs sample tried to reach " + url.host + ": it must run offline"));
+};
+`;
+
 let dir: string;
-let redirect: string;
-beforeAll(async () => {
-  hub = await startHub();
+let guard: string;
+/** The hubs started, by their flags: one plain hub for every page, one of its own for a page that shows flags. */
+const hubs = new Map<string, Promise<PageHub>>();
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "hfkit-docs-"));
   symlinkSync(resolve(import.meta.dirname, "../node_modules"), join(dir, "node_modules"), "dir");
-  redirect = writeFetchToHub(dir, hub.url, "fetch-to-hub.cjs");
+  guard = join(dir, "offline-guard.mjs");
+  writeFileSync(guard, OFFLINE_GUARD);
 });
 afterAll(async () => {
-  await hub?.close();
+  for (const hub of hubs.values()) (await hub.catch(() => undefined))?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-/**
- * docs/getting-started.md runs as a newcomer's code would, offline: no token, no `fetch` redirected, only the two
- * variables `hfkit mock-hub` prints (`HF_ENDPOINT`, `HF_INFERENCE_ENDPOINT`) pointing at the mock hub.
- */
-const OFFLINE_PAGES = new Set(["docs/getting-started.md"]);
+function hubFor(page: string, flags: string[]): Promise<PageHub> {
+  const key = flags.length === 0 ? "" : `${page} ${flags.join(" ")}`;
+  if (!hubs.has(key)) hubs.set(key, startPageHub(flags));
+  return hubs.get(key)!;
+}
 
-async function runSample(name: string, code: string, page: string): Promise<string> {
+/** Whatever the test's own environment holds for the Hub, the router or a token is not the reader's. */
+const UNSET = { HF_TOKEN: undefined, HUGGING_FACE_HUB_TOKEN: undefined, HF_ENDPOINT: undefined, HF_INFERENCE_ENDPOINT: undefined };
+
+async function runSample(name: string, code: string, hub: PageHub): Promise<string> {
   const result = await build({
     stdin: { contents: code, loader: "ts", resolveDir: dir, sourcefile: name },
     bundle: true,
@@ -90,25 +99,29 @@ async function runSample(name: string, code: string, page: string): Promise<stri
   });
   const file = join(dir, `${name.replace(/\W+/g, "-")}.mjs`);
   writeFileSync(file, result.outputFiles[0]!.text);
-  if (OFFLINE_PAGES.has(page)) return run(process.execPath, [file], dir, 60_000, { HF_TOKEN: "", HF_ENDPOINT: hub.url, HF_INFERENCE_ENDPOINT: hub.url });
-  return run(process.execPath, ["--import", redirect, file], dir, 60_000, { HF_TOKEN: "hf_docs_sample" });
+  return run(process.execPath, ["--import", guard, file], dir, 60_000, { ...UNSET, ...hub.env });
 }
 
 describe.each(PAGES)("%s", (page) => {
-  it.each(samplesOf(page).map((block) => [block.line, block] as const))("the ts block at line %i runs", async (line, block) => {
-    const fault = faultOf(block);
-    const rule = fault && hub.inject(fault, { times: 1 });
-    try {
-      const stdout = await runSample(`${page}-${line}`, block.code, page);
-      const expected = printedLines(block.code);
-      // A line that matches its expected line (`…` standing for anything) is shown as that line, so a diff shows only mismatches.
-      const printed = stdout.replace(/\n$/, "").split("\n").map((line, i) => (matchesLine(line, expected[i]) ? expected[i] : line));
-      expect(printed).toEqual(expected);
-      if (rule) expect(rule.hits).toBe(1);
-    } finally {
-      rule?.remove();
-    }
+  const samples = pageSamples(page).map((sample) => [sample.block.line, sample] as const);
+  it.each(samples)("the ts block at line %i runs", async (line, { block, hubFlags }) => {
+    const hub = await hubFor(page, hubFlags);
+    const stdout = await runSample(`${page}-${line}`, block.code, hub);
+    const expected = printedLines(block.code);
+    // A line that matches its expected line (`…` standing for anything) is shown as that line, so a diff shows only mismatches.
+    const printed = stdout.replace(/\n$/, "").split("\n").map((line, i) => (matchesLine(line, expected[i]) ? expected[i] : line));
+    expect(printed).toEqual(expected);
   });
+});
+
+it("no fence carries setup a reader cannot see: a code block's fence says at most fragment, install= or runtime=", () => {
+  const pages = ["README.md", ...readdirSync(DOCS_DIR).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`)];
+  const hidden = pages.flatMap((page) =>
+    markdownBlocks(page)
+      .filter((block) => block.meta !== "" && !/^(fragment|install=\w+|runtime=[\w-]+)$/.test(block.meta))
+      .map((block) => `${page}:${block.line}: \`\`\`${block.lang} ${block.meta}`),
+  );
+  expect(hidden).toEqual([]);
 });
 
 // pnpm runs its own command, not the workspace's script, for these names (`pnpm docs` opens a package's web

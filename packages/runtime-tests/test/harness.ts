@@ -78,8 +78,11 @@ export async function runJson(command: string, args: string[], cwd: string, time
   }
 }
 
-/** Runs `command args` in `cwd` and answers its stdout; a non-zero exit or a timeout fails with its output. */
-export function run(command: string, args: string[], cwd: string, timeoutMs = 60_000, env: Record<string, string> = {}): Promise<string> {
+/**
+ * Runs `command args` in `cwd` (`env` over this process's, a name set to undefined unset) and answers its stdout; a
+ * non-zero exit or a timeout fails with its output.
+ */
+export function run(command: string, args: string[], cwd: string, timeoutMs = 60_000, env: Record<string, string | undefined> = {}): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", ...env } });
     let stdout = "";
