@@ -32,7 +32,7 @@ describe("createHfkit with a named provider and no token", () => {
     const model = createHfkit({ provider: "together", maxRetries: 0, fetch: refusing })("hfkit/router-multi");
     const error = await generateText({ model, prompt: QUESTION, maxRetries: 0 }).catch((e: unknown) => e);
     const message = (error as Error).message;
-    expect(message).toContain("No token was sent, and this server needs one: set HF_TOKEN");
+    expect(message).toContain("No token was sent: set HF_TOKEN to a token from https://huggingface.co/settings/tokens.");
     expect(message.match(/HF_TOKEN/g)).toHaveLength(1);
   });
 });

@@ -84,7 +84,7 @@ describe("a server that needs a token and got none", () => {
       const error = await client.chatCompletion({ model: MODEL, messages, provider: "together" }).catch((e: unknown) => e);
       expect(error, JSON.stringify(token)).toBeInstanceOf(AuthenticationError);
       const message = (error as Error).message;
-      expect(message).toMatch(/^Invalid username or password\. No token was sent, and this server needs one: set HF_TOKEN /);
+      expect(message).toMatch(/^Invalid username or password\. No token was sent: set HF_TOKEN /);
       expect(message.match(/HF_TOKEN/g)).toHaveLength(1);
       expect(rec.seen.map((r) => r.headers.authorization)).toEqual([undefined]);
     }

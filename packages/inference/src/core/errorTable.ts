@@ -97,16 +97,9 @@ function classify(f: ErrorFields, status: number, inStream: boolean): HttpErrorC
 }
 
 const TOO_LARGE_HINT = " The serverless API will not load it: use a dedicated Inference Endpoint or another provider.";
-// HF_TOKEN: the one way to set a token that every caller has (code, the CLI, the AI SDK).
-const NO_TOKEN_HINT =
-  " No token was sent, and this server needs one: set HF_TOKEN to a token from https://huggingface.co/settings/tokens.";
 const NO_PROVIDER_HINT =
   " Enable a provider that serves it at https://huggingface.co/settings/inference-providers, or name one as `provider` or a `:provider` suffix.";
 
-/** Whether the request carried credentials of its own (an `Authorization` header the caller set). */
-const sentCredentials = (headers: Record<string, string> | undefined): boolean =>
-  Object.keys(headers ?? {}).some((name) => /^authorization$/i.test(name));
-const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 /** The one table that maps HTTP answers and in-stream errors to typed errors; no field keeps the token. */
 export function toHttpError(src: ErrorSource): HttpError {
@@ -117,8 +110,10 @@ export function toHttpError(src: ErrorSource): HttpError {
   const Cls = classify(f, status, inStream === true);
   let message = f.message || `The server answered HTTP ${status}`;
   if (status === 403 && /too large/i.test(message)) message += TOO_LARGE_HINT;
-  const noToken = status === 401 && !inStream && !secret && !sentCredentials(src.requestHeaders);
-  if (noToken) message = sentence(message) + NO_TOKEN_HINT;
+  // A 401 to a request that sent no credentials: say so, and how to set a token (HF_TOKEN: every caller reads it).
+  if (status === 401 && !secret && !/authorization/i.test(Object.keys(init.requestHeaders ?? {}).join())) {
+    message += " No token was sent: set HF_TOKEN to a token from https://huggingface.co/settings/tokens.";
+  }
   const routing = /not supported by (any )?provider/i.test(message);
   if (/not supported by any provider/i.test(message)) message += NO_PROVIDER_HINT;
   const provider = src.provider === undefined ? undefined : redactText(src.provider, secret).slice(0, 64);
