@@ -1,18 +1,18 @@
 /**
  * Failover (loaded on first use, never by a chat that does not fail over): a chat call's candidates
- * — each provider of `provider: [...]`, then each of `fallbackModels` — tried in order until one gives
- * its first token. A candidate that fails in a way another could not (a refused connection, a 5xx, a
- * 429, a timeout or an error inside the stream before any token, "not served by this provider") moves
- * the call to the next at once; a caller's mistake fails it at once. After the first token nothing is
- * retried or replayed. With the router's catalog, a candidate that cannot serve the call is skipped
- * without a request. One clock spans the candidates (the call's `timeout` and `signal`); each
- * candidate has its own first-chunk and body limits.
+ * (`candidates.ts`, each with the token bound to its host) tried in order until one gives its first
+ * content (`commitment.ts`). A candidate that fails in a way another could not (a refused connection, a
+ * 5xx, a 429, a timeout or an error inside the stream before any content, "not served by this provider")
+ * moves the call to the next at once; a caller's mistake fails it at once, whether a status or an error
+ * inside a 200 says it. After the first content nothing is retried or replayed. With the router's
+ * catalog, a candidate that cannot serve the call is skipped without a request. One clock spans the
+ * candidates (the call's `timeout` and `signal`); each candidate has its own first-chunk and body limits.
  */
 import type { Call } from "../core/call";
-import { ConnectionError, HttpError, IncompleteStreamError, type InferenceError, InputError, MalformedEventError, ModelLoadingError, TimeoutError } from "../core/errors";
+import { ConnectionError, HttpError, IncompleteStreamError, type InferenceError, InputError, MalformedEventError, ModelLoadingError, ServerError, TimeoutError } from "../core/errors";
 import { InferenceClientRoutingError } from "../core/hfErrors";
 import { isRecord } from "../core/json";
-import { redactUrl, sealError } from "../core/redact";
+import { sealError } from "../core/redact";
 import { withRetries } from "../core/retry";
 import { DEFAULT_MAX_RETRIES } from "../core/sending";
 import type { Source } from "../core/source";
@@ -33,8 +33,10 @@ import type {
   RouterModelProvider,
   Served,
 } from "../types";
+import { type Candidate, type Candidates, candidatesOf, type RouteOf } from "./candidates";
 import { listModels } from "./catalog";
 import { type ChatContext, prepareChat } from "./chat";
+import { committed } from "./commitment";
 import { estimateCost } from "./cost";
 import { FailoverError } from "./routing";
 import { tapped } from "./tapped";
@@ -42,63 +44,52 @@ import { tapped } from "./tapped";
 export { tapped };
 import { chatRoute } from "./routes";
 
-/** The most candidates one call may name (each is a request at worst). */
-export const MAX_CANDIDATES = 16;
+export { MAX_CANDIDATES } from "./candidates";
 
-/** A model id as the Hub spells them: `name` or `org/name`, of letters, digits, `-`, `_` and `.` (no `..`: checked by the route). */
-const MODEL_ID = /^[\w.-]+(\/[\w.-]+)?$/;
-
-/** A provider name: what `provider` and a `:provider` suffix take. */
-const PROVIDER_NAME = /^[A-Za-z0-9][\w.-]*$/;
-
-/** One target of a call that fails over. */
-interface Candidate<A = OneChatArgs> {
-  /** As `onFailover` and the attempts name it: `model:provider`, `model:auto`, or an endpoint's origin. */
-  readonly name: string;
-  /** The model id, without a provider suffix: what the catalog is searched for. */
-  readonly model: string;
-  /** The provider asked for by name; undefined for the router's choice (auto or a policy such as `:fastest`). */
-  readonly provider: string | undefined;
-  readonly args: A;
-  readonly options: Options;
-  /** Sent through the HF router (not an endpoint or another base URL): the catalog applies. */
-  readonly router: boolean;
-}
+/** Where a chat candidate's requests go (the Responses API's route is beside it, on the same host). */
+const chatUrl = (args: BaseArgs, options: Options): string => chatRoute(args, options).url;
 
 /** The whole answer of a chat call that fails over; `tries`, each candidate's (the caller's: the failover carries no reader of its own). */
 export function failoverWhole(args: ChatCompletionArgs, options: Options, span: Call, tries: (ctx: ChatContext) => () => Promise<ChatCompletionOutput>): Promise<ChatCompletionOutput> {
-  return failover(args, options, span, false, tries, (answer, served, price, end) => {
+  return failover(args, options, span, tries, (answer, served, price, end) => {
     end();
     answer.served = priced(served, answer.usage, price);
     return answer;
   });
 }
 
-/** The source of a streamed chat call that fails over: the chunks of the first candidate that gave its first token. */
+/** The source of a streamed chat call that fails over: the chunks of the first candidate that gave its first content. */
 export function failoverStream(
   args: ChatCompletionArgs,
   options: Options,
   span: Call,
   tries: (ctx: ChatContext) => () => Promise<Source<ChatCompletionStreamOutput>>,
 ): Promise<Source<ChatCompletionStreamOutput>> {
-  return failover(args, options, span, true, tries, (source, served, price, end) =>
+  return failoverSource(args, options, span, tries, (source, served, price, end) =>
     tapped(source, (chunk) => (chunk.served = priced(served, chunk.usage, price)), end),
   );
 }
 
+/** What a candidate's success is handed on with: who served it, its price, and `end` (once its body is done with: it ends the candidate's clock). */
+type Serve<T> = (value: T, served: Served, price: RouterModelPricing | undefined, end: () => void) => T;
+
 /**
- * The candidates of a chat call tried in order. `attempt` makes one candidate's try (what the retry loop runs);
- * `serve` hands the first success on with which candidate served it, its price, and `end` (to call once its
- * body is done with: it ends the candidate's clock).
+ * The candidates of a streamed call (chat chunks, Responses events) tried in order: each candidate's try reads
+ * up to its first content (`commitment.ts`), so that a failure before it moves the call as one before any chunk.
  */
-export function failover<T>(
-  args: ChatCompletionArgs,
-  options: Options,
-  span: Call,
-  stream: boolean,
-  attempt: (ctx: ChatContext) => () => Promise<T>,
-  serve: (value: T, served: Served, price: RouterModelPricing | undefined, end: () => void) => T,
-): Promise<T> {
+export function failoverSource<T>(args: ChatCompletionArgs, options: Options, span: Call, tries: (ctx: ChatContext) => () => Promise<Source<T>>, serve: Serve<Source<T>>): Promise<Source<T>> {
+  return chatOver(args, options, span, true, (ctx) => {
+    const attempt = tries(ctx);
+    return () => attempt().then(committed);
+  }, serve);
+}
+
+/** The candidates of a whole chat call (or Responses call) tried in order; `attempt` makes one candidate's try (what the retry loop runs). */
+export function failover<T>(args: ChatCompletionArgs, options: Options, span: Call, attempt: (ctx: ChatContext) => () => Promise<T>, serve: Serve<T>): Promise<T> {
+  return chatOver(args, options, span, false, attempt, serve);
+}
+
+function chatOver<T>(args: ChatCompletionArgs, options: Options, span: Call, stream: boolean, attempt: (ctx: ChatContext) => () => Promise<T>, serve: Serve<T>): Promise<T> {
   const run: Run<OneChatArgs, T> = async (c, last, moves) => {
     let answeredBy: string | undefined;
     const onResponse = c.options.onResponse;
@@ -124,15 +115,15 @@ export function failover<T>(
       throw ctx.call.translate(e);
     }
   };
-  return overCandidates(args, options, span, () => candidatesOf(args, options, validateChatInput, chatRoute), run, serve);
+  return overCandidates(args, options, span, () => candidatesOf(args, options, validateChatInput, chatUrl), run, serve);
 }
 
 /** What a whole call to one target takes from a task that fails over: its checks and the call itself (the task's own, handed in). */
 export interface OneCall<A, T> {
   /** The task's checks of its input (an InputError), before any request. */
   readonly check: (args: A) => void;
-  /** A candidate's route checks, before any request. */
-  readonly route: (args: A, options: Options) => void;
+  /** A candidate's route checks, before any request: where its requests go (undefined: a lookup decides). */
+  readonly route: RouteOf<A>;
   /** The task's call to one target. */
   readonly call: (args: A, options: Options) => Promise<T>;
 }
@@ -174,16 +165,16 @@ async function overCandidates<A extends BaseArgs, T>(
   args: A,
   options: Options,
   span: Call,
-  candidatesFor: () => Candidate<A>[],
+  candidatesFor: () => Candidates<A>,
   run: Run<A, T>,
-  serve: (value: T, served: Served, price: RouterModelPricing | undefined, end: () => void) => T,
+  serve: Serve<T>,
 ): Promise<T> {
   try {
     checkArgs(args, options);
     const { onFailover } = options;
     if (onFailover !== undefined && typeof onFailover !== "function") throw new InputError("`onFailover` must be a function", "onFailover");
-    const candidates = candidatesFor();
-    const catalog = candidates.some((c) => c.router) ? await catalogOf(args, options, span) : undefined;
+    const { list: candidates, catalog: reader } = candidatesFor();
+    const catalog = reader && candidates.some((c) => c.router) ? await catalogOf(reader.token, options, span) : undefined;
     const attempts: FailoverAttempt[] = [];
     let moves = 0;
     for (const [i, c] of candidates.entries()) {
@@ -233,109 +224,26 @@ export function movesOn(error: InferenceError): FailoverReason | undefined {
   if (error instanceof TimeoutError) return error.kind === "deadline" ? undefined : "timeout";
   if (error instanceof IncompleteStreamError || error instanceof MalformedEventError) return "stream-error";
   if (!(error instanceof HttpError)) return undefined;
-  if (error.httpResponse.status === 200) return "stream-error";
+  const reason = httpReason(error);
+  // One rule whatever the framing: an error inside a 200 moves exactly when its status would.
+  return reason !== undefined && error.httpResponse.status === 200 ? "stream-error" : reason;
+}
+
+/** Why an HTTP error (or one inside a 200, by the status the error table gave it) moves the call. */
+function httpReason(error: HttpError): FailoverReason | undefined {
   if (error instanceof InferenceClientRoutingError || error.status === 404) return "not-served";
   if (error instanceof ModelLoadingError) return "loading";
   if (error.status === 429) return "rate-limit";
   if (error.status === 503) return "overloaded";
-  return error.status >= 500 ? "server-error" : undefined;
+  // The table's class, not the status alone: TGI's `generation` error is a ServerError of status 424.
+  return error instanceof ServerError || error.status >= 500 ? "server-error" : undefined;
 }
-
-/** The call's candidates, every one checked (an InputError naming the field) before anything is sent. */
-function candidatesOf<A extends BaseArgs>(
-  args: Omit<A, "provider"> & ChatRouting,
-  options: Options,
-  check: (args: A) => void,
-  route: (args: A, options: Options) => void,
-  suffixed = true,
-): Candidate<A>[] {
-  const { provider, fallbackModels, ...rest } = args;
-  const chat = rest as unknown as A; // the call's own arguments, without its routing
-  check(chat);
-  const model = typeof chat.model === "string" ? chat.model : undefined;
-  const endpointUrl = chat.endpointUrl ?? options.endpointUrl;
-  const chosen: unknown = provider ?? options.provider; // the call's own, else the client's
-  if (!(chosen === undefined || typeof chosen === "string" || Array.isArray(chosen))) {
-    throw new InputError(`\`provider\` must be a provider's name or a list of them (got ${describeValue(chosen)})`, "provider");
-  }
-  const providers: (string | undefined)[] = Array.isArray(chosen) ? providerList(chosen) : [chosen];
-  if (Array.isArray(chosen) && (endpointUrl !== undefined || options.baseUrl !== undefined)) {
-    throw new InputError("A `provider` list needs the HF router: `endpointUrl` and `baseUrl` name one server (name other models in `fallbackModels`)", "provider");
-  }
-  if (Array.isArray(chosen) && model?.includes(":")) {
-    throw new InputError(`\`model\` names its provider (${JSON.stringify(model)}): give \`provider\` a list or the model a suffix, not both`, "provider");
-  }
-  const out: Candidate<A>[] = providers.map((p) => {
-    const [id = "", suffix] = (model ?? "").split(":", 2);
-    const named = suffix !== undefined && !POLICIES.has(suffix) ? suffix : p === "auto" ? undefined : p;
-    const own = { ...chat, provider: p };
-    const name = endpointUrl !== undefined ? originOf(endpointUrl) : suffix !== undefined ? (model ?? "") : `${id}:${p ?? "auto"}`;
-    return { name, model: id, provider: named, args: own, options, router: endpointUrl === undefined && options.baseUrl === undefined && named !== "hf-inference" };
-  });
-  for (const [i, id] of fallbackList(fallbackModels).entries()) {
-    const [base = "", suffix] = id.split(":", 2);
-    const named = suffix !== undefined && !POLICIES.has(suffix) ? suffix : undefined;
-    if (!suffixed && suffix !== undefined && named === undefined) {
-      throw new InputError(`\`fallbackModels[${i}]\`: the router chooses by :${suffix} for chat only; name a provider here`, `fallbackModels[${i}]`);
-    }
-    // The router reads `model:provider` in a chat's body; another task's call takes the provider apart.
-    const own = suffixed ? { ...chat, model: id, provider: "auto", endpointUrl: undefined } : { ...chat, model: base, provider: named ?? "auto", endpointUrl: undefined };
-    const candidate = { name: suffix === undefined ? `${id}:auto` : id, model: base, provider: named, args: own, options: { ...options, endpointUrl: undefined }, router: options.baseUrl === undefined && named !== "hf-inference" };
-    if (out.some((c) => c.name === candidate.name)) throw new InputError(`\`fallbackModels[${i}]\` repeats the candidate ${candidate.name}: each is tried once`, `fallbackModels[${i}]`);
-    out.push(candidate);
-  }
-  if (out.length > MAX_CANDIDATES) {
-    throw new InputError(`A call may name at most ${MAX_CANDIDATES} candidates (providers and fallback models), got ${out.length}`, Array.isArray(chosen) && chosen.length > MAX_CANDIDATES ? "provider" : "fallbackModels");
-  }
-  for (const c of out) route(c.args, c.options); // each route's own checks, before any request
-  return out;
-}
-
-/** The router's provider policies: a suffix that chooses, not a provider's name. */
-const POLICIES = new Set(["fastest", "cheapest", "preferred"]);
-
-function providerList(list: readonly unknown[]): string[] {
-  if (list.length === 0) throw new InputError("`provider` must list at least one provider (or be a provider's name)", "provider");
-  const seen = new Set<string>();
-  return list.map((p, i) => {
-    const field = `provider[${i}]`;
-    if (typeof p !== "string" || !PROVIDER_NAME.test(p)) {
-      throw new InputError(`\`${field}\` must be a provider's name such as "together" or "auto" (got ${describeValue(p)})`, field);
-    }
-    if (seen.has(p)) throw new InputError(`\`${field}\` repeats ${JSON.stringify(p)}: each candidate is tried once`, field);
-    seen.add(p);
-    return p;
-  });
-}
-
-function fallbackList(list: unknown): string[] {
-  if (list === undefined) return [];
-  if (!Array.isArray(list)) throw new InputError(`\`fallbackModels\` must be a list of model ids such as "org/name" or "org/name:provider" (got ${describeValue(list)})`, "fallbackModels");
-  return list.map((id: unknown, i) => {
-    const field = `fallbackModels[${i}]`;
-    const [base = "", suffix, extra] = typeof id === "string" ? id.split(":") : [];
-    if (typeof id !== "string" || !MODEL_ID.test(base) || extra !== undefined || (suffix !== undefined && !PROVIDER_NAME.test(suffix))) {
-      throw new InputError(`\`${field}\` must be a model id such as "org/name" or "org/name:provider" (got ${describeValue(id)})`, field);
-    }
-    return id;
-  });
-}
-
-const describeValue = (v: unknown): string => (typeof v === "string" ? JSON.stringify(v.slice(0, 120)) : Array.isArray(v) ? "an array" : v === null ? "null" : typeof v);
-
-const originOf = (url: string): string => {
-  try {
-    return new URL(redactUrl(url)).origin;
-  } catch {
-    return "endpoint";
-  }
-};
 
 /** The router's catalog, for the skips and the prices; a lookup that fails leaves the candidates unchecked (the router answers for them). */
-async function catalogOf(args: BaseArgs, options: Options, span: Call): Promise<readonly RouterModel[] | undefined> {
+async function catalogOf(accessToken: string | undefined, options: Options, span: Call): Promise<readonly RouterModel[] | undefined> {
   try {
     // A lookup shared by every call that asks meanwhile: not one call's request, so not told to its `onResponse`.
-    return await span.until(listModels({ ...options, accessToken: args.accessToken, timeout: undefined, signal: undefined, onResponse: undefined }));
+    return await span.until(listModels({ ...options, accessToken, timeout: undefined, signal: undefined, onResponse: undefined }));
   } catch (error) {
     if (span.failure) throw span.failure;
     options.logger?.debug?.(`failover: the router's catalog could not be read (${(error as Error).name}); no candidate is skipped`);

@@ -1,5 +1,6 @@
 import { generationTries } from "../targets/endpoints/generate";
-import { generationRoute, taskProvider } from "../targets/routes";
+import { generationRoute, routerBase, taskProvider } from "../targets/routes";
+import { providerHost } from "../targets/providers/direct";
 import { withRetries } from "../core/retry";
 import type { Options, TextGenerationArgs, TextGenerationCallArgs, TextGenerationOutput } from "../types";
 import { checkArgs, validateGenerateInput } from "../checks/params";
@@ -51,7 +52,8 @@ async function generated(args: TextGenerationCallArgs, options: Options): Promis
 const ONE_TARGET: OneCall<TextGenerationArgs, TextGenerationOutput> = {
   check: validateGenerateInput,
   route(args, options) {
-    if (taskProvider(args, options) === undefined) generationRoute(args, options);
+    const provider = taskProvider(args, options);
+    return provider === undefined ? generationRoute(args, options).url : providerHost(provider, args.accessToken, routerBase(options.routerUrl));
   },
   call: generated,
 };

@@ -42,6 +42,15 @@ export function routeOf(provider: string, path: string, token: string | undefine
   return `${own}/${rest}`;
 }
 
+/**
+ * Where a provider's requests go for this token before its Hub mapping is read (the origin is what a failover
+ * binds a key to): its own API or the router; undefined for `"auto"` with a provider's key (the mapping picks the API).
+ */
+export function providerHost(provider: string, token: string | undefined, router: string): string | undefined {
+  if (provider !== "auto") return routeOf(provider, "", token, router);
+  return isProviderKey(token) ? undefined : router;
+}
+
 /** The Authorization a provider reads its own key in (fal: `Key`), else none besides the call's Bearer. */
 export const keyHeaders = (provider: string, token: string | undefined): Record<string, string> | undefined =>
   provider === "fal-ai" && isProviderKey(token) ? { Authorization: `Key ${token}` } : undefined;
