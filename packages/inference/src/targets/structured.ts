@@ -7,7 +7,9 @@
 import { callToken } from "../core/environment";
 import { InputError } from "../core/errors";
 import { isRecord, type JsonObject } from "../core/json";
-import { parsePartialJson } from "../core/partialJson";
+import { PartialJson } from "../core/partialJson";
+import { grow } from "../core/body";
+import { sealError } from "../core/redact";
 import { StructuredOutputError } from "../core/structuredError";
 import { checkJsonSchema } from "../checks/jsonSchema";
 import type { ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput, Options, StandardSchemaV1, TextGenerationCallArgs, TextGenerationOutput } from "../types";
@@ -122,6 +124,15 @@ export async function structuredGeneration(args: TextGenerationCallArgs, options
   out.parsed = await structure.read(out.generated_text, typeof details.finish_reason === "string" ? details.finish_reason : undefined, 0);
   return out;
 }
+/** `text + piece` within the bound of one answer (32 MB: a MalformedEventError past it), its error redacted. */
+function grown(text: string, piece: string, secret: string | undefined): string {
+  try {
+    return grow(text, piece);
+  } catch (error) {
+    throw sealError(error, secret);
+  }
+}
+
 type Streamed = (args: ChatCompletionArgs, options: Options) => AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown>;
 
 /** A whole structured answer: `call` is the chat call made with the schema as JSON Schema; each choice's `message.parsed` set. */
@@ -138,15 +149,22 @@ export async function structuredWhole(args: ChatCompletionArgs, options: Options
 /** A streamed structured answer: each choice's `partial` as its text grows, `parsed` on its last chunk (or a StructuredOutputError there). */
 export async function* structuredStream(args: ChatCompletionArgs, options: Options, stream: Streamed): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
   if (options.observe) return yield* (await import("./observe")).observedStream(args, options, (a, o) => structuredStream(a, o, stream));
-  const structure = structureOf(args.response_format, callToken(args.accessToken));
-  const texts = new Map<number, string>();
+  const secret = callToken(args.accessToken);
+  const structure = structureOf(args.response_format, secret);
+  // Each choice's text so far and its reader, resumed with each piece: re-reading the text would cost its square.
+  const choices = new Map<number, { text: string; reader: PartialJson }>();
   for await (const chunk of stream({ ...args, response_format: structure.wire }, options)) {
     for (const choice of chunk.choices) {
-      const piece = choice.delta?.content;
-      const text = (texts.get(choice.index) ?? "") + (typeof piece === "string" ? piece : "");
-      texts.set(choice.index, text);
-      if (piece && text.length <= MAX_PARTIAL_CHARS) choice.partial = parsePartialJson(text);
-      if (choice.finish_reason) choice.parsed = await structure.read(text, choice.finish_reason, choice.index);
+      let seen = choices.get(choice.index);
+      if (seen === undefined) choices.set(choice.index, (seen = { text: "", reader: new PartialJson() }));
+      const piece = typeof choice.delta?.content === "string" ? choice.delta.content : "";
+      seen.text = grown(seen.text, piece, secret);
+      if (piece && seen.text.length <= MAX_PARTIAL_CHARS) {
+        seen.reader.feed(piece);
+        // A value that would copy more than the text has paid for is not taken: a huge list's partials thin out.
+        if (seen.reader.affordable()) choice.partial = seen.reader.value();
+      }
+      if (choice.finish_reason) choice.parsed = await structure.read(seen.text, choice.finish_reason, choice.index);
     }
     yield chunk;
   }
