@@ -10,6 +10,12 @@ export type { HttpRequestInfo, HttpResponseInfo } from "./errorShapes";
 
 const BRAND: unique symbol = Symbol.for("hfkit.error.kinds");
 
+/**
+ * The longest message an error keeps, whoever made it: a server's or a model's words (an error event of megabytes)
+ * are kept to their start, redacted before the cut (with room for a token across it), and marked cut with "…".
+ */
+export const MAX_MESSAGE_CHARS = 4096;
+
 /** The base of every error the client throws: catch it to catch them all. */
 export class InferenceError extends Error {
   /** The class's name, which `instanceof` checks across copies of the package. */
@@ -19,9 +25,10 @@ export class InferenceError extends Error {
   /** The `kind` of each class this error is (set by the constructor, not enumerable). */
   private declare readonly [BRAND]: unknown[];
 
-  /** `message` says what failed; `cause` is the underlying error, if any. */
+  /** `message` says what failed (its first 4 096 characters are kept); `cause` is the underlying error, if any. */
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    // Redacted with room past the cut: a token across it is replaced whole, never left halved.
+    super(message?.length > MAX_MESSAGE_CHARS ? `${redactText(message.slice(0, MAX_MESSAGE_CHARS + 64)).slice(0, MAX_MESSAGE_CHARS)}…` : message, options);
     this.name = new.target.kind;
     const kinds: unknown[] = [];
     // Each class up the chain that declares its own `kind`; `Error` does not.

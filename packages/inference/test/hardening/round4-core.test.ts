@@ -1,14 +1,16 @@
 /**
- * Round four on the core's readers, through real HTTP on loopback (raw `node:net` servers): keep-alives are never
- * progress, on a whole call as on a stream. A server that answers with an event stream of comments and nothing
- * else ends the call at its first-chunk limit (or its stall limit when there is none), whichever way it is read.
+ * Round four on the core's readers and errors, through real HTTP on loopback (raw `node:net` servers): keep-alives are
+ * never progress, on a whole call as on a stream (a server that answers with an event stream of comments and nothing
+ * else ends the call at its first-chunk limit, or its stall limit when there is none, whichever way it is read); and
+ * no error's message is longer than MAX_MESSAGE_CHARS, whatever a server put in it.
  */
 import { describe, expect, it } from "vitest";
-import { InferenceClient, MalformedEventError, TimeoutError } from "../../src/index";
+import { HttpError, InferenceClient, InferenceError, MalformedEventError, TimeoutError } from "../../src/index";
+import { MAX_MESSAGE_CHARS } from "../../src/core/errors";
 import { backendMemory } from "../../src/targets/endpoints/detect";
 import { chunked, type RawReply } from "../faults/raw-server";
 import { within } from "../faults/support";
-import { HF_SECRET, useRawServer } from "./support";
+import { expectNoSecret, HF_SECRET, useRawServer } from "./support";
 
 const SSE: Array<[string, string]> = [["Content-Type", "text/event-stream"]];
 const QUESTION = [{ role: "user" as const, content: "hi" }];
@@ -106,5 +108,32 @@ describe("keep-alive comments are not progress on a whole call", { timeout: 60_0
     const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", firstChunkTimeout: 1000, maxRetries: 0 });
     const out = await within(client.chatCompletion({ messages: QUESTION }), 20_000, "the slow answer");
     expect(out.choices[0]?.message.content).toBe("ok");
+  });
+});
+
+describe("every error's message is bounded where errors are made", () => {
+  it("an error event of 1 MB inside a 200 stream: the typed error, its message cut to 4 096 characters, no token", async () => {
+    const words = `The model failed: ${HF_SECRET} ${"because ".repeat(131_072)}`;
+    hub.server.handle((_req, reply) => {
+      const body = chunked(reply, 200, SSE);
+      body.chunk(`data: ${JSON.stringify({ error: words, error_type: "generation" })}\n\n`);
+      body.end();
+    });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", maxRetries: 0 });
+    const error = await settle(client.chatCompletionStream({ messages: QUESTION }).next(), "the stream");
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as Error).message).toHaveLength(MAX_MESSAGE_CHARS + 1);
+    expect((error as Error).message).toMatch(/^The model failed: \[redacted\] because because .*…$/);
+    expectNoSecret(error, HF_SECRET);
+  });
+
+  it("a message at the bound is kept whole; past it, cut there and marked; a token across the cut is redacted, not halved", () => {
+    expect(MAX_MESSAGE_CHARS).toBe(4096);
+    const at = "m".repeat(MAX_MESSAGE_CHARS);
+    expect(new InferenceError(at).message).toBe(at);
+    expect(new InferenceError(`${at}x`).message).toBe(`${at}…`);
+    const across = new InferenceError(`${"m".repeat(MAX_MESSAGE_CHARS - 7)} ${HF_SECRET}`).message;
+    expect(across).toBe(`${"m".repeat(MAX_MESSAGE_CHARS - 7)} [redac…`);
+    expect(String(new MalformedEventError(`${"m".repeat(10_000)}`, "").message)).toHaveLength(MAX_MESSAGE_CHARS + 1);
   });
 });
