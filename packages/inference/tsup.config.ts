@@ -21,6 +21,7 @@ const lazyTasks: Plugin = {
 const OWN_COPIES: readonly (readonly [module: string, importer: string])[] = [
   ["/core/lookups", "/targets/catalog.ts"],
   ["./cost", "/targets/failover.ts"],
+  ["/providers/direct", "/targets/candidates.ts"],
   // A class, copied: `instanceof` recognises either copy by its `kind` (core/errors.ts).
   ["/core/structuredError", "/targets/structured.ts"],
   ["/core/toolError", "/targets/tools.ts"],
@@ -34,7 +35,7 @@ const ownCopies: Plugin = {
       OWN_COPIES.some(([file, importer]) => args.path.endsWith(file) && args.importer.endsWith(importer))
         ? { path: resolve(args.resolveDir, `${args.path}.ts`), namespace: "own-copy" }
         : undefined;
-    build.onResolve({ filter: /\/(lookups|cost|structuredError|toolError|collect)$/ }, copied);
+    build.onResolve({ filter: /\/(lookups|cost|direct|structuredError|toolError|collect)$/ }, copied);
     build.onLoad({ filter: /.*/, namespace: "own-copy" }, (args) => ({ contents: readFileSync(args.path, "utf8"), loader: "ts", resolveDir: dirname(args.path) }));
   },
 };

@@ -9,6 +9,7 @@ import type { BaseArgs, ChatRouting, OneChatArgs, Options } from "../types";
 import { bindKey } from "./credentials";
 import { envToken } from "../core/environment";
 import { routerBase } from "./routes";
+import { providerHost } from "./providers/direct";
 
 /** The most candidates one call may name (each is a request at worst). */
 export const MAX_CANDIDATES = 16;
@@ -39,8 +40,11 @@ export interface Candidate<A = OneChatArgs> {
   readonly router: boolean;
 }
 
-/** Where a candidate's requests go (a URL), after its route's own checks; undefined when a lookup decides it. */
-export type RouteOf<A> = (args: A, options: Options) => string | undefined;
+/**
+ * Where a candidate's requests go, after its route's own checks: a URL, or a provider of a task's Hub mapping
+ * (its own API or the router, as the token decides: `providers/direct.ts`).
+ */
+export type RouteOf<A> = (args: A, options: Options) => string | { readonly provider: string };
 
 /** The candidates, in order, and the token the router's catalog may be read with (undefined: it may not be read). */
 export interface Candidates<A> {
@@ -66,15 +70,17 @@ export function candidatesOf<A extends BaseArgs>(
     const most = `at most ${MAX_CANDIDATES} candidates (providers and fallback models)`;
     throw new InputError(`A call may name ${most}, got ${unbound.length}`, field);
   }
+  const router = routerBase(options.routerUrl);
   const hostOf = (c: Candidate<A>, token: string | undefined): string | undefined => {
-    const url = route({ ...c.args, accessToken: token }, c.options);
+    const to = route({ ...c.args, accessToken: token }, c.options);
+    const url = typeof to === "string" ? to : providerHost(to.provider, token, router);
     return url === undefined ? undefined : new URL(url).origin;
   };
-  const routerOrigin = new URL(routerBase(options.routerUrl)).origin;
-  const { tokens, router } = bindKey(unbound, accessToken ?? envToken(), hostOf, routerOrigin);
-  const list = unbound.map((c, i) => ({ ...c, args: { ...c.args, accessToken: tokens[i] } }));
+  const routerOrigin = new URL(router).origin;
+  const bound = bindKey(unbound, accessToken ?? envToken(), hostOf, routerOrigin);
+  const list = unbound.map((c, i) => ({ ...c, args: { ...c.args, accessToken: bound.tokens[i] } }));
   for (const c of list) route(c.args, c.options); // each route's own checks, with its own token, before any request
-  return { list, catalog: router };
+  return { list, catalog: bound.router };
 }
 
 /** The main model's candidates: each provider of the list, or the one target (endpoint, base, provider, router). */

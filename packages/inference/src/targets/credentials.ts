@@ -9,7 +9,6 @@
  */
 import { envToken } from "../core/environment";
 import { InputError } from "../core/errors";
-import { isProviderKey } from "./providers/direct";
 
 /** A candidate as the rule sees it: its name, the argument that names it. */
 export interface Named {
@@ -53,7 +52,7 @@ export function bindKey<C extends Named>(
   hostOf: HostOf<C>,
   router: string,
 ): Bound {
-  if (!key || !isProviderKey(key)) return { tokens: candidates.map(() => key), router: { token: key } };
+  if (!key || key.startsWith("hf_")) return { tokens: candidates.map(() => key), router: { token: key } };
   const hosts = candidates.map((c) => hostWith(hostOf, c, key));
   const own = hosts.find((h) => h.origin !== undefined && h.origin !== router)?.origin;
   const owner = own ?? (hosts[0]?.origin === router ? router : undefined);

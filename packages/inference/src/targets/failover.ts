@@ -122,7 +122,7 @@ function chatOver<T>(args: ChatCompletionArgs, options: Options, span: Call, str
 export interface OneCall<A, T> {
   /** The task's checks of its input (an InputError), before any request. */
   readonly check: (args: A) => void;
-  /** A candidate's route checks, before any request: where its requests go (undefined: a lookup decides). */
+  /** A candidate's route checks, before any request: where its requests go (a URL, or a provider of the Hub's mapping). */
   readonly route: RouteOf<A>;
   /** The task's call to one target. */
   readonly call: (args: A, options: Options) => Promise<T>;

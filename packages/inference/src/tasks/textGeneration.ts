@@ -1,6 +1,5 @@
 import { generationTries } from "../targets/endpoints/generate";
-import { generationRoute, routerBase, taskProvider } from "../targets/routes";
-import { providerHost } from "../targets/providers/direct";
+import { generationRoute, taskProvider } from "../targets/routes";
 import { withRetries } from "../core/retry";
 import type { Options, TextGenerationArgs, TextGenerationCallArgs, TextGenerationOutput } from "../types";
 import { checkArgs, validateGenerateInput } from "../checks/params";
@@ -53,7 +52,7 @@ const ONE_TARGET: OneCall<TextGenerationArgs, TextGenerationOutput> = {
   check: validateGenerateInput,
   route(args, options) {
     const provider = taskProvider(args, options);
-    return provider === undefined ? generationRoute(args, options).url : providerHost(provider, args.accessToken, routerBase(options.routerUrl));
+    return provider === undefined ? generationRoute(args, options).url : { provider };
   },
   call: generated,
 };

@@ -3,7 +3,7 @@
  * the request goes to the provider's own API, not through the HF router, with the key as the provider
  * reads it (fal: `Authorization: Key …`). An HF token always goes through the router.
  */
-import { providerUrl } from "./helper";
+// No import: the failover's chunk carries its own copy (tsup.config.ts), so that a chat-only app never loads it.
 
 /** Each provider's own API, as 4.13 names it. */
 const DIRECT: Readonly<Record<string, string>> = {
@@ -29,6 +29,9 @@ const DIRECT: Readonly<Record<string, string>> = {
 
 /** fal's queue: `?_subdomain=queue` through the router, its own host with a key. */
 const FAL_QUEUE = "?_subdomain=queue";
+
+/** The URL of a provider's route through the HF router (`router`: its base, `routerBase()`). */
+const providerUrl = (router: string, provider: string, path: string): string => `${router}/${provider}/${path.replace(/^\/+/, "")}`;
 
 /** True for a provider's own key: a token that is not a Hugging Face one. */
 export const isProviderKey = (token: string | undefined): token is string => token !== undefined && !token.startsWith("hf_");

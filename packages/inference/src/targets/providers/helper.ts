@@ -40,9 +40,6 @@ export interface ProviderIo {
   readonly route: (path: string) => string;
 }
 
-/** The URL of a provider's route through the HF router (`router`: its base, `routerBase()`). */
-export const providerUrl = (router: string, provider: string, path: string): string => `${router}/${provider}/${path.replace(/^\/+/, "")}`;
-
 /** The arguments a provider's body starts from: the call's own fields, `inputs` and `parameters` left out (`parameters` are spread in by the caller). */
 export function restOf(args: ProviderArgs): JsonObject {
   const rest: JsonObject = { ...args };
