@@ -148,6 +148,16 @@ describe("class 1: a credential goes only to the host it belongs to", () => {
     ]);
   });
 
+  it("textGeneration with a provider's key and \"auto\" (the Hub's mapping picks the API): an InputError naming it, before any request", async () => {
+    router(healthy);
+    withoutEnvToken();
+    const args = { accessToken: TOGETHER_KEY, model: "org/main", inputs: "Once", provider: ["auto", "together"] };
+    const error = await textGeneration(args, options()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).field).toBe("provider[0]");
+    noRequests();
+  });
+
   type Run = (args: Record<string, unknown>, o: Options) => Promise<unknown>;
   const drain = async (it: AsyncIterable<unknown>): Promise<void> => {
     for await (const _ of it);
