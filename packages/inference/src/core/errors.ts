@@ -16,6 +16,12 @@ const BRAND: unique symbol = Symbol.for("hfkit.error.kinds");
  */
 export const MAX_MESSAGE_CHARS = 4096;
 
+/** `message` kept to MAX_MESSAGE_CHARS, redacted with room past the cut: a token across it is replaced, not halved. */
+function bounded(message: string): string {
+  if (!(message?.length > MAX_MESSAGE_CHARS)) return message;
+  return `${redactText(message.slice(0, MAX_MESSAGE_CHARS + 64)).slice(0, MAX_MESSAGE_CHARS)}…`;
+}
+
 /** The base of every error the client throws: catch it to catch them all. */
 export class InferenceError extends Error {
   /** The class's name, which `instanceof` checks across copies of the package. */
@@ -27,8 +33,7 @@ export class InferenceError extends Error {
 
   /** `message` says what failed (its first 4 096 characters are kept); `cause` is the underlying error, if any. */
   constructor(message: string, options?: { cause?: unknown }) {
-    // Redacted with room past the cut: a token across it is replaced whole, never left halved.
-    super(message?.length > MAX_MESSAGE_CHARS ? `${redactText(message.slice(0, MAX_MESSAGE_CHARS + 64)).slice(0, MAX_MESSAGE_CHARS)}…` : message, options);
+    super(bounded(message), options);
     this.name = new.target.kind;
     const kinds: unknown[] = [];
     // Each class up the chain that declares its own `kind`; `Error` does not.

@@ -15,8 +15,14 @@ const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 /** The most nesting read: deeper than this, the rest is left out (a hostile answer cannot exhaust the stack). */
 const MAX_DEPTH = 200;
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-const LITERALS: ReadonlyMap<string, unknown> = new Map<string, unknown>([["true", true], ["false", false], ["null", null]]);
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t",
+}; // prettier-ignore
+const LITERALS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
+  ["true", true],
+  ["false", false],
+  ["null", null],
+]);
 const WORDS = [...LITERALS.keys()];
 
 /**
@@ -29,9 +35,11 @@ export const COPIES_PER_CHAR = 64;
 export const partialJsonWork = { chars: 0, copied: 0 };
 
 /** What the reader expects next. The last three read nothing more. */
-const enum Next { Value, FirstItem, FirstKey, Key, Colon, Separator, Text, Escape, Number, Literal, Done, Stopped, Failed } // prettier-ignore
+const enum Next {
+  Value, FirstItem, FirstKey, Key, Colon, Separator, Text, Escape, Number, Literal, Done, Stopped, Failed,
+} // prettier-ignore
 
-/** A container not yet closed: the members read whole so far (only ever shown as a copy), how many, the key being read. */
+/** A container not yet closed: its members read whole so far (only ever shown copied), how many, the key being read. */
 interface Open {
   readonly members: Record<string, unknown> | unknown[];
   count: number;
@@ -42,11 +50,12 @@ interface Open {
 const NONE: unique symbol = Symbol("none");
 
 const isWhite = (c: string): boolean => (c <= " " ? c === " " || (c >= "\t" && c <= "\r") : c > "~" && WHITE.test(c));
-const isNumberChar = (c: string): boolean => (c >= "0" && c <= "9") || c === "." || c === "-" || c === "+" || c === "e" || c === "E";
+const isNumberChar = (c: string): boolean =>
+  (c >= "0" && c <= "9") || c === "." || c === "-" || c === "+" || c === "e" || c === "E";
 /** A member named by the model (`__proto__` defined, not assigned: it must not set the prototype). */
 function define(o: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
-  else o[key] = value;
+  if (key !== "__proto__") o[key] = value;
+  else Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** The value of `text` read as far as it goes; undefined when no value has begun (or the text is not JSON). */

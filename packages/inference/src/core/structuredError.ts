@@ -34,7 +34,7 @@ export class StructuredOutputError extends InferenceError {
   declare readonly reason: StructuredOutputReason;
   /** The raw text of the answer. */
   declare readonly text: string;
-  /** The validator's issues (for `"schema"`; else empty): the first 100, each `message` and `path` bounded and redacted. */
+  /** The validator's issues (for `"schema"`; else empty): the first 100, `message` and `path` bounded and redacted. */
   declare readonly issues: readonly StandardIssue[];
   /** How many issues the validator gave (`issues` keeps the first 100 of them). */
   declare readonly issueCount: number;
@@ -71,10 +71,13 @@ function messageOf(
   secret?: string,
 ): string {
   const where = detail.choice > 0 ? ` (choice ${detail.choice})` : "";
-  if (reason === "length") return `The answer${where} was cut at max_tokens (finish_reason "length") before its JSON ended: raise max_tokens`;
+  if (reason === "length") {
+    return `The answer${where} was cut at max_tokens (finish_reason "length") before its JSON ended: raise max_tokens`;
+  }
   if (reason === "json") {
-    const why = detail.cause instanceof Error ? detail.cause.message : undefined;
-    return `The answer${where} is not JSON: ${why === undefined ? "it does not parse" : serverText(String(why), secret, NAMED_CHARS)}`;
+    const { cause } = detail;
+    const why = cause instanceof Error ? serverText(cause.message, secret, NAMED_CHARS) : "it does not parse";
+    return `The answer${where} is not JSON: ${why}`;
   }
   const named = issues.slice(0, NAMED_ISSUES).map((issue) => describe(issue).slice(0, NAMED_CHARS));
   const more = count > named.length ? ` (and ${count - named.length} more)` : "";
@@ -83,9 +86,10 @@ function messageOf(
 
 /** An issue as kept: its message and path only, bounded and redacted (they quote the model's keys and values). */
 function keptIssue(issue: StandardIssue, secret?: string): StandardIssue {
-  const message = serverText(typeof issue?.message === "string" ? issue.message : String(issue?.message), secret, ISSUE_CHARS);
-  const path = Array.isArray(issue?.path) ? issue.path.slice(0, PATH_KEYS).map((key: unknown) => keptKey(key, secret)) : undefined;
-  return path === undefined ? { message } : { message, path };
+  const text = typeof issue?.message === "string" ? issue.message : String(issue?.message);
+  const message = serverText(text, secret, ISSUE_CHARS);
+  if (!Array.isArray(issue?.path)) return { message };
+  return { message, path: issue.path.slice(0, PATH_KEYS).map((key: unknown) => keptKey(key, secret)) };
 }
 
 /** A key of a path (a segment object keeps its shape, `{ key }`). */

@@ -50,11 +50,12 @@ function expectTimeout(error: unknown, kind: TimeoutError["kind"]): void {
 }
 
 describe("keep-alive comments are not progress on a whole call", { timeout: 60_000 }, () => {
-  it("chatCompletion answered with an event stream of comments: TimeoutError first-chunk, as the same call streamed", async () => {
+  it("chatCompletion answered with an event stream of comments: TimeoutError first-chunk, as streamed", async () => {
     keepAlivesForever();
     const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", ...FIRST_CHUNK });
     expectTimeout(await settle(client.chatCompletion({ messages: QUESTION }), "the whole call"), "first-chunk");
-    expectTimeout(await settle(client.chatCompletionStream({ messages: QUESTION }).next(), "the stream"), "first-chunk");
+    const streamed = client.chatCompletionStream({ messages: QUESTION }).next();
+    expectTimeout(await settle(streamed, "the stream"), "first-chunk");
   });
 
   it("with no first-chunk limit, both end at the stall limit", async () => {
@@ -70,7 +71,7 @@ describe("keep-alive comments are not progress on a whole call", { timeout: 60_0
     expectTimeout(await settle(client.textGeneration({ inputs: "hi" }), "the whole call"), "first-chunk");
   });
 
-  it("a task's answer (featureExtraction) under text/event-stream is read as text, not as an endless Blob", async () => {
+  it("a task's answer (featureExtraction) under text/event-stream is read as text, not an endless Blob", async () => {
     keepAlivesForever();
     const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, ...FIRST_CHUNK });
     expectTimeout(await settle(client.featureExtraction({ inputs: "hi" }), "the task"), "first-chunk");
@@ -78,7 +79,7 @@ describe("keep-alive comments are not progress on a whole call", { timeout: 60_0
     expectTimeout(await settle(stalled.featureExtraction({ inputs: "hi" }), "the task"), "stall");
   });
 
-  it("a task's JSON answer under text/event-stream is its value; an event stream that ends is a MalformedEventError quoting it", async () => {
+  it("a task's JSON under text/event-stream is its value; an event stream, a MalformedEventError", async () => {
     hub.server.handle((_req, reply) => {
       const body = chunked(reply, 200, SSE);
       body.chunk("\n[0.5, 1.5]");
@@ -96,8 +97,9 @@ describe("keep-alive comments are not progress on a whole call", { timeout: 60_0
     expect((error as Error).message).toContain(': ping\n\ndata: {"x": 1}');
   });
 
-  it("the bytes of a JSON answer are progress: its first byte meets the first-chunk limit, the rest may come later", async () => {
-    const answer = JSON.stringify({ id: "a", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] });
+  it("a JSON answer's bytes are progress: its first byte meets the first-chunk limit, the rest later", async () => {
+    const choices = [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }];
+    const answer = JSON.stringify({ id: "a", object: "chat.completion", created: 1, model: "m", choices });
     hub.server.handle(async (_req, reply) => {
       const body = chunked(reply, 200, [["Content-Type", "application/json"]]);
       body.chunk(answer.slice(0, 1));
@@ -105,14 +107,15 @@ describe("keep-alive comments are not progress on a whole call", { timeout: 60_0
       body.chunk(answer.slice(1));
       body.end();
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", firstChunkTimeout: 1000, maxRetries: 0 });
+    const options = { endpointUrl: hub.server.url, backend: "openai" as const, firstChunkTimeout: 1000, maxRetries: 0 };
+    const client = new InferenceClient(HF_SECRET, options);
     const out = await within(client.chatCompletion({ messages: QUESTION }), 20_000, "the slow answer");
     expect(out.choices[0]?.message.content).toBe("ok");
   });
 });
 
 describe("every error's message is bounded where errors are made", () => {
-  it("an error event of 1 MB inside a 200 stream: the typed error, its message cut to 4 096 characters, no token", async () => {
+  it("an error event of 1 MB inside a 200 stream: the typed error, its message cut to 4 096 characters", async () => {
     const words = `The model failed: ${HF_SECRET} ${"because ".repeat(131_072)}`;
     hub.server.handle((_req, reply) => {
       const body = chunked(reply, 200, SSE);
@@ -127,7 +130,7 @@ describe("every error's message is bounded where errors are made", () => {
     expectNoSecret(error, HF_SECRET);
   });
 
-  it("a message at the bound is kept whole; past it, cut there and marked; a token across the cut is redacted, not halved", () => {
+  it("a message at the bound is kept whole; past it, cut and marked; a token across the cut redacted", () => {
     expect(MAX_MESSAGE_CHARS).toBe(4096);
     const at = "m".repeat(MAX_MESSAGE_CHARS);
     expect(new InferenceError(at).message).toBe(at);

@@ -25,14 +25,19 @@ const QUESTION = [{ role: "user" as const, content: "a recipe" }];
 const hub = useRawServer(() => {});
 const BASE = { id: "c", object: "chat.completion.chunk", created: 1, model: "m", system_fingerprint: "" };
 
-/** The server streams `text` as the content of chunks of the given sizes (in turn), the last with finish_reason "stop". */
+/** The server streams `text` as the content of chunks of the sizes given (in turn), the last with finish "stop". */
 function serveStream(text: string, sizes: readonly number[]): number {
   const pieces: string[] = [];
-  for (let i = 0, k = 0; i < text.length; i += sizes[k++ % sizes.length] as number) pieces.push(text.slice(i, i + (sizes[k % sizes.length] as number)));
+  for (let i = 0, k = 0; i < text.length; k++) {
+    const size = sizes[k % sizes.length] ?? 1;
+    pieces.push(text.slice(i, i + size));
+    i += size;
+  }
   hub.server.handle((_req, reply) => {
     const body = chunked(reply, 200, SSE);
     const events = pieces.map((p, i) => {
-      const choice = { index: 0, delta: { role: "assistant", content: p }, finish_reason: i === pieces.length - 1 ? "stop" : null };
+      const finish = i === pieces.length - 1 ? "stop" : null;
+      const choice = { index: 0, delta: { role: "assistant", content: p }, finish_reason: finish };
       return `data: ${JSON.stringify({ ...BASE, choices: [choice] })}\n\n`;
     });
     for (let i = 0; i < events.length; i += 500) body.chunk(events.slice(i, i + 500).join(""));
@@ -42,7 +47,8 @@ function serveStream(text: string, sizes: readonly number[]): number {
   return pieces.length;
 }
 
-const client = (): InferenceClient => new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", maxRetries: 0 });
+const client = (): InferenceClient =>
+  new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", maxRetries: 0 });
 const anyObject = { type: "json_schema", json_schema: { name: "recipe", schema: {} } } as const;
 
 /** Streams the structured answer: each chunk's text piece and the partial it carried (absent: not there). */
@@ -59,13 +65,16 @@ async function streamed(format: unknown = anyObject) {
   return { seen, parsed };
 }
 
-/** A recipe of `steps` steps: about 95 characters a step. */
+/** A recipe of `steps` steps: about 65 characters a step. */
 const recipe = (steps: number): string =>
-  JSON.stringify({ title: "Pancakes", steps: Array.from({ length: steps }, (_, n) => ({ n, text: `Step ${n}: whisk the eggs and the milk, then fold in the flour.`, done: n % 2 === 0 })) });
+  JSON.stringify({
+    title: "Pancakes",
+    steps: Array.from({ length: steps }, (_, n) => ({ n, text: `Step ${n}: whisk the eggs and milk.`, done: n % 2 > 0 })),
+  });
 
 describe("a structured stream costs its length, not its square", () => {
-  it("each character of the answer is read once, and every chunk of a 30 KB answer carries the value of the text so far", async () => {
-    const text = recipe(320);
+  it("each character is read once; every chunk of a 30 KB answer carries the value of its text so far", async () => {
+    const text = recipe(460);
     const chunks = serveStream(text, [1, 4, 7, 3, 2, 5]);
     const before = partialJsonWork.chars;
     const { seen, parsed } = await streamed();
@@ -79,7 +88,7 @@ describe("a structured stream costs its length, not its square", () => {
     }
   });
 
-  it("a value once whole is built once: every later partial value shares it, the values still open are new each time", async () => {
+  it("a value once whole is built once and shared by every later value; what is open is new each time", async () => {
     serveStream(recipe(40), [3]);
     const { seen } = await streamed();
     const values = seen.map((s) => s.partial as { steps?: object[] } | undefined);
@@ -90,7 +99,7 @@ describe("a structured stream costs its length, not its square", () => {
     for (let i = from + 1; i < values.length; i++) expect(values[i]).not.toBe(values[i - 1]);
   });
 
-  it("a list of 30 000 numbers: the values copy at most COPIES_PER_CHAR members a character, and the last chunk has the whole", async () => {
+  it("30 000 numbers: at most COPIES_PER_CHAR members copied a character; the last chunk has the whole", async () => {
     const text = `[${Array.from({ length: 30_000 }, (_, i) => i % 10).join(",")}]`;
     const chunks = serveStream(text, [8]);
     const before = partialJsonWork.copied;
@@ -103,15 +112,18 @@ describe("a structured stream costs its length, not its square", () => {
     expect(seen.at(-1)?.partial).toEqual(JSON.parse(text));
   });
 
-  it("past 32 MB of one choice's text, a MalformedEventError (the token redacted), not V8's Invalid string length", async () => {
+  it("past 32 MB of a choice's text, a MalformedEventError (redacted), not V8's Invalid string length", async () => {
     const piece = `${HF_SECRET} `.repeat(1 << 15);
     async function* endless(): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
-      yield { ...BASE, choices: [{ index: 0, delta: { role: "assistant", content: `["${piece}` } }] } as ChatCompletionStreamOutput;
-      for (let i = 0; i < 40; i++) yield { ...BASE, choices: [{ index: 0, delta: { role: "assistant", content: piece.repeat(1) } }] } as ChatCompletionStreamOutput;
+      const chunk = (content: string): ChatCompletionStreamOutput =>
+        ({ ...BASE, choices: [{ index: 0, delta: { role: "assistant", content } }] }) as ChatCompletionStreamOutput;
+      yield chunk(`["${piece}`);
+      for (let i = 0; i < 40; i++) yield chunk(piece);
       return undefined;
     }
     const error = await (async () => {
-      for await (const _ of structuredStream({ messages: QUESTION, accessToken: HF_SECRET, response_format: anyObject } as never, {}, endless)) void _;
+      const args = { messages: QUESTION, accessToken: HF_SECRET, response_format: anyObject } as never;
+      for await (const _ of structuredStream(args, {}, endless)) void _;
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MalformedEventError);
     expect((error as Error).message).toMatch(/larger than 32 MB/);
@@ -121,8 +133,10 @@ describe("a structured stream costs its length, not its square", () => {
 
 describe("the partial reader, piece by piece", () => {
   const texts = fc.oneof(
-    fc.tuple(fc.jsonValue({ maxDepth: 4 }), fc.boolean()).map(([v, pretty]) => JSON.stringify(v, null, pretty ? 2 : undefined)),
-    fc.array(fc.constantFrom(..."{}[]\":,\\ \n\u00a0aeflnrstu0129.-+E".split(""), "true", "null", "\\u00e9"), { maxLength: 30 }).map((a) => a.join("")),
+    fc.tuple(fc.jsonValue({ maxDepth: 4 }), fc.boolean()).map(([v, pretty]) => JSON.stringify(v, null, pretty ? 2 : 0)),
+    fc
+      .array(fc.constantFrom(..."{}[]\":,\\ \n\u00a0aeflnrstu0129.-+E", "true", "null", "\\u00e9"), { maxLength: 30 })
+      .map((a) => a.join("")),
   );
 
   it("any cut of any text into pieces gives, after each, the value of the text so far", () => {
@@ -140,7 +154,7 @@ describe("the partial reader, piece by piece", () => {
     );
   });
 
-  it("a value costs the members of the containers still open, and is affordable while the text read has paid for it", () => {
+  it("a value costs the members of the containers still open; it is affordable while the text has paid for it", () => {
     const reader = new PartialJson();
     reader.feed("[1,1,1,1,"); // 9 characters: 9 * COPIES_PER_CHAR members may be copied
     const before = partialJsonWork.copied;
@@ -174,21 +188,28 @@ describe("the partial reader, piece by piece", () => {
   });
 });
 
+/** A whole chat answer whose text is `content`. */
+function wholeAnswer(content: string): string {
+  const choices = [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }];
+  return JSON.stringify({ ...BASE, object: "chat.completion", choices });
+}
+
 /** A Standard Schema validator that refuses everything with `count` issues, each quoting the token at length. */
 function refusing(count: number): StandardSchemaV1 {
   const message = `expected a pancake, got ${HF_SECRET} ${"x".repeat(100_000)}`;
   const path = Array.from({ length: 1000 }, (_, i) => (i % 2 ? i : { key: `${HF_SECRET}-${"k".repeat(500)}` }));
   const issue = { message, path };
-  return { "~standard": { version: 1, vendor: "hostile", validate: () => ({ issues: Array.from({ length: count }, () => issue) }) } };
+  const validate = () => ({ issues: Array.from({ length: count }, () => issue) });
+  return { "~standard": { version: 1, vendor: "hostile", validate } };
 }
 
 describe("a StructuredOutputError keeps bounded, redacted content", () => {
-  it("a validator's 200 000 issues: the first 100 kept (issueCount 200 000), each bounded; the message bounded; no token anywhere", async () => {
+  it("200 000 issues from a validator: 100 kept (issueCount 200 000), each bounded; message bounded", async () => {
     hub.server.handle((_req, reply) => {
-      const answer = { ...BASE, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: '{"a": 1}' }, finish_reason: "stop" }] };
-      whole(reply, 200, "application/json", JSON.stringify(answer));
+      whole(reply, 200, "application/json", wholeAnswer('{"a": 1}'));
     });
-    const format = { type: "json_schema", json_schema: { name: "r", schema: refusing(200_000), jsonSchema: { type: "object" } } };
+    const json_schema = { name: "r", schema: refusing(200_000), jsonSchema: { type: "object" } };
+    const format = { type: "json_schema", json_schema };
     const error = (await client()
       .chatCompletion({ messages: QUESTION, response_format: format as never })
       .catch((e: unknown) => e)) as StructuredOutputError;
@@ -201,7 +222,9 @@ describe("a StructuredOutputError keeps bounded, redacted content", () => {
     for (const issue of error.issues) {
       expect(issue.message.length).toBeLessThanOrEqual(500);
       expect(issue.path).toHaveLength(32);
-      for (const key of issue.path ?? []) expect(String(typeof key === "object" ? key.key : key).length).toBeLessThanOrEqual(64);
+      for (const key of issue.path ?? []) {
+        expect(String(typeof key === "object" ? key.key : key).length).toBeLessThanOrEqual(64);
+      }
     }
     expect(error.issues[0]?.path?.[0]).toEqual({ key: expect.stringMatching(/^\[redacted\]-k+$/) as unknown });
     expect(error.issues[0]?.path?.[1]).toBe(1);
@@ -209,11 +232,10 @@ describe("a StructuredOutputError keeps bounded, redacted content", () => {
     expect(inspect(error, { depth: 6 }).length).toBeLessThan(300_000);
   });
 
-  it("an answer of 2 MB that is not JSON: the message and the cause bounded and redacted, the text its first 64 KiB", async () => {
+  it("2 MB that are not JSON: message and cause bounded and redacted, the text its first 64 KiB", async () => {
     const content = `${HF_SECRET} ${"no json here ".repeat(160_000)}`;
     hub.server.handle((_req, reply) => {
-      const answer = { ...BASE, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] };
-      whole(reply, 200, "application/json", JSON.stringify(answer));
+      whole(reply, 200, "application/json", wholeAnswer(content));
     });
     const error = (await client()
       .chatCompletion({ messages: QUESTION, response_format: anyObject })
