@@ -4,7 +4,7 @@
  */
 
 import { HUB_API, type HttpRequestInfo, type HttpResponseInfo, PROVIDER_API, PROVIDER_OUTPUT, ROUTING } from "./errorShapes";
-import { redactText } from "./redact";
+import { redactText, serverText } from "./redact";
 
 export type { HttpRequestInfo, HttpResponseInfo } from "./errorShapes";
 
@@ -16,11 +16,6 @@ const BRAND: unique symbol = Symbol.for("hfkit.error.kinds");
  */
 export const MAX_MESSAGE_CHARS = 4096;
 
-/** `message` kept to MAX_MESSAGE_CHARS, redacted with room past the cut: a token across it is replaced, not halved. */
-function bounded(message: string): string {
-  if (!(message?.length > MAX_MESSAGE_CHARS)) return message;
-  return `${redactText(message.slice(0, MAX_MESSAGE_CHARS + 64)).slice(0, MAX_MESSAGE_CHARS)}…`;
-}
 
 /** The base of every error the client throws: catch it to catch them all. */
 export class InferenceError extends Error {
@@ -33,7 +28,8 @@ export class InferenceError extends Error {
 
   /** `message` says what failed (its first 4 096 characters are kept); `cause` is the underlying error, if any. */
   constructor(message: string, options?: { cause?: unknown }) {
-    super(bounded(message), options);
+    // Cut as server text is (redacted with room past the cut: a token across it is replaced, not halved).
+    super(message?.length > MAX_MESSAGE_CHARS ? `${serverText(message, "", MAX_MESSAGE_CHARS)}…` : message, options);
     this.name = new.target.kind;
     const kinds: unknown[] = [];
     // Each class up the chain that declares its own `kind`; `Error` does not.
