@@ -16,7 +16,6 @@ const BRAND: unique symbol = Symbol.for("hfkit.error.kinds");
  */
 export const MAX_MESSAGE_CHARS = 4096;
 
-
 /** The base of every error the client throws: catch it to catch them all. */
 export class InferenceError extends Error {
   /** The class's name, which `instanceof` checks across copies of the package. */
