@@ -8,7 +8,7 @@
 import { StreamCollector } from "../core/collect";
 import { type InferenceError, InputError } from "../core/errors";
 import { isRecord } from "../core/json";
-import { redactText, sealError } from "../core/redact";
+import { sealError } from "../core/redact";
 import { ToolError } from "../core/toolError";
 import { checkJsonSchema } from "../checks/jsonSchema";
 import type {
@@ -32,6 +32,7 @@ import type {
 import { spanCall } from "./chat";
 import { toolRan } from "./observe";
 import { isStandard, jsonSchemaOf } from "./structured";
+import { said, toolError } from "./toolErrors";
 
 /** The chat calls a loop's steps are made with (the task's own: every step goes through the call core). */
 export interface StepCalls {
@@ -51,7 +52,8 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 interface Checked {
   readonly tool: Tool<unknown>;
   readonly definition: { type: "function"; function: { name: string; description?: string; parameters: Record<string, unknown> } };
-  readonly check: (value: unknown) => Promise<readonly StandardIssue[] | { value: unknown }>;
+  /** The value to run with, or the issues described; throws when the validator fails (the prepare step catches it). */
+  readonly check: (value: unknown) => Promise<string | { value: unknown }>;
 }
 
 /** Every tool and option checked (an InputError naming the field) before anything is sent. */
@@ -70,7 +72,7 @@ function checkRun(args: RunToolsArgs, options: RunToolsOptions): { tools: Map<st
     if (description !== undefined && typeof description !== "string") throw new InputError(`\`${field}.description\` must be a string`, `${field}.description`);
     if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) throw new InputError(`\`${field}.timeout\` must be a number of milliseconds > 0`, `${field}.timeout`);
     const schema = jsonSchemaOf(parameters, jsonSchema, `${field}.parameters`);
-    const check = isStandard(parameters)
+    const validate = isStandard(parameters)
       ? async (value: unknown) => {
           const result = await parameters["~standard"].validate(value);
           return result.issues ?? { value: result.value };
@@ -79,6 +81,10 @@ function checkRun(args: RunToolsArgs, options: RunToolsOptions): { tools: Map<st
           const issues = checkJsonSchema(value, schema);
           return Promise.resolve(issues.length ? issues : { value });
         };
+    const check = async (value: unknown) => {
+      const checked = await validate(value);
+      return "value" in checked ? checked : checked.slice(0, 5).map(describe).join("; ");
+    };
     const fn: { name: string; description?: string; parameters: Record<string, unknown> } = { name, parameters: schema };
     if (description !== undefined) fn.description = description;
     tools.set(name, { tool: tool as unknown as Tool<unknown>, definition: { type: "function", function: fn }, check }); // checked field by field above
@@ -141,7 +147,7 @@ export async function* toolLoop(args: RunToolsArgs, options: RunToolsOptions, ca
         yield { type: "done", run };
         return run;
       }
-      const prepared = await Promise.all(requested.map((c) => prepare(c, tools, step)));
+      const prepared = await Promise.all(requested.map((c) => prepare(c, tools, step, secret)));
       for (const p of prepared) yield { type: "tool-call", step, call: p.request };
       const pending = new Map<number, Promise<{ i: number; result: ToolCallResult }>>();
       const { observe } = chatOptions;
@@ -198,31 +204,36 @@ interface Prepared {
   readonly refusal: ToolError | undefined;
 }
 
-async function prepare(call: { id: string; function: { name: string; arguments: unknown } }, tools: Map<string, Checked>, step: number): Promise<Prepared> {
+type Call = { id: string; function: { name: string; arguments: unknown } };
+
+/** `call` ready to run, or refused: its tool unknown, its arguments not JSON, off its parameters, or not checkable. */
+async function prepare(call: Call, tools: Map<string, Checked>, step: number, secret?: string): Promise<Prepared> {
   const name = String(call.function.name);
   const raw = call.function.arguments;
   const tool = tools.get(name);
-  let parsed: unknown = raw;
-  let refusal: ToolError | undefined;
-  if (!tool) {
-    refusal = new ToolError("unknown-tool", name, `There is no tool named ${JSON.stringify(name.slice(0, 64))}: the tools are ${[...tools.keys()].join(", ")}`);
-  } else {
-    try {
-      parsed = typeof raw === "string" ? (raw.trim() === "" ? {} : JSON.parse(raw)) : raw;
-    } catch (cause) {
-      refusal = new ToolError("invalid-arguments", name, `The arguments of ${name} are not JSON: ${(cause as Error).message}`, { cause });
-    }
-    if (!refusal) {
-      const checked = await tool.check(parsed);
-      if ("value" in checked) parsed = checked.value;
-      else refusal = new ToolError("invalid-arguments", name, `The arguments of ${name} do not follow its parameters: ${checked.slice(0, 5).map(describe).join("; ")}`);
-    }
+  const ready = (parsed: unknown, refusal?: ToolError): Prepared => ({ request: { id: call.id, name, arguments: parsed, step }, tool, refusal });
+  const refuse = (parsed: unknown, message: string, from?: { cause: unknown }): Prepared =>
+    ready(parsed, toolError(tool ? "invalid-arguments" : "unknown-tool", name, message, secret, from));
+  if (!tool) return refuse(raw, `There is no tool named ${JSON.stringify(name.slice(0, 64))}: the tools are ${[...tools.keys()].join(", ")}`);
+  let parsed: unknown;
+  try {
+    parsed = typeof raw === "string" ? (raw.trim() === "" ? {} : JSON.parse(raw)) : raw;
+  } catch (cause) {
+    return refuse(raw, `The arguments of ${name} are not JSON: ${said(cause)}`, { cause });
   }
-  return { request: { id: call.id, name, arguments: parsed, step }, tool, refusal };
+  let checked: string | { value: unknown };
+  try {
+    checked = await tool.check(parsed);
+  } catch (cause) {
+    // The validator's own failure (a deep answer overflows a recursive one's stack): the model is told, the loop goes on.
+    return refuse(parsed, `The arguments of ${name} could not be checked: ${said(cause)}`, { cause });
+  }
+  if (typeof checked === "string") return refuse(parsed, `The arguments of ${name} do not follow its parameters: ${checked}`);
+  return ready(checked.value);
 }
 
 function describe(issue: StandardIssue): string {
-  const path = (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".");
+  const path = (issue.path ?? []).map((p) => String(p !== null && typeof p === "object" ? p.key : p)).join(".");
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
@@ -231,12 +242,14 @@ async function execute(p: Prepared, approve: RunToolsOptions["approve"], toolTim
   const { request } = p;
   const base = { id: request.id, name: request.name, arguments: request.arguments };
   const failed = (error: ToolError): ToolCallResult => ({ ...base, status: error.status, error, content: `Error: ${error.message}` });
-  if (p.refusal || !p.tool) return failed(p.refusal ?? new ToolError("unknown-tool", request.name, "No such tool"));
+  const fail = (status: ToolError["status"], message: string, from?: { cause: unknown }): ToolCallResult =>
+    failed(toolError(status, request.name, message, secret, from));
+  if (p.refusal || !p.tool) return p.refusal ? failed(p.refusal) : fail("unknown-tool", "No such tool");
   const { tool } = p.tool;
   try {
-    if (approve && (await approve(request)) === false) return failed(new ToolError("refused", request.name, `The call of ${request.name} was refused`));
+    if (approve && (await approve(request)) === false) return fail("refused", `The call of ${request.name} was refused`);
   } catch (cause) {
-    return failed(new ToolError("refused", request.name, `The call of ${request.name} was refused: its approval failed`, { cause }));
+    return fail("refused", `The call of ${request.name} was refused: its approval failed`, { cause });
   }
   const limit = Math.min(tool.timeout ?? toolTimeout, MAX_TIMER_MS);
   const own = new AbortController();
@@ -244,7 +257,7 @@ async function execute(p: Prepared, approve: RunToolsOptions["approve"], toolTim
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new ToolError("timeout", request.name, `${request.name} did not finish within ${limit} ms`);
+      const error = toolError("timeout", request.name, `${request.name} did not finish within ${limit} ms`);
       stop(error);
       reject(error);
     }, limit);
@@ -265,14 +278,14 @@ async function execute(p: Prepared, approve: RunToolsOptions["approve"], toolTim
     const value: unknown = await Promise.race([Promise.resolve().then(() => tool.run(request.arguments as never, { signal: own.signal, callId: request.id, step: request.step })), timedOut, aborted]);
     return { ...base, status: "ok", value, content: contentOf(value) };
   } catch (error) {
-    if (error instanceof ToolError) return failed(error);
+    // A ToolError (the timer's, or one the tool threw) is made again here: redacted and cut like any tool's words.
+    if (error instanceof ToolError) return fail(error.status, error.message, "cause" in error ? { cause: error.cause } : undefined);
     if (loop.aborted && error === loop.reason) throw error; // the loop ends: the call's error, not the tool's
-    const message = error instanceof Error ? error.message : String(error);
-    return failed(new ToolError("error", request.name, `${request.name} failed: ${redactText(message, secret)}`, { cause: error }));
+    return fail("error", `${request.name} failed: ${said(error)}`, { cause: error });
   } finally {
     clearTimeout(timer);
     loop.removeEventListener("abort", onLoopAbort);
-    if (!own.signal.aborted) own.abort(new ToolError("timeout", request.name, "The call is over"));
+    if (!own.signal.aborted) own.abort(toolError("timeout", request.name, "The call is over"));
   }
 }
 
