@@ -17,7 +17,7 @@ function counted(value: unknown, schema: unknown) {
 const letter = (i: number): string => String.fromCharCode(i < 26 ? 97 + i : 65 + i - 26);
 
 /** `levels` definitions, each `keyword` of two references to the next, the last `leaf`: 2^levels paths to it. */
-export function sharedLevels(levels: number, keyword = "anyOf", leaf: unknown = { type: "string" }): Record<string, unknown> {
+function sharedLevels(levels: number, keyword = "anyOf", leaf: unknown = { type: "string" }): Record<string, unknown> {
   const $defs: Record<string, unknown> = {};
   for (let i = 0; i < levels; i++) {
     const next = { $ref: `#/$defs/${letter(i + 1)}` };
