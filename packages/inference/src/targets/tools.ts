@@ -211,10 +211,15 @@ async function prepare(call: Call, tools: Map<string, Checked>, step: number, se
   const name = String(call.function.name);
   const raw = call.function.arguments;
   const tool = tools.get(name);
-  const ready = (parsed: unknown, refusal?: ToolError): Prepared => ({ request: { id: call.id, name, arguments: parsed, step }, tool, refusal });
+  const ready = (parsed: unknown, refusal?: ToolError): Prepared => ({
+    request: { id: call.id, name, arguments: parsed, step },
+    tool,
+    refusal,
+  });
   const refuse = (parsed: unknown, message: string, from?: { cause: unknown }): Prepared =>
     ready(parsed, toolError(tool ? "invalid-arguments" : "unknown-tool", name, message, secret, from));
-  if (!tool) return refuse(raw, `There is no tool named ${JSON.stringify(name.slice(0, 64))}: the tools are ${[...tools.keys()].join(", ")}`);
+  const names = [...tools.keys()].join(", ");
+  if (!tool) return refuse(raw, `There is no tool named ${JSON.stringify(name.slice(0, 64))}: the tools are ${names}`);
   let parsed: unknown;
   try {
     parsed = typeof raw === "string" ? (raw.trim() === "" ? {} : JSON.parse(raw)) : raw;
@@ -225,11 +230,11 @@ async function prepare(call: Call, tools: Map<string, Checked>, step: number, se
   try {
     checked = await tool.check(parsed);
   } catch (cause) {
-    // The validator's own failure (a deep answer overflows a recursive one's stack): the model is told, the loop goes on.
+    // The validator's own failure (a recursive one's stack overflowed by a deep answer): the model is told.
     return refuse(parsed, `The arguments of ${name} could not be checked: ${said(cause)}`, { cause });
   }
-  if (typeof checked === "string") return refuse(parsed, `The arguments of ${name} do not follow its parameters: ${checked}`);
-  return ready(checked.value);
+  if (typeof checked !== "string") return ready(checked.value);
+  return refuse(parsed, `The arguments of ${name} do not follow its parameters: ${checked}`);
 }
 
 function describe(issue: StandardIssue): string {
@@ -247,7 +252,8 @@ async function execute(p: Prepared, approve: RunToolsOptions["approve"], toolTim
   if (p.refusal || !p.tool) return p.refusal ? failed(p.refusal) : fail("unknown-tool", "No such tool");
   const { tool } = p.tool;
   try {
-    if (approve && (await approve(request)) === false) return fail("refused", `The call of ${request.name} was refused`);
+    const refused = approve && (await approve(request)) === false;
+    if (refused) return fail("refused", `The call of ${request.name} was refused`);
   } catch (cause) {
     return fail("refused", `The call of ${request.name} was refused: its approval failed`, { cause });
   }
@@ -279,7 +285,8 @@ async function execute(p: Prepared, approve: RunToolsOptions["approve"], toolTim
     return { ...base, status: "ok", value, content: contentOf(value) };
   } catch (error) {
     // A ToolError (the timer's, or one the tool threw) is made again here: redacted and cut like any tool's words.
-    if (error instanceof ToolError) return fail(error.status, error.message, "cause" in error ? { cause: error.cause } : undefined);
+    const from = error instanceof ToolError && "cause" in error ? { cause: error.cause } : undefined;
+    if (error instanceof ToolError) return fail(error.status, error.message, from);
     if (loop.aborted && error === loop.reason) throw error; // the loop ends: the call's error, not the tool's
     return fail("error", `${request.name} failed: ${said(error)}`, { cause: error });
   } finally {
