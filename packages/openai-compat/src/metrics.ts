@@ -14,6 +14,29 @@ const ROUTES = new Set(["/v1/chat/completions", "/v1/responses", "/v1/models"]);
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const FIRST_CHUNK_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
+/**
+ * The most values a label takes: a client names the model, an upstream the provider, and each value is a series of
+ * every metric. Past them, a new value is counted as `other`.
+ */
+export const MAX_LABEL_VALUES = 32;
+
+type Labels = Record<string, string>;
+
+/** `labels` with each value among the first `MAX_LABEL_VALUES` its label took, else `other`. */
+export function labelCap(): <L extends Labels>(labels: L) => L {
+  const seen = new Map<string, Set<string>>();
+  return <L extends Labels>(labels: L): L => {
+    const out: Labels = {};
+    for (const [name, value] of Object.entries(labels)) {
+      let values = seen.get(name);
+      if (!values) seen.set(name, (values = new Set()));
+      if (values.size < MAX_LABEL_VALUES) values.add(value);
+      out[name] = values.has(value) ? value : "other";
+    }
+    return out as L; // the same names, each with a string
+  };
+}
+
 /** `ok`, the hfkit error's class name, or `http_<status>` for an error the proxy answered without one. */
 export function outcomeOf(r: RequestReport): string {
   if (r.error) return r.error;
@@ -47,10 +70,16 @@ export async function createMetrics(): Promise<ProxyMetrics> {
     labelNames: ["route", "model", "provider", "type"] as const,
     registers,
   });
+  const capped = labelCap();
   return {
     record(r) {
-      const call = { route: ROUTES.has(r.route) ? r.route : "other", model: r.model ?? "", provider: r.provider ?? "" };
-      const labels = { ...call, outcome: outcomeOf(r) };
+      const { outcome, ...call } = capped({
+        route: ROUTES.has(r.route) ? r.route : "other",
+        model: r.model ?? "",
+        provider: r.provider ?? "",
+        outcome: outcomeOf(r),
+      });
+      const labels = { ...call, outcome };
       requests.inc(labels);
       duration.observe(labels, r.durationMs / 1000);
       if (r.firstChunkMs !== undefined) firstChunk.observe(call, r.firstChunkMs / 1000);

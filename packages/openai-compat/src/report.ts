@@ -56,7 +56,7 @@ export class RequestTrace {
   readonly observe = (event: CallEvent): void => {
     if (event.type === "first-chunk" && this.call.stream) this.call.firstChunkMs = Math.round(event.ms);
     if (event.type !== "end") return;
-    if (event.provider) this.call.provider = event.provider;
+    if (event.provider) this.call.provider = clean(event.provider);
     if (event.usage) this.call.tokens = { ...event.usage };
     if (event.error) this.call.error = event.error.name;
     if (event.error?.kind) this.call.errorKind = event.error.kind;
