@@ -12,7 +12,7 @@ import { grow } from "../core/body";
 import { sealError } from "../core/redact";
 import { StructuredOutputError } from "../core/structuredError";
 import { checkJsonSchema } from "../checks/jsonSchema";
-import type { ChatCompletionArgs, ChatCompletionOutput, ChatCompletionStreamOutput, Options, StandardSchemaV1, TextGenerationCallArgs, TextGenerationOutput } from "../types";
+import type { ChatCompletionArgs, StandardIssue, ChatCompletionOutput, ChatCompletionStreamOutput, Options, StandardSchemaV1, TextGenerationCallArgs, TextGenerationOutput } from "../types";
 
 /** A name OpenAI's protocol takes for a schema. */
 const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -100,11 +100,40 @@ export function structureOf(format: unknown, secret: string | undefined, schemaF
       } catch (cause) {
         throw new StructuredOutputError("json", { ...detail, cause }, secret);
       }
-      const result = await validate(value);
+      const result = await validated(validate, value, detail, secret);
       if (result.issues) throw new StructuredOutputError("schema", { ...detail, issues: result.issues }, secret);
       return result.value;
     },
   };
+}
+
+type Checked = { value?: unknown; issues?: readonly StandardIssue[] };
+type Detail = { text: string; choice: number; finishReason?: string };
+
+/**
+ * The validator's result, or a "schema" StructuredOutputError when the validator itself fails (a recursive one
+ * overflowing its stack on a deep answer, a throw, a result that is no result): the caller gets the typed error the
+ * answer would have given, its cause kept redacted — never the validator's own RangeError.
+ */
+async function validated(validate: (value: unknown) => unknown, value: unknown, detail: Detail, secret: string | undefined): Promise<Checked> {
+  let result: unknown;
+  try {
+    result = await validate(value);
+  } catch (cause) {
+    throw new StructuredOutputError("schema", { ...detail, issues: [{ message: `The validator failed: ${failure(cause)}` }], cause }, secret);
+  }
+  if (isRecord(result) && Array.isArray(result.issues)) return { issues: result.issues };
+  if (isRecord(result) && result.issues === undefined && "value" in result) return { value: result.value };
+  throw new StructuredOutputError("schema", { ...detail, issues: [{ message: "The validator gave no result ({ value } or { issues })" }] }, secret);
+}
+
+/** A thrown thing's name and message, whatever it is (reading it may throw too). */
+function failure(cause: unknown): string {
+  try {
+    return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  } catch {
+    return "an unreadable error";
+  }
 }
 
 type Whole = (args: ChatCompletionArgs, options: Options) => Promise<ChatCompletionOutput>;

@@ -248,3 +248,79 @@ describe("a StructuredOutputError keeps bounded, redacted content", () => {
     expectNoSecret(error, HF_SECRET);
   });
 });
+
+/** A Standard Schema validator whose `validate` is `run`. */
+const validator = (run: (value: unknown) => unknown): StandardSchemaV1 =>
+  ({ "~standard": { version: 1, vendor: "own", validate: run } }) as StandardSchemaV1;
+/** A validator written as people write them: recursive, one frame per level of the value. */
+const depthOf = (value: unknown): number => (Array.isArray(value) ? 1 + Math.max(0, ...value.map(depthOf)) : 0);
+const formatOf = (schema: StandardSchemaV1) => ({ type: "json_schema", json_schema: { name: "r", schema, jsonSchema: {} } }) as never;
+
+describe("a validator's own failure is the answer's StructuredOutputError, never its own error", () => {
+  it("a recursive validator overflowing its stack on a 200 000-deep answer: a schema error, the RangeError its cause", async () => {
+    const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    hub.server.handle((_req, reply) => {
+      whole(reply, 200, "application/json", wholeAnswer(deep));
+    });
+    const schema = validator((value) => (depthOf(value) > 3 ? { issues: [{ message: "too deep" }] } : { value }));
+    const error = (await client()
+      .chatCompletion({ messages: QUESTION, response_format: formatOf(schema) })
+      .catch((e: unknown) => e)) as StructuredOutputError;
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect(error.reason).toBe("schema");
+    expect(error.issues).toEqual([{ message: expect.stringMatching(/^The validator failed: RangeError: Maximum call stack/) as unknown }]);
+    expect(error.cause).toBeInstanceOf(RangeError);
+    expect(error.text.length).toBe(65_536);
+  });
+
+  it("a validator throwing the token on the last chunk of a stream: the stream fails with the error, redacted", async () => {
+    serveStream('{"a": 1}', [3]);
+    const schema = validator(() => {
+      throw new TypeError(`cannot read ${HF_SECRET} ${"x".repeat(50_000)}`);
+    });
+    const stream = client().chatCompletionStream({ messages: QUESTION, response_format: formatOf(schema) });
+    const partials: unknown[] = [];
+    const error = await (async () => {
+      for await (const chunk of stream) partials.push(chunk.choices[0]?.partial);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect((error as StructuredOutputError).reason).toBe("schema");
+    expect((error as StructuredOutputError).message).toMatch(/^The answer does not follow the schema: The validator failed: TypeError: cannot read \[redacted\] x+/);
+    expect((error as StructuredOutputError).message.length).toBeLessThanOrEqual(250);
+    expect(partials).toEqual([{}, {}]); // the last chunk, whose check failed, is not given
+    expectNoSecret(error, HF_SECRET);
+  });
+
+  it.each([
+    ["undefined", undefined],
+    ["a string", "fine"],
+    ["issues that are no list", { issues: "bad" }],
+    ["a promise of nothing", Promise.resolve(null)],
+  ])("a validator answering %s: a schema error saying it gave no result", async (_name, answer) => {
+    hub.server.handle((_req, reply) => {
+      whole(reply, 200, "application/json", wholeAnswer('{"a": 1}'));
+    });
+    const error = (await client()
+      .chatCompletion({ messages: QUESTION, response_format: formatOf(validator(() => answer)) })
+      .catch((e: unknown) => e)) as StructuredOutputError;
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect(error.issues).toEqual([{ message: "The validator gave no result ({ value } or { issues })" }]);
+  });
+
+  it("a validator that rejects with a thing that cannot be printed: still the typed error", async () => {
+    hub.server.handle((_req, reply) => {
+      whole(reply, 200, "application/json", wholeAnswer('{"a": 1}'));
+    });
+    const hostile = {
+      [Symbol.toPrimitive]() {
+        throw new Error("no");
+      },
+    };
+    const schema = validator(() => Promise.reject(hostile));
+    const error = (await client()
+      .chatCompletion({ messages: QUESTION, response_format: formatOf(schema) })
+      .catch((e: unknown) => e)) as StructuredOutputError;
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect(error.issues[0]?.message).toBe("The validator failed: an unreadable error");
+  });
+});
