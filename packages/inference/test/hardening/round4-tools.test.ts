@@ -7,7 +7,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { InferenceClient, type StandardSchemaV1, type Tool, ToolError, type ToolRun } from "../../src/index";
+import { InferenceClient, MalformedEventError, type StandardSchemaV1, type Tool, ToolError, type ToolRun } from "../../src/index";
 import { jsonSchemaWork } from "../../src/checks/jsonSchema";
 import { MAX_ERROR_CHARS } from "../../src/targets/toolErrors";
 import { whole } from "../faults/raw-server";
@@ -175,5 +175,33 @@ describe("a tool's thrown error is redacted and bounded where the runner makes i
       expect(result?.error).toBeInstanceOf(ToolError);
       expectNothingSecret([done.steps, sent]);
     }
+  });
+});
+
+describe("a tool call's arguments sent as a JSON object (TGI 2.x) too deep to write back as text", () => {
+  it.each(["openai", "tgi"] as const)("backend %s: a MalformedEventError, not a lost connection", async (backend) => {
+    const args = `{"a": ${deepList(200_000)}}`;
+    hub.server.handle((_req, reply) => {
+      const call = `{"id": 7, "type": "function", "function": {"name": "f", "arguments": ${args}}}`;
+      const message = `{"role": "assistant", "content": "", "tool_calls": [${call}]}`;
+      const body = `{"id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": ${message}, "finish_reason": "tool_calls"}]}`;
+      whole(reply, 200, "application/json", body);
+    });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend, maxRetries: 0 });
+    const error = await client.chatCompletion({ messages: [{ role: "user", content: "go" }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MalformedEventError);
+    expect((error as Error).message).toBe("A tool call's arguments nest too deeply to be written as JSON text");
+    expect((error as Error).cause).toBeInstanceOf(RangeError);
+  });
+
+  it("arguments of a usual depth still become their JSON text, the numeric id a string", async () => {
+    hub.server.handle((_req, reply) => {
+      const call = { id: 7, type: "function", function: { name: "f", arguments: { city: "Paris", days: [1, 2] } } };
+      const choice = { index: 0, message: { role: "assistant", content: "", tool_calls: [call] }, finish_reason: "tool_calls" };
+      whole(reply, 200, "application/json", JSON.stringify({ ...BASE, choices: [choice] }));
+    });
+    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "tgi", maxRetries: 0 });
+    const out = await client.chatCompletion({ messages: [{ role: "user", content: "go" }] });
+    expect(out.choices[0]?.message.tool_calls?.[0]).toMatchObject({ id: "7", function: { arguments: '{"city":"Paris","days":[1,2]}' } });
   });
 });

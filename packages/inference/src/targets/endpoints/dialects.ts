@@ -10,6 +10,7 @@
  *   nothing besides its envelope is dropped (it counts as a keep-alive, not as content);
  * - inline `<think>…</think>` in `content` (some models): split into `reasoning` when asked.
  */
+import { MalformedEventError } from "../../core/errors";
 import type { ChatCompletionOutput, ChatCompletionStreamOutput } from "../../types";
 
 /** TGI's older finish reasons, in OpenAI's words. */
@@ -82,9 +83,18 @@ function toolCalls<C extends { id: unknown; function: { arguments: unknown } }>(
   for (const call of list) {
     if (typeof call.id === "number") call.id = String(call.id);
     const fn = call.function;
-    if (fn && typeof fn.arguments === "object" && fn.arguments !== null) fn.arguments = JSON.stringify(fn.arguments);
+    if (fn && typeof fn.arguments === "object" && fn.arguments !== null) fn.arguments = argumentsText(fn.arguments);
   }
   return list;
+}
+
+/** Object arguments as JSON text; nested past what JSON.stringify's stack holds, the answer is malformed (not a lost connection). */
+function argumentsText(value: object): string {
+  try {
+    return JSON.stringify(value);
+  } catch (cause) {
+    throw new MalformedEventError("A tool call's arguments nest too deeply to be written as JSON text", "", cause);
+  }
 }
 
 const OPEN = "<think>";
