@@ -20,6 +20,7 @@ import type {
   ResponsesStreamEvent,
   RouterModel,
   RunToolsArgs,
+  SchemaLike,
   RunToolsOptions,
   TextGenerationArgs,
   TextGenerationCallArgs,
@@ -93,13 +94,13 @@ export class InferenceClient extends TaskClient {
   }
 
   /** A tool loop, with the client's token and options: see {@link runTools}. */
-  runTools(args: RunToolsArgs, options?: RunToolsOptions): Promise<ToolRun> {
-    return runTools(this.args(args), this.options(options));
+  runTools<const S extends readonly SchemaLike[]>(args: RunToolsArgs<S>, options?: RunToolsOptions): Promise<ToolRun> {
+    return runTools<S>(this.args(args), this.options(options));
   }
 
   /** A tool loop streamed as events, with the client's token and options: see {@link runToolsStream}. */
-  runToolsStream(args: RunToolsArgs, options?: RunToolsOptions): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
-    return runToolsStream(this.args(args), this.options(options));
+  runToolsStream<const S extends readonly SchemaLike[]>(args: RunToolsArgs<S>, options?: RunToolsOptions): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
+    return runToolsStream<S>(this.args(args), this.options(options));
   }
 }
 

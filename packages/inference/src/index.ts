@@ -78,4 +78,4 @@ export { estimateCost } from "./targets/cost";
 export { FailoverError } from "./targets/routing";
 export { StructuredOutputError, type StructuredOutputReason } from "./core/structuredError";
 export { ToolError } from "./core/toolError";
-export { runTools, runToolsStream } from "./tasks/runTools";
+export { runTools, runToolsStream, tool } from "./tasks/runTools";

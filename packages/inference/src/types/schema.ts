@@ -133,3 +133,23 @@ export interface Tool<Args = never> {
   /** This tool's own time limit in ms (default: the runner's `toolTimeout`). */
   timeout?: number;
 }
+
+/**
+ * A tool typed from its schema: `run`'s arguments are the output type of `parameters` (a Zod, Valibot or ArkType
+ * validator's, through Standard Schema), `unknown` for a plain JSON Schema. What `tool()` makes and what
+ * `runTools`' `tools` infer each element as; it is a {@link Tool} of those arguments.
+ */
+export interface SchemaTool<S extends SchemaLike = SchemaLike> {
+  /** The name the model calls it by: letters, digits, `_` and `-`, at most 64 characters. */
+  name: string;
+  /** What it does, for the model. */
+  description?: string;
+  /** Its arguments: a JSON Schema object, or a Standard Schema validator (the arguments are validated before `run`). */
+  parameters: S;
+  /** The JSON Schema of a validator whose library offers none (Valibot: `toJsonSchema(schema)`). */
+  jsonSchema?: JsonSchema;
+  /** Runs the call with its checked arguments; what it returns (a string, or a value sent as JSON) is the model's answer from the tool. */
+  run(args: SchemaOutput<S>, context: ToolContext): unknown;
+  /** This tool's own time limit in ms (default: the runner's `toolTimeout`). */
+  timeout?: number;
+}

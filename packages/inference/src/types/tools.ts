@@ -1,13 +1,16 @@
 /** The tool runner: its arguments, options, events and result. */
 import type { ChatCompletionArgs, ChatCompletionInputMessage } from "./chat";
 import type { ChatCompletionOutput, ChatCompletionOutputMessage, ChatCompletionUsage } from "./chatOutput";
-import type { Tool } from "./schema";
+import type { SchemaLike, SchemaTool } from "./schema";
 
 /** What `runTools` takes: a chat's arguments, with the tools the model may call and the code that runs them. */
-export type RunToolsArgs = Omit<ChatCompletionArgs, "tools" | "response_format"> & {
-  /** The tools, each with its `run`; the model is sent their names, descriptions and parameters' JSON Schema. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each tool's own argument type
-  tools: readonly Tool<any>[];
+export type RunToolsArgs<S extends readonly SchemaLike[] = readonly SchemaLike[]> = Omit<ChatCompletionArgs, "tools" | "response_format"> & {
+  /**
+   * The tools, each with its `run`; the model is sent their names, descriptions and parameters' JSON Schema. Each
+   * is typed from its own `parameters`: written here or made by `tool()`, `run`'s arguments are the validator's
+   * output type (`unknown` for a plain JSON Schema).
+   */
+  tools: { readonly [K in keyof S]: SchemaTool<S[K]> };
 };
 
 /** A call the model asks for, as the approval hook sees it. */
