@@ -46,6 +46,11 @@ describe("against the mock hub, a named provider and no token", () => {
     const client = new InferenceClient("", { logger: quiet });
     expect(answerOf(await client.chatCompletion({ model: MODEL, messages, provider: ["together", "novita"] }))).toBe(TEXT);
     expect(answerOf(await client.chatCompletion({ accessToken: " ", model: MODEL, messages, provider: "together" }))).toBe(TEXT);
+    for (const accessToken of [" ", "\t"]) {
+      const failover = { accessToken, model: MODEL, messages, provider: ["together", "novita"], fallbackModels: [MODEL] };
+      expect(answerOf(await client.chatCompletion(failover)), JSON.stringify(accessToken)).toBe(TEXT);
+    }
+    expect(authorizations().every((value) => value === undefined)).toBe(true);
   });
 
   it("a task on a named provider goes through the router, not to the provider's own API as if \"\" were its key", async () => {
