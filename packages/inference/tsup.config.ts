@@ -19,13 +19,13 @@ const lazyTasks: Plugin = {
  * class may be copied too: `instanceof` recognises it by its `kind` (core/errors.ts), whichever copy made it.
  */
 const OWN_COPIES: readonly (readonly [module: string, importer: string])[] = [
-  ["/core/lookups", "/targets/catalog.ts"],
-  ["./cost", "/targets/failover.ts"],
-  ["/providers/direct", "/targets/candidates.ts"],
+  ["/core/lookups", "/features/catalog.ts"],
+  ["./cost", "/features/failover.ts"],
+  ["/providers/direct", "/features/candidates.ts"],
   // A class, copied: `instanceof` recognises either copy by its `kind` (core/errors.ts).
-  ["/core/structuredError", "/targets/structured.ts"],
-  ["/core/toolError", "/targets/tools.ts"],
-  ["/core/collect", "/targets/tools.ts"],
+  ["/core/structuredError", "/features/structured.ts"],
+  ["/core/toolError", "/features/tools.ts"],
+  ["/core/collect", "/features/tools.ts"],
 ];
 
 const ownCopies: Plugin = {

@@ -16,7 +16,7 @@ import {
   TimeoutError,
   type ListModelsOptions,
 } from "../src/index";
-import { catalogMemory } from "../src/targets/catalog";
+import { catalogMemory } from "../src/features/catalog";
 
 const raw = useRawServer(() => {
   catalogMemory.clear();

@@ -6,7 +6,7 @@
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { InferenceClient, InputError, listModels, type ListModelsOptions } from "../src/index";
-import { catalogMemory } from "../src/targets/catalog";
+import { catalogMemory } from "../src/features/catalog";
 
 let hub: MockHub;
 beforeAll(async () => {

@@ -20,7 +20,7 @@ import {
 } from "../src/index";
 import { chunked, type RawReply, type RawServer, startRawServer, whole } from "./faults/raw-server";
 import { within } from "./helpers";
-import { catalogMemory } from "../src/targets/catalog";
+import { catalogMemory } from "../src/features/catalog";
 
 const SECRET = "hf_FailoverSecretToken1234567890abcdef";
 const ROUTER = "https://router.huggingface.co";

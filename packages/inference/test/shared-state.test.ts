@@ -10,10 +10,10 @@ import type { CallEvent, ToolCallResult } from "../src/index";
 const load = async () => ({
   detect: await import("../src/targets/endpoints/detect"),
   serve: await import("../src/targets/responses/serve"),
-  catalog: await import("../src/targets/catalog"),
+  catalog: await import("../src/features/catalog"),
   mapping: await import("../src/targets/providers/mapping"),
   logger: await import("../src/core/logger"),
-  observe: await import("../src/targets/observe"),
+  observe: await import("../src/features/observe"),
 });
 
 afterEach(async () => (await import("../src/core/logger")).setLogger(console));

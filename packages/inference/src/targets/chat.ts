@@ -36,14 +36,14 @@ export type GenerateContext = CallContext<TextGenerationArgs>;
 
 /**
  * A call to one target: no `provider` list (its own or the client's) and no `fallbackModels`. Otherwise it fails
- * over (`targets/failover.ts`, loaded on first use), which also refuses a `provider` that is neither a name nor a list.
+ * over (`features/failover.ts`, loaded on first use), which also refuses a `provider` that is neither a name nor a list.
  */
 export const oneTarget = <A extends ChatRouting>(args: A, options: Options): args is A & { provider?: string } => {
   const provider: unknown = args?.provider ?? options.provider;
   return (provider === undefined || typeof provider === "string") && args?.fallbackModels === undefined;
 };
 
-/** Asks for JSON following a schema (`targets/structured.ts`, loaded on first use, parses and checks the answer). */
+/** Asks for JSON following a schema (`features/structured.ts`, loaded on first use, parses and checks the answer). */
 export const asksSchema = (args: { response_format?: unknown }): boolean => {
   const format = args?.response_format;
   return isRecord(format) && format.type === "json_schema";

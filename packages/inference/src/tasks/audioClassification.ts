@@ -1,5 +1,5 @@
 import type { AudioClassificationArgs, AudioClassificationOutput, Options } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, labelScore, shaped } from "../checks/answers";
 import { binaryBody, checkBinary } from "../checks/inputs";
 

@@ -1,5 +1,5 @@
 import type { AudioToAudioArgs, AudioToAudioOutput, Options } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, fields, isString, shaped } from "../checks/answers";
 import { binaryBody, checkBinary } from "../checks/inputs";
 

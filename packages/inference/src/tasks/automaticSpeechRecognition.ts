@@ -1,5 +1,5 @@
 import type { AutomaticSpeechRecognitionArgs, AutomaticSpeechRecognitionOutput, Options } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { fields, isString, shaped } from "../checks/answers";
 import { binaryBody, checkAudio } from "../checks/inputs";
 

@@ -10,9 +10,9 @@ import { asksSchema, oneTarget, prepareChat, spanCall } from "../targets/chat";
  */
 export function chatCompletion<T = unknown>(args: ChatCompletionArgs<T>, options: Options = {}): Promise<ChatCompletionOutput<T>> {
   const answer = options?.observe
-    ? import("../targets/observe").then((m) => m.observedWhole("chat", args, options, chatCompletion))
+    ? import("../features/observe").then((m) => m.observedWhole("chat", args, options, chatCompletion))
     : asksSchema(args)
-      ? import("../targets/structured").then((m) => m.structuredWhole(args, options, chatAnswer))
+      ? import("../features/structured").then((m) => m.structuredWhole(args, options, chatAnswer))
       : chatAnswer(args, options);
   return answer as Promise<ChatCompletionOutput<T>>; // `parsed` holds what the schema's validator gave
 }
@@ -21,7 +21,7 @@ async function chatAnswer(args: ChatCompletionArgs, options: Options): Promise<C
   if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
     try {
-      return await (await call.until(import("../targets/failover"))).failoverWhole(args, options, call, (ctx) => wholeTries(ctx, BACKENDS));
+      return await (await call.until(import("../features/failover"))).failoverWhole(args, options, call, (ctx) => wholeTries(ctx, BACKENDS));
     } finally {
       call.finish();
     }

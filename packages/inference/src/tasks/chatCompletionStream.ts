@@ -19,16 +19,16 @@ export function chatCompletionStream<T = unknown>(args: ChatCompletionArgs<T>, o
 }
 
 async function* structured(args: ChatCompletionArgs, options: Options): Chunks {
-  return yield* (await import("../targets/structured")).structuredStream(args, options, chunks);
+  return yield* (await import("../features/structured")).structuredStream(args, options, chunks);
 }
 
-/** The chunks; with `observe`, the same source tapped by the observer (`targets/observe.ts`, loaded on first use). */
+/** The chunks; with `observe`, the same source tapped by the observer (`features/observe.ts`, loaded on first use). */
 const chunks = (args: ChatCompletionArgs, options: Options): Chunks =>
   new StreamIterator<ChatCompletionStreamOutput>(
     options?.observe
       ? () => {
           const call = spanCall(args, options);
-          return { call, source: import("../targets/observe").then((m) => m.observedChat(args, options, call, opened)) };
+          return { call, source: import("../features/observe").then((m) => m.observedChat(args, options, call, opened)) };
         }
       : () => opened(args, options),
   );
@@ -36,7 +36,7 @@ const chunks = (args: ChatCompletionArgs, options: Options): Chunks =>
 const opened = (args: ChatCompletionArgs, options: Options): ReturnType<Opener<ChatCompletionStreamOutput>> => {
   if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
-    return { call, source: import("../targets/failover").then((m) => m.failoverStream(args, options, call, (ctx) => streamTries(ctx, BACKENDS))) };
+    return { call, source: import("../features/failover").then((m) => m.failoverStream(args, options, call, (ctx) => streamTries(ctx, BACKENDS))) };
   }
   const ctx = prepareChat(args, options, true);
   return { call: ctx.call, source: withRetries(ctx, streamTries(ctx, BACKENDS)) };

@@ -1,6 +1,6 @@
 import { InputError } from "../core/errors";
 import type { FeatureExtractionArgs, FeatureExtractionOutput, Options } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { nested, shaped } from "../checks/answers";
 import { checkParameters, jsonBody, needStrings } from "../checks/inputs";
 

@@ -1,5 +1,5 @@
 import type { FillMaskArgs, FillMaskOutput, Options } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, fields, isNumber, isString, shaped } from "../checks/answers";
 import { textBody } from "../checks/inputs";
 

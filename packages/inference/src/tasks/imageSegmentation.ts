@@ -1,5 +1,5 @@
 import type { ImageSegmentationArgs, ImageSegmentationOutput, Options } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, fields, isNumber, isString, optional, shaped } from "../checks/answers";
 import { base64Of, checkBinary, jsonBody } from "../checks/inputs";
 

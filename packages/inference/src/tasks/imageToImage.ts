@@ -1,5 +1,5 @@
 import type { ImageToImageArgs, Options } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { blobAnswer } from "../checks/answers";
 import { base64Of, binaryBody, checkBinary, checkParameters, jsonBody } from "../checks/inputs";
 

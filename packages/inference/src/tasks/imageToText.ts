@@ -1,5 +1,5 @@
 import type { ImageToTextArgs, ImageToTextOutput, Options } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { fields, first, isString, oneOrMany, shaped } from "../checks/answers";
 import { binaryBody, checkBinary } from "../checks/inputs";
 

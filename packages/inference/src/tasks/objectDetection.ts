@@ -1,5 +1,5 @@
 import type { ObjectDetectionArgs, ObjectDetectionOutput, Options } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, fields, isNumber, isString, shaped } from "../checks/answers";
 import { binaryBody, checkBinary } from "../checks/inputs";
 

@@ -1,6 +1,6 @@
 import { InputError } from "../core/errors";
 import type { BaseArgs, Options } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { taskProvider } from "../targets/routes";
 import { blobAnswer } from "../checks/answers";
 

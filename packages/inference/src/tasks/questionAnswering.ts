@@ -1,5 +1,5 @@
 import type { Options, QuestionAnsweringArgs, QuestionAnsweringOutputElement } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { fields, first, isNumber, isString, oneOrMany, shaped } from "../checks/answers";
 import { needString, objectBody } from "../checks/inputs";
 

@@ -1,6 +1,6 @@
 import { getLogger, warnOnce } from "../core/logger";
 import type { Options, RequestArgs, RequestOptions } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { binaryBody, jsonBody } from "../checks/inputs";
 
 /** The deprecation `@huggingface/inference` warns of, once per process here. */

@@ -6,12 +6,12 @@ import { chatCompletionStream } from "./chatCompletionStream";
 const STEP_CALLS = { whole: chatCompletion, stream: chatCompletionStream };
 
 /**
- * A tool loop (`targets/tools.ts`, loaded on first use): the model is called with the tools; the calls it asks for
+ * A tool loop (`features/tools.ts`, loaded on first use): the model is called with the tools; the calls it asks for
  * run concurrently (each checked, approved, under its own time limit), their results go back to it, until it answers
  * without tools or `maxSteps` is reached. Resolves to the last message, every step and the conversation.
  */
 export async function runTools<const S extends readonly SchemaLike[]>(args: RunToolsArgs<S>, options: RunToolsOptions = {}): Promise<ToolRun> {
-  const loop = (await import("../targets/tools")).toolLoop(args, options, STEP_CALLS, false);
+  const loop = (await import("../features/tools")).toolLoop(args, options, STEP_CALLS, false);
   for (;;) {
     const next = await loop.next();
     if (next.done) return next.value;
@@ -20,7 +20,7 @@ export async function runTools<const S extends readonly SchemaLike[]>(args: RunT
 
 /** A tool loop streamed as events: each step's text, each tool call as it is formed, each result as it comes, each step's end, the end. */
 export async function* runToolsStream<const S extends readonly SchemaLike[]>(args: RunToolsArgs<S>, options: RunToolsOptions = {}): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
-  return yield* (await import("../targets/tools")).toolLoop(args, options, STEP_CALLS, true);
+  return yield* (await import("../features/tools")).toolLoop(args, options, STEP_CALLS, true);
 }
 
 /**

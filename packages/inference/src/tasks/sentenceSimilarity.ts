@@ -1,5 +1,5 @@
 import type { Options, SentenceSimilarityArgs, SentenceSimilarityOutput } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, isNumber, shaped } from "../checks/answers";
 import { needString, needStrings, objectBody } from "../checks/inputs";
 

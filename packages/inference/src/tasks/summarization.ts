@@ -1,5 +1,5 @@
 import type { Options, SummarizationArgs, SummarizationOutput } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { fields, first, isString, listOf, shaped } from "../checks/answers";
 import { textBody } from "../checks/inputs";
 

@@ -1,5 +1,5 @@
 import type { Options, TableQuestionAnsweringArgs, TableQuestionAnsweringOutputElement } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, fields, first, isNumber, isString, oneOrMany, shaped } from "../checks/answers";
 import { checkTable, needString, objectBody } from "../checks/inputs";
 

@@ -1,5 +1,5 @@
 import type { Options, TabularRegressionArgs, TabularRegressionOutput } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, isNumber, shaped } from "../checks/answers";
 import { checkTable, objectBody } from "../checks/inputs";
 

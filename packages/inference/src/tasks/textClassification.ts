@@ -1,5 +1,5 @@
 import type { Options, TextClassificationArgs, TextClassificationOutput } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, first, labelScore, shaped } from "../checks/answers";
 import { textBody } from "../checks/inputs";
 

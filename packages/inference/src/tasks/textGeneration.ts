@@ -5,22 +5,22 @@ import type { Options, TextGenerationArgs, TextGenerationCallArgs, TextGeneratio
 import { checkArgs, validateGenerateInput } from "../checks/params";
 import { isRecord } from "../core/json";
 import { oneTarget, prepareGeneration, spanCall } from "../targets/chat";
-import type { OneCall } from "../targets/failover";
+import type { OneCall } from "../features/failover";
 // From the tasks' module: loaded on first use in the Node build (see eager.ts).
 import { textGenerationOnProvider } from "./eager";
 
 /**
  * Text continued by the model: TGI's `generate`, or the transformers pipeline (hf-inference, an endpoint, `baseUrl`);
  * on a third-party provider (or `"auto"`), the model's Hub mapping looked up and the provider's completions format sent.
- * With a `provider` list or `fallbackModels`, the candidates are tried in order (`targets/failover.ts`, loaded on first use).
+ * With a `provider` list or `fallbackModels`, the candidates are tried in order (`features/failover.ts`, loaded on first use).
  */
 export async function textGeneration(args: TextGenerationCallArgs, options: Options = {}): Promise<TextGenerationOutput> {
-  if (options?.observe) return (await import("../targets/observe")).observedWhole("text_completion", args, options, textGeneration);
-  if (asksGrammar(args)) return (await import("../targets/structured")).structuredGeneration(args, options, generated);
+  if (options?.observe) return (await import("../features/observe")).observedWhole("text_completion", args, options, textGeneration);
+  if (asksGrammar(args)) return (await import("../features/structured")).structuredGeneration(args, options, generated);
   return generated(args, options);
 }
 
-/** A JSON grammar: `targets/structured.ts` sends its schema as JSON Schema, and parses and checks the answer. */
+/** A JSON grammar: `features/structured.ts` sends its schema as JSON Schema, and parses and checks the answer. */
 function asksGrammar(args: TextGenerationCallArgs): boolean {
   const grammar: unknown = isRecord(args?.parameters) ? args.parameters.grammar : undefined;
   return isRecord(grammar) && grammar.type === "json";
@@ -30,7 +30,7 @@ async function generated(args: TextGenerationCallArgs, options: Options): Promis
   if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
     try {
-      return await (await call.until(import("../targets/failover"))).failoverCalls(args, options, call, ONE_TARGET);
+      return await (await call.until(import("../features/failover"))).failoverCalls(args, options, call, ONE_TARGET);
     } finally {
       call.finish();
     }

@@ -1,6 +1,6 @@
 import { generateParameters, validateGenerateInput } from "../checks/params";
 import type { Options, TextGenerationArgs, TextGenerationOutput } from "../types";
-import { runTask, type TaskSpec } from "../targets/run";
+import { runTask, type TaskSpec } from "./run";
 import { fields, first, isString, oneOrMany, shaped } from "../checks/answers";
 
 const TASK = "text-generation";

@@ -1,7 +1,7 @@
 import { InputError } from "../core/errors";
 import type { Options, TextToImageArgs, TextToImageOptions } from "../types";
 import { asOutput, type Image } from "../checks/images";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { checkText, textBody } from "../checks/inputs";
 
 const TASK = "text-to-image";

@@ -1,5 +1,5 @@
 import type { Options, TextToSpeechArgs } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { blobAnswer } from "../checks/answers";
 import { textBody, checkText } from "../checks/inputs";
 

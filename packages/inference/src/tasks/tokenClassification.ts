@@ -1,5 +1,5 @@
 import type { Options, TokenClassificationArgs, TokenClassificationOutput } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, fields, isNumber, isString, shaped } from "../checks/answers";
 import { textBody } from "../checks/inputs";
 

@@ -1,6 +1,6 @@
 import type { Options, VisualQuestionAnsweringArgs, VisualQuestionAnsweringOutputElement } from "../types";
 import { imageQuestionBody } from "./imageQuestion";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { fields, first, isNumber, isString, listOf, shaped } from "../checks/answers";
 
 const TASK = "visual-question-answering";

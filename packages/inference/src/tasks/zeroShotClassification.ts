@@ -1,5 +1,5 @@
 import type { Options, ZeroShotClassificationArgs, ZeroShotClassificationOutput } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, isNumber, isRecord, isString, labelScore, malformed } from "../checks/answers";
 import { jsonBody, needObject, needString, needStrings } from "../checks/inputs";
 

@@ -1,5 +1,5 @@
 import type { Options, ZeroShotImageClassificationArgs, ZeroShotImageClassificationOutput } from "../types";
-import { runTask } from "../targets/run";
+import { runTask } from "./run";
 import { arrayOf, labelScore, shaped } from "../checks/answers";
 import { base64Of, jsonBody, needObject, needStrings } from "../checks/inputs";
 

@@ -20,8 +20,8 @@ import {
   textGeneration,
   ValidationError,
 } from "../../src/index";
-import { catalogMemory } from "../../src/targets/catalog";
-import { HELD_BYTES, HELD_CHUNKS } from "../../src/targets/commitment";
+import { catalogMemory } from "../../src/features/catalog";
+import { HELD_BYTES, HELD_CHUNKS } from "../../src/features/commitment";
 import { mappingMemory } from "../../src/targets/providers/mapping";
 import { chunked, type RawReply, type RawRequest, type RawServer, startRawServer, whole } from "../faults/raw-server";
 import { within } from "../faults/support";

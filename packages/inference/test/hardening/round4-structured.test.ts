@@ -15,7 +15,7 @@ import {
   StructuredOutputError,
 } from "../../src/index";
 import { COPIES_PER_CHAR, PartialJson, parsePartialJson, partialJsonWork } from "../../src/core/partialJson";
-import { structuredStream } from "../../src/targets/structured";
+import { structuredStream } from "../../src/features/structured";
 import { chunked, whole } from "../faults/raw-server";
 import { grows } from "../helpers";
 import { expectNoSecret, HF_SECRET, useRawServer } from "./support";

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { InferenceClient, MalformedEventError, type StandardSchemaV1, type Tool, ToolError, type ToolRun } from "../../src/index";
 import { jsonSchemaWork } from "../../src/checks/jsonSchema";
-import { MAX_ERROR_CHARS } from "../../src/targets/toolErrors";
+import { MAX_ERROR_CHARS } from "../../src/features/toolErrors";
 import { whole } from "../faults/raw-server";
 import { HF_SECRET, useRawServer } from "./support";
 

@@ -97,35 +97,11 @@ function tries<T>(r: ResponsesCall, native: (ctx: ChatContext, reply: Reply) => 
   };
 }
 
-/** The failover engine, as loaded on first use. */
-type Engine = typeof import("../failover");
-
-/**
- * A Responses call that fails over, run by the failover engine (`targets/failover.ts`, loaded on first use and
- * handed in: it imports nothing of the Responses API, so an app that only chats never carries it): each candidate served as a Responses call is (natively on the router, else over chat). */
-export function failoverResponses(engine: Engine, args: ResponsesArgs, options: Options, span: Call): Promise<ResponsesOutput> {
-  const { one, chat } = responsesForm(args, false);
-  return engine.failover(chat, options, span, (ctx) => responseTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one }), (response, served, _price, end) => {
-    end();
-    response.served = served;
-    return response;
-  });
-}
-
-/** The events of a streamed Responses call that fails over; each event's `response` says who served it. */
-export function failoverResponsesStream(engine: Engine, args: ResponsesArgs, options: Options, span: Call): Promise<Source<ResponsesStreamEvent>> {
-  const { one, chat } = responsesForm(args, true);
-  const tries = (ctx: ChatContext) => responseStreamTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one });
-  return engine.failoverSource(chat, options, span, tries, (source, served, _price, end) =>
-    engine.tapped(source, (event) => "response" in event && (event.response.served = served), end),
-  );
-}
-
 /**
  * A Responses call as one target's arguments, and its chat form with the candidates (what the failover routes).
- * The key goes with the chat form only: each candidate is sent the token bound to its host (`targets/candidates.ts`).
+ * The key goes with the chat form only: each candidate is sent the token bound to its host (`features/candidates.ts`).
  */
-function responsesForm(args: ResponsesArgs, stream: boolean): { one: OneResponsesArgs; chat: ChatCompletionArgs } {
+export function responsesForm(args: ResponsesArgs, stream: boolean): { one: OneResponsesArgs; chat: ChatCompletionArgs } {
   if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
   const { provider, fallbackModels, accessToken, ...one } = args;
   validateResponsesInput(one);

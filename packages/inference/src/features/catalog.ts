@@ -5,7 +5,7 @@
  */
 import { LookupMemory, lookupCall, perCredential } from "../core/lookups";
 import { shared } from "../core/shared";
-import { routerBase } from "./routes";
+import { routerBase } from "../targets/routes";
 import { parseMaybeJson, readText } from "../core/body";
 import { toHttpError } from "../core/errorTable";
 import { InputError, MalformedEventError } from "../core/errors";

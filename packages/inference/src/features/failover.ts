@@ -35,14 +35,14 @@ import type {
 } from "../types";
 import { type Candidate, type Candidates, candidatesOf, type RouteOf } from "./candidates";
 import { listModels } from "./catalog";
-import { type ChatContext, prepareChat } from "./chat";
+import { type ChatContext, prepareChat } from "../targets/chat";
 import { committed } from "./commitment";
 import { estimateCost } from "./cost";
 import { FailoverError } from "./routing";
 import { tapped } from "./tapped";
 
 export { tapped };
-import { chatRoute } from "./routes";
+import { chatRoute } from "../targets/routes";
 
 export { MAX_CANDIDATES } from "./candidates";
 

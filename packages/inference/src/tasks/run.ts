@@ -13,9 +13,9 @@ import type { Answer } from "../checks/answers";
 import type { TaskBody } from "../checks/inputs";
 import { isRecord } from "../core/json";
 import type { BaseArgs, Options } from "../types";
-import { answerTries, providerIo } from "./io";
-import { resolveProvider, type Target, planProvider } from "./providers/resolve";
-import { routerBase, taskProvider, taskRoute } from "./routes";
+import { answerTries, providerIo } from "../targets/io";
+import { resolveProvider, type Target, planProvider } from "../targets/providers/resolve";
+import { routerBase, taskProvider, taskRoute } from "../targets/routes";
 
 /** One task: its pipeline name, its checks, its body on hf-inference and endpoints, the shape of its answer. */
 export interface TaskSpec<A, O> {
@@ -38,8 +38,8 @@ export interface TaskSpec<A, O> {
  * provider's format sent through the router.
  */
 export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args: A, options: Options = {}): Promise<O> {
-  // Observed (`targets/observe.ts`, loaded on first use): the operation as the GenAI conventions name it, else the task's.
-  if (options?.observe) return (await import("./observe")).observedWhole(spec.task === "feature-extraction" ? "embeddings" : spec.task, args, options, (a, o) => runTask(spec, a, o));
+  // Observed (`features/observe.ts`, loaded on first use): the operation as the GenAI conventions name it, else the task's.
+  if (options?.observe) return (await import("../features/observe")).observedWhole(spec.task === "feature-extraction" ? "embeddings" : spec.task, args, options, (a, o) => runTask(spec, a, o));
   checkArgs(args, options);
   spec.check?.(args, options);
   const provider = taskProvider(args, options);

@@ -29,7 +29,7 @@ import type {
   ToolRunEvent,
   ToolStep,
 } from "../types";
-import { spanCall } from "./chat";
+import { spanCall } from "../targets/chat";
 import { toolRan } from "./observe";
 import { isStandard, jsonSchemaOf } from "./structured";
 import { said, toolError } from "./toolErrors";

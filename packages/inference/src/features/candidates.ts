@@ -8,8 +8,8 @@ import { redactUrl } from "../core/redact";
 import type { BaseArgs, ChatRouting, OneChatArgs, Options } from "../types";
 import { bindKey } from "./credentials";
 import { envToken } from "../core/environment";
-import { routerBase } from "./routes";
-import { providerHost } from "./providers/direct";
+import { routerBase } from "../targets/routes";
+import { providerHost } from "../targets/providers/direct";
 
 /** The most candidates one call may name (each is a request at worst). */
 export const MAX_CANDIDATES = 16;

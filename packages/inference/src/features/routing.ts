@@ -8,7 +8,7 @@ export class FailoverError extends InferenceError {
   /** Each candidate's failure (a typed error) or skip, in the order tried. */
   declare readonly attempts: readonly FailoverAttempt[];
 
-  /** `message` names every candidate and what ended it (the failover writes it: `targets/failover.ts`). */
+  /** `message` names every candidate and what ended it (the failover writes it: `features/failover.ts`). */
   constructor(message: string, attempts: readonly FailoverAttempt[], options?: { cause?: unknown }) {
     super(message, options);
     this.attempts = attempts;
