@@ -3,6 +3,9 @@ export { type McpTool, toolName } from "./tools";
 export type { ConnectMcpOptions, McpHttpServer, McpServerConfig, McpStdioServer } from "./options";
 export {
   DuplicateToolNameError,
+  type McpLimit,
+  McpLimitError,
+  type McpLimitSubject,
   McpServerError,
   type McpServerErrorInit,
   McpTimeoutError,

@@ -1,5 +1,6 @@
 /** What `connectMcp` takes, and its checks: every bad value is an `InputError` naming it, before anything starts. */
 import { InputError } from "@hfkit/inference";
+import { type Secrets, secretsOf } from "./redact";
 
 /** An MCP server run as a child process, spoken to over its stdin and stdout. */
 export interface McpStdioServer {
@@ -33,8 +34,20 @@ export interface ConnectMcpOptions {
   connectTimeout?: number;
   /** How long each call may take, ms (default 60 000): also each tool's `timeout`. Then `McpTimeoutError`, and the call is cancelled. */
   callTimeout?: number;
-  /** The most a result may hold, in UTF-8 bytes (default 100 000): a longer one is cut, with a note of how much was left out. */
+  /**
+   * The most a result may hold, in UTF-8 bytes (default 100 000; 1 to 256 MiB): a longer one is cut, with a note of how
+   * much was left out. A call's answer is read up to 4 × this + 64 KiB; past that the call fails with `McpLimitError`.
+   */
   maxResultBytes?: number;
+  /** The most tools the server may list, before `filter` (default 1 000; 1 to 100 000); more is `McpLimitError`. */
+  maxTools?: number;
+  /**
+   * The most bytes connecting may read: the handshake's answer and every page of the tool list together (default
+   * 8 MiB; 1 KiB to 1 GiB). Past it reading stops: `McpLimitError`, and the server is stopped.
+   */
+  maxListBytes?: number;
+  /** The most pages of the tool list read (`nextCursor`; default 32; 1 to 10 000); more is `McpLimitError`. */
+  maxListPages?: number;
   /** Which tools to keep, by their names on the server (default: all). */
   filter?: (name: string) => boolean;
   /** Put before each tool's name (letters, digits, `_`, `-`), to tell apart the tools of several servers in one run. */
@@ -48,15 +61,31 @@ export interface Settings {
   connectTimeout: number;
   callTimeout: number;
   maxResultBytes: number;
+  maxTools: number;
+  maxListBytes: number;
+  maxListPages: number;
   filter: (name: string) => boolean;
   prefix: string;
   signal: AbortSignal | undefined;
 }
 
-/** A server, checked: which transport, and what it needs. */
-export type ServerTarget =
+/** A server, checked: which transport, what it needs, and the credentials given to it (never shown in an error). */
+export type ServerTarget = (
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string> | undefined; cwd: string | undefined }
-  | { kind: "http"; url: URL; headers: Record<string, string> };
+  | { kind: "http"; url: URL; headers: Record<string, string> }
+) & { secrets: Secrets };
+
+const MIB = 1024 * 1024;
+
+/** The options' defaults. */
+export const DEFAULTS = {
+  connectTimeout: 30_000,
+  callTimeout: 60_000,
+  maxResultBytes: 100_000,
+  maxTools: 1_000,
+  maxListBytes: 8 * MIB,
+  maxListPages: 32,
+} as const;
 
 /** The longest delay a timer can hold (about 24.8 days): a longer limit, `Infinity` included, is no limit. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -69,9 +98,12 @@ export function checkOptions(options: ConnectMcpOptions): Settings {
     throw bad("prefix", "prefix must be at most 63 letters, digits, `_` or `-`");
   }
   return {
-    connectTimeout: duration(options.connectTimeout ?? 30_000, "connectTimeout"),
-    callTimeout: duration(options.callTimeout ?? 60_000, "callTimeout"),
-    maxResultBytes: byteCount(options.maxResultBytes ?? 100_000, "maxResultBytes"),
+    connectTimeout: duration(options.connectTimeout ?? DEFAULTS.connectTimeout, "connectTimeout"),
+    callTimeout: duration(options.callTimeout ?? DEFAULTS.callTimeout, "callTimeout"),
+    maxResultBytes: wholeNumber(options.maxResultBytes ?? DEFAULTS.maxResultBytes, "maxResultBytes", 1, 256 * MIB),
+    maxTools: wholeNumber(options.maxTools ?? DEFAULTS.maxTools, "maxTools", 1, 100_000),
+    maxListBytes: wholeNumber(options.maxListBytes ?? DEFAULTS.maxListBytes, "maxListBytes", 1024, 1024 * MIB),
+    maxListPages: wholeNumber(options.maxListPages ?? DEFAULTS.maxListPages, "maxListPages", 1, 10_000),
     filter,
     prefix,
     signal,
@@ -94,7 +126,7 @@ function stdioTarget({ command, args = [], env, cwd }: McpStdioServer): ServerTa
   }
   if (env !== undefined && !isStringRecord(env)) throw bad("env", "env must be an object of strings");
   if (cwd !== undefined && typeof cwd !== "string") throw bad("cwd", "cwd must be a string");
-  return { kind: "stdio", command, args, env, cwd };
+  return { kind: "stdio", command, args, env, cwd, secrets: secretsOf({}, env) };
 }
 
 function httpTarget({ url, headers = {} }: McpHttpServer): ServerTarget {
@@ -108,7 +140,7 @@ function httpTarget({ url, headers = {} }: McpHttpServer): ServerTarget {
     throw bad("url", `url must be http: or https:, not ${parsed.protocol}`);
   }
   if (!isStringRecord(headers)) throw bad("headers", "headers must be an object of strings");
-  return { kind: "http", url: parsed, headers };
+  return { kind: "http", url: parsed, headers, secrets: secretsOf(headers, {}, parsed) };
 }
 
 function duration(value: unknown, field: string): number {
@@ -116,9 +148,9 @@ function duration(value: unknown, field: string): number {
   return Math.min(value, MAX_TIMER_MS);
 }
 
-function byteCount(value: unknown, field: string): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw bad(field, `${field} must be a whole number of bytes, at least 1`);
+function wholeNumber(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw bad(field, `${field} must be a whole number from ${min} to ${max}`);
   }
   return value;
 }

@@ -3,6 +3,7 @@ import { AbortError } from "@hfkit/inference";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpTimeoutError } from "./errors";
+import { carriedLimit } from "./limits";
 import type { Link } from "./link";
 
 /** What bounds a request, and what its failures are called. */
@@ -18,15 +19,20 @@ export interface Bounds {
 }
 
 /**
- * Runs `send` (one request, or the few of connecting) under `bounds`. The time limit or the caller's abort cancels
- * the request on the server and is the error; a closed connection or a transport's failure is the link's error.
+ * Runs `send` (one request, or the few of connecting) under `bounds`. The time limit, the caller's abort or a bound
+ * the server passed that ends the connection cancels the request and is the error; an answer past its bound is that
+ * bound's error; a closed connection or a transport's failure is the link's error.
  */
 export async function bounded<T>(link: Link, bounds: Bounds, send: (options: RequestOptions) => Promise<T>): Promise<T> {
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(bounds.timedOut()), bounds.timeoutMs);
   const onAbort = () => stop.abort(new AbortError("The MCP request was aborted by its signal", { cause: bounds.signal?.reason }));
+  const { broken } = link.reading;
+  const onBroken = () => stop.abort(broken.reason);
   if (bounds.signal?.aborted) onAbort();
   else bounds.signal?.addEventListener("abort", onAbort, { once: true });
+  if (broken.aborted) onBroken();
+  else broken.addEventListener("abort", onBroken, { once: true });
   try {
     if (stop.signal.aborted) throw stop.signal.reason; // already aborted: nothing is sent
     // The SDK's own limit is the same (without it, the SDK's default of 60 s would apply).
@@ -37,6 +43,7 @@ export async function bounded<T>(link: Link, bounds: Bounds, send: (options: Req
   } finally {
     clearTimeout(timer);
     bounds.signal?.removeEventListener("abort", onAbort);
+    broken.removeEventListener("abort", onBroken);
   }
 }
 
@@ -45,6 +52,8 @@ const CONNECTION_CLOSED: number = ErrorCode.ConnectionClosed;
 const REQUEST_TIMEOUT: number = ErrorCode.RequestTimeout;
 
 function failure(error: unknown, link: Link, bounds: Bounds): Error {
+  const limit = carriedLimit(error);
+  if (limit) return limit;
   if (!(error instanceof McpError) || error.code === CONNECTION_CLOSED) return link.lost(error);
   if (error.code === REQUEST_TIMEOUT) return bounds.timedOut();
   return bounds.refused(error);

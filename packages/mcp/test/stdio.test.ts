@@ -25,7 +25,7 @@ describe("a server that does not start", () => {
     expect(error.stderr.split("\n")).toEqual(Array.from({ length: 20 }, (_, i) => `line ${i + 11}`));
     const long = "console.error('x'.repeat(10000)); console.error('last'); process.exit(1)";
     const cut = (await rejection(connectMcp({ command: process.execPath, args: ["-e", long] }))) as McpServerError;
-    expect(cut.stderr).toBe(`${"x".repeat(3_994)}\nlast`); // the last 4 000 characters, "last\n" included
+    expect(cut.stderr).toBe(`${"x".repeat(3_995)}\nlast`); // the last 4 000 characters of its last lines
   });
 });
 

@@ -1,6 +1,15 @@
 import { AbortError, InferenceError, TimeoutError, type Tool } from "@hfkit/inference";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { type ConnectMcpOptions, connectMcp, DuplicateToolNameError, McpServerError, McpTimeoutError, McpToolError, type McpTools } from "../src";
+import {
+  type ConnectMcpOptions,
+  connectMcp,
+  DuplicateToolNameError,
+  McpLimitError,
+  McpServerError,
+  McpTimeoutError,
+  McpToolError,
+  type McpTools,
+} from "../src";
 import { context, hangs, nextLog, rejection, type Served, toolNamed } from "./helpers";
 
 /**
@@ -144,9 +153,17 @@ function suite(transport: string, serve: (...flags: string[]) => Promise<Served>
 
   it("cuts a result over maxResultBytes between characters, saying how much was left out", async () => {
     const mcp = await connect({ maxResultBytes: 1_001 });
-    const text = await toolNamed(mcp, "big").run({ chars: 50_000 }, context()); // 100 000 bytes of "é"
-    expect(text).toBe(`${"é".repeat(500)}\n[… cut: 99000 of 100000 bytes left out (maxResultBytes: 1001)]`);
+    const text = await toolNamed(mcp, "big").run({ chars: 25_000 }, context()); // 50 000 bytes of "é"
+    expect(text).toBe(`${"é".repeat(500)}\n[… cut: 49000 of 50000 bytes left out (maxResultBytes: 1001)]`);
     expect(await toolNamed(mcp, "big").run({ chars: 500 }, context())).toBe("é".repeat(500)); // 1 000 bytes fit
+  });
+
+  it("stops reading an answer past 4 × maxResultBytes + 64 KiB: that call fails with McpLimitError, the next one works", async () => {
+    const mcp = await connect({ maxResultBytes: 1_001 });
+    const error = await rejection(toolNamed(mcp, "big").run({ chars: 50_000 }, context())); // 100 000 bytes > 69 540
+    expect(error).toBeInstanceOf(McpLimitError);
+    expect(error).toMatchObject({ limit: "maxResultBytes", max: 1_001, tool: "big" });
+    expect(await toolNamed(mcp, "big").run({ chars: 2 }, context())).toBe("éé");
   });
 
   it("fails the calls in flight with McpServerError when the server's process exits, without hanging", async () => {
