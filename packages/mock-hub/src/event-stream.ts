@@ -41,6 +41,8 @@ export interface EventPlan {
   events: readonly string[];
   /** `data:` (TGI < 2.1) or `data: `. */
   dataPrefix: string;
+  /** A wait before the first event (a `latency` fault), in ms; keep-alives still go. */
+  firstEventDelayMs?: number;
 }
 
 type FaultOf<T extends StreamFault["type"]> = Extract<StreamFault, { type: T }>;
@@ -104,9 +106,7 @@ class EventPump {
   /** A stall, drop or truncation scheduled after `sent` events. */
   private cutAfter(sent: number): StreamFault | undefined {
     const cuts = ["stall", "drop", "truncate"] as const;
-    return this.faults.find(
-      (fault) => cuts.some((type) => type === fault.type) && afterChunks(fault) === sent,
-    );
+    return this.faults.find((fault) => cuts.some((type) => type === fault.type) && afterChunks(fault) === sent);
   }
 
   private async run(): Promise<void> {
@@ -114,6 +114,8 @@ class EventPump {
     const slow = this.find("slow");
     const malformed = this.find("malformed");
     this.armKeepAlive();
+    const wait = this.plan.firstEventDelayMs ?? 0;
+    if (wait > 0 && !(await this.timers.sleep(wait))) return;
     for (let sent = 0; sent < events.length; sent++) {
       if (sent > 0 && slow && !(await this.timers.sleep(slow.delayMs))) return;
       const cut = this.cutAfter(sent);

@@ -1,3 +1,4 @@
+import { faultProblem } from "./faultChecks.js";
 import type { Timers } from "./timers.js";
 import type { Fault, FaultRule, FaultType } from "./types.js";
 
@@ -17,6 +18,7 @@ class Rule implements FaultRule {
     readonly model: string | undefined,
     readonly provider: string | undefined,
     public remaining: number | undefined,
+    readonly endsAt: number | undefined,
     readonly source: FaultSource,
     private readonly onRemove: (rule: Rule) => void,
   ) {}
@@ -42,17 +44,27 @@ export class FaultRegistry {
 
   constructor(private readonly timers: Timers) {}
 
-  add(fault: Fault, model: string | undefined, times: number | undefined, source: FaultSource, provider?: string): Rule {
+  /** Throws a RangeError naming the field when a value is out of its range (`faultProblem`). */
+  add(
+    fault: Fault,
+    model: string | undefined,
+    times: number | undefined,
+    source: FaultSource,
+    provider?: string,
+  ): Rule {
+    const problem = faultProblem(times === undefined ? fault : { ...fault, times });
+    if (problem) throw new RangeError(`mock hub: the ${fault.type} fault's ${problem}`);
     const uses = times ?? fault.times ?? (ONCE_BY_DEFAULT.includes(fault.type) ? 1 : undefined);
-    const rule = new Rule(fault, model, provider ?? fault.provider, uses, source, (removed) => {
+    // A duration ends a fault even when no request uses it; Infinity leaves that to `times` or `remove()`.
+    const ms =
+      fault.durationMs ??
+      (fault.type === "loading" ? (fault.estimatedTime ?? DEFAULT_ESTIMATED_TIME_S) * 1000 : Infinity);
+    const endsAt = ms === Infinity ? undefined : Date.now() + ms;
+    const rule = new Rule(fault, model, provider ?? fault.provider, uses, endsAt, source, (removed) => {
       this.rules.splice(this.rules.indexOf(removed), 1);
     });
     this.rules.push(rule);
-    if (fault.type === "loading") {
-      // A duration ends loading even when nobody consumes the 503s; Infinity leaves that to `times` or `remove()`.
-      const ms = fault.durationMs ?? (fault.estimatedTime ?? DEFAULT_ESTIMATED_TIME_S) * 1000;
-      if (ms !== Infinity) this.timers.after(ms, () => rule.remove());
-    }
+    if (endsAt !== undefined) void rule.whenRemoved().then(this.timers.after(ms, () => rule.remove()));
     return rule;
   }
 
@@ -100,7 +112,11 @@ export class FaultRegistry {
 
 /** A rule scoped to a provider applies only to the router's requests that provider serves. */
 function matches(rule: Rule, model: string, provider: string | undefined): boolean {
-  return rule.active && (rule.model === undefined || rule.model === model) && (rule.provider === undefined || rule.provider === provider);
+  return (
+    rule.active &&
+    (rule.model === undefined || rule.model === model) &&
+    (rule.provider === undefined || rule.provider === provider)
+  );
 }
 
 export type { Rule };

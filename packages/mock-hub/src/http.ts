@@ -36,6 +36,10 @@ export function eventStreamResponse(body: ReadableStream<Uint8Array>): Response 
   });
 }
 
+export function isEventStream(response: Response): boolean {
+  return response.headers.get("content-type")?.startsWith("text/event-stream") === true;
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

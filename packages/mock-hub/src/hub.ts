@@ -2,34 +2,47 @@ import { preflight, withCommonHeaders } from "./cors.js";
 import { createEventStream, StreamTracker } from "./event-stream.js";
 import type { Exchange } from "./exchange.js";
 import { FaultRegistry } from "./faults.js";
-import { eventStreamResponse, isRecord, jsonResponse, parseJson, refusedConnection, textResponse } from "./http.js";
+import { eventStreamResponse, isEventStream, jsonResponse, refusedConnection, textResponse } from "./http.js";
 import { DEFAULT_MODEL_ID, PREDEFINED_MODELS, resolveModel, type ResolvedModel } from "./models.js";
-import { taskPipeline } from "./pipelines.js";
 import { proxyGate, unauthorized } from "./proxy.js";
-import { openAiChat } from "./openai/chat.js";
-import { openAiResponses } from "./openai/responses.js";
 import { isOpenAiServer } from "./openai/dialects.js";
 import { routerToTgi } from "./structured.js";
-import { modelList, routeByModel, routerFault, withProvider } from "./openai/router.js";
-import { matchRoute, type Route } from "./routes.js";
+import { modelList, routerFault, withProvider } from "./openai/router.js";
 import { providerFile, providerGet, providerRoute } from "./providerRoutes.js";
 import { hubModelApi } from "./hubApi.js";
 import { hasHfToken } from "./credentials.js";
 import { modelRefusal, taskRefusal, withTask } from "./gate.js";
-import { bodyModel, logLine, logSink } from "./log.js";
-import { tgiChat } from "./tgi/chat.js";
-import { tgiCompletions } from "./tgi/completions.js";
-import { openAiCompletions } from "./openai/completions.js";
-import { tgiGenerate } from "./tgi/generate.js";
+import { logLine, logSink } from "./log.js";
+import { latencyMs, pause } from "./latency.js";
+import { dispatch } from "./dispatch.js";
+import { modelIdFor, type ModelRoute, namedModel, namesModel, record, routing } from "./requests.js";
 import { tgiInfo } from "./tgi/info.js";
 import { Timers } from "./timers.js";
-import { transformersChat, transformersPipeline } from "./transformers.js";
-import type { FaultType, MockHubConfig, MockHubCore, ModelConfig, RecordedRequest, StreamFault, StructuredOutputFault } from "./types.js";
+import type {
+  FaultType,
+  LatencyFault,
+  MockHubConfig,
+  MockHubCore,
+  ModelConfig,
+  RecordedRequest,
+  StreamFault,
+  StructuredOutputFault,
+} from "./types.js";
 
 const STRUCTURED_FAULTS: readonly FaultType[] = ["badJson", "schemaViolation"];
 const STREAM_FAULTS: readonly FaultType[] = [
-  "overloadedInStream", "responseFailed", "linger", "stall", "drop", "truncate", "malformed",
-  "keepAlive", "slow", "bodyChunking", "lineEnding", "bom",
+  "overloadedInStream",
+  "responseFailed",
+  "linger",
+  "stall",
+  "drop",
+  "truncate",
+  "malformed",
+  "keepAlive",
+  "slow",
+  "bodyChunking",
+  "lineEnding",
+  "bom",
 ];
 
 /** Everything a request may touch: the models, the scripted faults, the open streams, the timers. */
@@ -65,7 +78,7 @@ export function createMockHub(config: MockHubConfig = {}): MockHubCore {
       const requestId = `mock-${++counter}`;
       // A clone is read: a provider route may read the request's own bytes (a multipart form).
       const text = await request.clone().text();
-      requests.push(record(request, text, requestId));
+      requests.push(record(request, text, requestId, routing(request, text, options.basePath, state.models).provider));
       const faults: FaultType[] = [];
       const seen = { ...state, faults: state.faults.observed((fault) => faults.push(fault.type)) };
       const response = await respond(seen, request, text, options.basePath).catch(internalError);
@@ -102,15 +115,22 @@ function restoreConfigFaults(state: HubState): void {
   for (const [id, model] of state.models) addConfigFaults(state, id, model);
 }
 
-async function respond(state: HubState, request: Request, text: string, basePath: string | undefined): Promise<Response> {
+async function respond(
+  state: HubState,
+  request: Request,
+  text: string,
+  basePath: string | undefined,
+): Promise<Response> {
   if (request.method === "OPTIONS") return preflight(request);
   const pathname = new URL(request.url).pathname;
   const path = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
   // The Hub's model API and the files answers name are public; in strict mode the rest needs an HF token (`hf_…`).
-  const open = request.method === "GET" ? (hubModelApi(request, path, state) ?? providerFile(request, path)) : undefined;
+  const open =
+    request.method === "GET" ? (hubModelApi(request, path, state) ?? providerFile(request, path)) : undefined;
   if (open) return open;
-  const route = matchRoute(request.method, pathname, basePath);
-  if (state.strict && !hasHfToken(request) && !(route.kind === "models" && route.model === undefined)) return unauthorized();
+  const { route, routed, provider } = routing(request, text, basePath, state.models);
+  if (state.strict && !hasHfToken(request) && !(route.kind === "models" && route.model === undefined))
+    return unauthorized();
   const got = request.method === "GET" ? providerGet(request, path) : undefined;
   if (got) return got;
   const provided = await providerRoute(request, path, text, state.faults);
@@ -119,39 +139,43 @@ async function respond(state: HubState, request: Request, text: string, basePath
   const refusal = modelRefusal(route, path, text, state.models, state.strict);
   if (refusal) return refusal;
   if (route.kind === "models") return modelList(route.model, state.models);
-  // The router's body-model route: a configured model (or an unknown one with a `:provider`).
-  const routed = (route.kind === "chat" || route.kind === "responses") && route.model === undefined ? routeByModel(text, state.models) : undefined;
   if (routed && "refusal" in routed) return routed.refusal;
-  const model = withTask(route, resolveModel(routed?.model ?? modelIdFor(route, text, state.defaultModel), state.models), text, state.models);
+  const model = withTask(
+    route,
+    resolveModel(routed?.model ?? modelIdFor(route, text, state.defaultModel), state.models),
+    text,
+    state.models,
+  );
   const wrongTask = state.strict ? taskRefusal(route, model, text) : undefined;
   if (wrongTask) return wrongTask;
   // The router serves the Responses API for any model it is asked for (none or `"tgi"` is the default model's own route).
-  const viaRouter = routed !== undefined || (route.kind === "responses" && route.model === undefined && namesModel(text));
-  // The provider that serves a router request: the router's pick, or hf-inference on its own path.
-  const provider = routed?.provider ?? (pathname.startsWith("/hf-inference/") ? "hf-inference" : undefined);
+  const viaRouter =
+    routed !== undefined || (route.kind === "responses" && route.model === undefined && namesModel(text));
   // A model the hub does not list, asked for on the router's route, is served by the default model behind the router,
   // which speaks OpenAI's protocol: its `json_schema` reaches a TGI-served default as TGI's own form. (A listed model
   // named there answers as that server would: the hub's root is also a TGI endpoint's own route.)
-  const routerChat = route.kind === "chat" && route.model === undefined && namesModel(text) && routed === undefined && !state.models.has(modelIdFor(route, text, state.defaultModel));
-  const sent = routerChat && model.backend !== "transformers" && !isOpenAiServer(model.backend) ? routerToTgi(text) : text;
+  const routerChat =
+    route.kind === "chat" &&
+    route.model === undefined &&
+    namesModel(text) &&
+    routed === undefined &&
+    !state.models.has(modelIdFor(route, text, state.defaultModel));
+  const sent =
+    routerChat && model.backend !== "transformers" && !isOpenAiServer(model.backend) ? routerToTgi(text) : text;
   const response = await answer(state, route, request, sent, model, viaRouter, provider);
   return routed ? withProvider(response, routed.provider) : response;
 }
 
-type ModelRoute = Exclude<Route, { kind: "unknown" | "models" }>;
-
-/** The model a request names, for its log line: the Hub API's or a route's path, else the body's `model`. */
-function namedModel(request: Request, text: string, basePath: string | undefined): string | undefined {
-  const pathname = new URL(request.url).pathname;
-  const path = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
-  const hub = /^\/api\/models\/([^/]+(?:\/(?!revision\/)[^/]+)?)/.exec(path);
-  if (hub) return hub[1];
-  const route = matchRoute(request.method, pathname, basePath);
-  return (route.kind === "unknown" ? undefined : route.model) ?? bodyModel(text);
-}
-
 /** The connection's faults, `/info`, the router's and the proxy's faults, then the backend. */
-async function answer(state: HubState, route: ModelRoute, request: Request, text: string, model: ResolvedModel, viaRouter: boolean, provider?: string): Promise<Response> {
+async function answer(
+  state: HubState,
+  route: ModelRoute,
+  request: Request,
+  text: string,
+  model: ResolvedModel,
+  viaRouter: boolean,
+  provider?: string,
+): Promise<Response> {
   const [refused] = state.faults.takeEach(model.id, ["refused"], provider);
   if (refused) return refusedConnection();
   const [delay] = state.faults.takeEach(model.id, ["headersDelay"], provider);
@@ -160,10 +184,24 @@ async function answer(state: HubState, route: ModelRoute, request: Request, text
   // The router refuses a provider before that provider (or its proxy) is asked.
   const refusal = provider === undefined ? undefined : routerFault(state.faults, model.id, provider, text);
   const gated = refusal ?? (await proxyGate({ request, model: model.id, faults: state.faults, provider }));
-  return gated ?? dispatch(route, exchange(state, request, text, model, provider), viaRouter);
+  if (gated) return gated;
+  const latency = state.faults.peek(model.id, ["latency"], provider);
+  const waitMs = latency ? latencyMs(state.faults.use(latency) as LatencyFault, latency.hits) : 0;
+  const response = dispatch(route, exchange(state, request, text, model, provider, waitMs), viaRouter);
+  // A stream waits before its first event (its status line goes at once); a whole answer, before its status line.
+  if (waitMs > 0 && !isEventStream(response)) await pause(state.timers, waitMs, request.signal);
+  return response;
 }
 
-function exchange(state: HubState, request: Request, text: string, model: ResolvedModel, provider?: string): Exchange {
+/** `waitMs`: a latency fault's wait before the first event of a stream. */
+function exchange(
+  state: HubState,
+  request: Request,
+  text: string,
+  model: ResolvedModel,
+  provider: string | undefined,
+  waitMs: number,
+): Exchange {
   return {
     request,
     text,
@@ -173,60 +211,11 @@ function exchange(state: HubState, request: Request, text: string, model: Resolv
       const rule = state.faults.peek(model.id, STRUCTURED_FAULTS, provider);
       return rule ? (state.faults.use(rule) as StructuredOutputFault) : undefined;
     },
-    eventStream: (plan, faults) => eventStreamResponse(createEventStream(plan, faults, state.streams, request.signal)),
+    eventStream: (plan, faults) =>
+      eventStreamResponse(
+        createEventStream({ ...plan, firstEventDelayMs: waitMs }, faults, state.streams, request.signal),
+      ),
   };
-}
-
-/** `viaRouter`: the router serves the Responses API for every model it routes, whatever serves it. */
-function dispatch(route: Exclude<ModelRoute, { kind: "info" }>, exchange: Exchange, viaRouter: boolean): Response {
-  const { backend } = exchange.model;
-  if (route.kind === "responses") {
-    if (viaRouter || isOpenAiServer(backend)) return openAiResponses(exchange);
-    // TGI has no such route (axum's empty 404); the pipeline's API answers its own 404.
-    return backend === "transformers" ? jsonResponse(404, { error: "Not Found" }) : new Response(null, { status: 404 });
-  }
-  const task = route.kind === "pipeline" ? (route.task ?? exchange.model.task) : undefined;
-  if (task !== undefined) return taskPipeline(exchange, task);
-  // vLLM, SGLang and llama.cpp serve only the OpenAI routes here.
-  if (isOpenAiServer(backend)) {
-    if (route.kind === "chat") return openAiChat(exchange);
-    return route.kind === "completions" ? openAiCompletions(exchange) : jsonResponse(404, { error: "Not Found" });
-  }
-  const transformers = backend === "transformers";
-  switch (route.kind) {
-    case "chat":
-      return transformers ? transformersChat(exchange) : tgiChat(exchange);
-    case "pipeline":
-      return transformers ? transformersPipeline(exchange) : tgiGenerate(exchange, "compat");
-    case "generate":
-      return transformers ? jsonResponse(404, { error: "Not Found" }) : tgiGenerate(exchange, route.stream ? "stream" : "generate");
-    case "completions":
-      return transformers ? jsonResponse(404, { error: "Not Found" }) : tgiCompletions(exchange);
-  }
-}
-
-/** The path's model, else the body's `model` (`"tgi"`, none, or a `:provider` suffix aside). */
-function modelIdFor(route: ModelRoute, text: string, defaultModel: string): string {
-  if (route.model !== undefined) return route.model;
-  if (route.kind !== "chat" && route.kind !== "completions" && route.kind !== "responses") return defaultModel;
-  const body = parseJson(text);
-  const named = isRecord(body) && typeof body.model === "string" ? body.model.split(":")[0] : undefined;
-  return !named || named === "tgi" ? defaultModel : named;
-}
-
-/** The body names a model: a non-empty string other than `"tgi"`. */
-function namesModel(text: string): boolean {
-  const body = parseJson(text);
-  const model = isRecord(body) ? body.model : undefined;
-  return typeof model === "string" && model !== "" && model !== "tgi";
-}
-
-function record(request: Request, text: string, requestId: string): RecordedRequest {
-  const url = new URL(request.url);
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => (headers[name] = value));
-  const body = text === "" ? undefined : (parseJson(text) ?? text);
-  return { method: request.method, path: url.pathname + url.search, headers, body, time: Date.now(), requestId };
 }
 
 function internalError(error: unknown): Response {

@@ -3,10 +3,12 @@ export { startMockHub, type MockHub, type StartOptions } from "./server.js";
 export { DEFAULT_MODEL_ID, DEFAULT_TEXT, PREDEFINED_MODELS, type PredefinedModelId } from "./models.js";
 export { DEFAULT_PROVIDER_MAPPINGS } from "./providerRoutes.js";
 export { isDropConnection } from "./event-stream.js";
+export { faultProblem } from "./faultChecks.js";
 export type {
   Backend,
   ChatRouteError,
   ConnectionFault,
+  LatencyFault,
   Fault,
   FaultRule,
   FaultType,

@@ -10,7 +10,12 @@ const PROXY_FAULTS: readonly FaultType[] = ["loading", "rateLimit", "serverError
 const RATE_LIMIT =
   "Rate limit reached. You reached free usage limit (reset hourly). Please subscribe to a plan at https://huggingface.co/pricing to use the API at this rate";
 
-const REASONS: Record<number, string> = { 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" };
+const REASONS: Record<number, string> = {
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
 
 export interface ProxyRequest {
   request: Request;
@@ -28,7 +33,8 @@ export async function proxyGate({ request, model, faults, provider }: ProxyReque
   for (;;) {
     const rule = faults.peek(model, PROXY_FAULTS, provider);
     if (!rule) return undefined;
-    if (rule.fault.type !== "loading" || !waitForModel) return faultResponse(faults.use(rule) as ProxyFault, model);
+    if (rule.fault.type !== "loading" || !waitForModel)
+      return faultResponse(faults.use(rule) as ProxyFault, model, rule.endsAt);
     // x-wait-for-model: hold the request until the model has loaded.
     await Promise.race([rule.whenRemoved(), aborted(request.signal)]);
     if (request.signal.aborted) return faultResponse(rule.fault, model);
@@ -52,12 +58,16 @@ export function unauthorized(): Response {
   return jsonResponse(401, { error: "Invalid username or password." });
 }
 
-function faultResponse(fault: ProxyFault, model: string): Response {
+/** `endsAt`: when the fault's `durationMs` ends it (a 429 says how long is left). */
+function faultResponse(fault: ProxyFault, model: string, endsAt?: number): Response {
   switch (fault.type) {
     case "loading":
-      return jsonResponse(503, { error: `Model ${model} is currently loading`, estimated_time: fault.estimatedTime ?? 20 });
+      return jsonResponse(503, {
+        error: `Model ${model} is currently loading`,
+        estimated_time: fault.estimatedTime ?? 20,
+      });
     case "rateLimit":
-      return jsonResponse(429, { error: RATE_LIMIT }, retryHeaders(fault));
+      return jsonResponse(429, { error: RATE_LIMIT }, retryHeaders(fault, endsAt));
     case "unauthorized":
       return unauthorized();
     case "tooLarge":
@@ -69,9 +79,14 @@ function faultResponse(fault: ProxyFault, model: string): Response {
   }
 }
 
-function retryHeaders(fault: Extract<ProxyFault, { type: "rateLimit" }>): Record<string, string> {
+function retryHeaders(
+  fault: Extract<ProxyFault, { type: "rateLimit" }>,
+  endsAt: number | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = {};
-  if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+  const left = endsAt === undefined ? undefined : Math.max(0, Math.ceil((endsAt - Date.now()) / 1000));
+  const seconds = fault.retryAfter ?? left;
+  if (seconds !== undefined) headers["retry-after"] = String(seconds);
   if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
   return headers;
 }
@@ -79,5 +94,8 @@ function retryHeaders(fault: Extract<ProxyFault, { type: "rateLimit" }>): Record
 function serverError(fault: Extract<ProxyFault, { type: "serverError" }>): Response {
   const status = fault.status ?? 500;
   if (fault.body === undefined) return jsonResponse(status, { error: REASONS[status] ?? "Internal Server Error" });
-  return new Response(fault.body, { status, headers: { "content-type": fault.contentType ?? "text/plain; charset=utf-8" } });
+  return new Response(fault.body, {
+    status,
+    headers: { "content-type": fault.contentType ?? "text/plain; charset=utf-8" },
+  });
 }

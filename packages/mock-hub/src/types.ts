@@ -1,13 +1,5 @@
 /** TGI versions with a predefined model; any other "x.y.z" works too. */
-export type TgiVersion =
-  | "2.0.2"
-  | "2.1.1"
-  | "2.2.0"
-  | "2.4.0"
-  | "2.4.1"
-  | "3.1.0"
-  | "3.2.0"
-  | (string & {});
+export type TgiVersion = "2.0.2" | "2.1.1" | "2.2.0" | "2.4.0" | "2.4.1" | "3.1.0" | "3.2.0" | (string & {});
 
 /** What serves a model: TGI, the transformers pipeline, or an OpenAI-protocol server (vLLM, SGLang, llama.cpp). */
 export type Backend = "tgi" | "transformers" | "vllm" | "sglang" | "llamacpp";
@@ -132,6 +124,12 @@ interface FaultScope {
    * how a model's config `faults` name one. Any request when unset.
    */
   provider?: string;
+  /**
+   * How long it applies, in ms from when it is scripted (injected, or the hub's start for a model's config):
+   * then it is removed, and the provider answers again (with `times`, whichever ends first). Forever when
+   * unset (`loading`: its `estimatedTime`). Timed with `setTimeout`, so a fake clock (vitest's) moves it.
+   */
+  durationMs?: number;
 }
 
 /** A fault of the serverless proxy: it answers instead of the model (chat, pipeline and generate routes). */
@@ -148,7 +146,7 @@ export type ProxyFault = FaultScope &
     | {
         /** 429 `{"error": "Rate limit reached. ..."}`. */
         type: "rateLimit";
-        /** Sent as `retry-after`, in seconds. */
+        /** Sent as `retry-after`, in seconds. Default: with `durationMs`, the seconds left of it (rounded up); else none. */
         retryAfter?: number;
         /** Sent as `retry-after-ms`. */
         retryAfterMs?: number;
@@ -300,6 +298,23 @@ export type ConnectionFault = FaultScope &
   );
 
 /**
+ * A wait before the first token: before the first event of a stream (its status line goes at once), before
+ * the status line of a whole answer. Fixed (`delayMs`), or heavy-tailed: log-normal with the given `p50Ms` and
+ * `p99Ms`, the n-th request's wait drawn from `seed` and n, so that a run repeats.
+ */
+export type LatencyFault = FaultScope & {
+  type: "latency";
+  /** A fixed wait, in ms (>= 0). Not with `p50Ms` / `p99Ms`. */
+  delayMs?: number;
+  /** The median wait, in ms (> 0), with `p99Ms`. */
+  p50Ms?: number;
+  /** The 99th percentile, in ms (>= `p50Ms`), with `p50Ms`. */
+  p99Ms?: number;
+  /** The draws' seed, an integer. Default 1. */
+  seed?: number;
+};
+
+/**
  * A fault of the model's structured answer: the next answer written for a JSON schema (`response_format`, a
  * JSON `grammar` on `/generate`) comes out broken, then the model keeps to the schema again (`times` defaults
  * to 1 here). Requests that ask for no schema neither see nor use it.
@@ -316,8 +331,8 @@ export type StructuredOutputFault = FaultScope &
       }
   );
 
-/** A scripted failure: a proxy fault, a stream fault, a router refusal, a fault of the connection, or of a structured answer. */
-export type Fault = ProxyFault | StreamFault | RouterFault | ConnectionFault | StructuredOutputFault;
+/** A scripted failure: a proxy fault, a stream fault, a router refusal, a fault of the connection, a latency, or of a structured answer. */
+export type Fault = ProxyFault | StreamFault | RouterFault | ConnectionFault | LatencyFault | StructuredOutputFault;
 
 /** The name of a fault, e.g. `"loading"` or `"drop"`. */
 export type FaultType = Fault["type"];
@@ -348,7 +363,9 @@ export interface FaultRule {
   readonly hits: number;
   /** Applications left; undefined = unlimited. */
   readonly remaining: number | undefined;
-  /** `false` once used up or removed. */
+  /** When `durationMs` ends it, in ms since the epoch; undefined: no end in time. */
+  readonly endsAt: number | undefined;
+  /** `false` once used up, timed out or removed. */
   readonly active: boolean;
   /** Stops the fault at once. */
   remove(): void;
@@ -368,6 +385,11 @@ export interface RecordedRequest {
   time: number;
   /** The `x-request-id` the hub answered it with (`mock-<n>`). */
   requestId: string;
+  /**
+   * The router's provider it went to (its `:provider`, the router's pick, or `"hf-inference"` on its own path),
+   * as a provider's faults see it; undefined for a request that no provider serves.
+   */
+  provider?: string;
 }
 
 /** Options of `MockHubCore.handle`. */
@@ -386,7 +408,10 @@ export interface MockHubCore {
   openStreams(): number;
   /** Adds or replaces a model, from the next request on. */
   setModel(id: string, config: ModelConfig): void;
-  /** Scripts a fault for the next `times` requests (all, without) for `model` (every model, without). */
+  /**
+   * Scripts a fault for the next `times` requests (all, without) for `model` (every model, without), for
+   * `durationMs` if it says. A value out of its range is a RangeError naming the field and the range.
+   */
   inject(fault: Fault, options?: InjectOptions): FaultRule;
   /** Removes every scripted fault, config ones included, until `reset()`. */
   clearFaults(): void;
