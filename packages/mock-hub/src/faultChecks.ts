@@ -43,7 +43,7 @@ function latencyForm(fault: Record<string, unknown>): string | undefined {
   const drawn = fault.p50Ms !== undefined || fault.p99Ms !== undefined;
   if (fault.delayMs !== undefined)
     return drawn ? "delayMs (a fixed wait) cannot go with p50Ms / p99Ms (a drawn one)" : undefined;
-  if (fault.p50Ms === undefined || fault.p99Ms === undefined) return "latency needs delayMs, or both p50Ms and p99Ms";
+  if (fault.p50Ms === undefined || fault.p99Ms === undefined) return "it takes delayMs, or both p50Ms and p99Ms";
   return undefined;
 }
 

@@ -53,7 +53,7 @@ export class FaultRegistry {
     provider?: string,
   ): Rule {
     const problem = faultProblem(times === undefined ? fault : { ...fault, times });
-    if (problem) throw new RangeError(`mock hub: the ${fault.type} fault's ${problem}`);
+    if (problem) throw new RangeError(`mock hub fault ${fault.type}: ${problem}`);
     const uses = times ?? fault.times ?? (ONCE_BY_DEFAULT.includes(fault.type) ? 1 : undefined);
     // A duration ends a fault even when no request uses it; Infinity leaves that to `times` or `remove()`.
     const ms =

@@ -5,14 +5,14 @@ import type { LatencyFault } from "./types.js";
 const Z99 = 2.3263478740408408;
 
 /**
- * The wait of the `n`-th request a latency fault applies to, in ms: its `delayMs`, or a log-normal draw with its
- * `p50Ms` and `p99Ms`, a pure function of (`seed`, n), so that the same run waits the same.
+ * The wait of the `n`-th request a latency fault applies to, in ms: its `delayMs`, or a log-normal draw (in whole
+ * ms) with its `p50Ms` and `p99Ms`, a pure function of (`seed`, n), so that the same run waits the same.
  */
 export function latencyMs(fault: LatencyFault, n: number): number {
   if (fault.delayMs !== undefined) return fault.delayMs;
   const p50 = fault.p50Ms ?? 0;
   const sigma = Math.log((fault.p99Ms ?? p50) / p50) / Z99;
-  return p50 * Math.exp(sigma * normal(fault.seed ?? 1, n));
+  return Math.round(p50 * Math.exp(sigma * normal(fault.seed ?? 1, n)));
 }
 
 /** A standard normal draw (Box-Muller) from two uniforms of (seed, n). */
