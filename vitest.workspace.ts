@@ -9,6 +9,7 @@ export default defineWorkspace([
       root: "packages/inference",
       include: ["test/**/*.test.ts"],
       exclude: ["test/recorded/**"],
+      setupFiles: ["test/setup-health.ts"],
     },
   },
   {

@@ -72,10 +72,17 @@ export type { HttpErrorInit, HttpRequestInfo, HttpResponseInfo, TimeoutKind } fr
 export type * from "./types";
 export { VERSION } from "./version";
 export { getLogger, setLogger } from "./core/logger";
-export { INFERENCE_PROVIDERS, PROVIDERS_HUB_ORGS, type InferenceProvider, type InferenceProviderOrPolicy, PROVIDERS_OR_POLICIES } from "./targets/providers/names";
+export {
+  INFERENCE_PROVIDERS,
+  PROVIDERS_HUB_ORGS,
+  type InferenceProvider,
+  type InferenceProviderOrPolicy,
+  PROVIDERS_OR_POLICIES,
+} from "./targets/providers/names";
 export { listModels } from "./tasks/listModels";
 export { estimateCost } from "./features/cost";
 export { FailoverError } from "./features/routing";
+export { healthSnapshot } from "./api/healthSnapshot";
 export { StructuredOutputError, type StructuredOutputReason } from "./core/structuredError";
 export { ToolError } from "./core/toolError";
 export { runTools, runToolsStream, tool } from "./tasks/runTools";

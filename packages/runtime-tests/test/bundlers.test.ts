@@ -6,7 +6,10 @@ import { bundle, BROWSER, NEUTRAL, type Bundle } from "./bundle";
 
 const appDir = inject("appDir");
 const ENTRY = "bundle-entry.mjs";
-writeFileSync(join(appDir, ENTRY), 'export { InferenceClient, chatCompletionStream, ValidationError } from "@hfkit/inference";\n');
+writeFileSync(
+  join(appDir, ENTRY),
+  'export { InferenceClient, chatCompletionStream, ValidationError } from "@hfkit/inference";\n',
+);
 
 // esbuild cannot resolve a Node built-in on these platforms, so a build that succeeds with nothing external
 // proves none is imported; the inputs show nothing but the SDK's own files came in (its one file, and the chunks
@@ -18,7 +21,14 @@ it.each([
   const { code, metafile }: Bundle = await bundle(appDir, ENTRY, { ...options, minify: true });
   const inputs = Object.keys(metafile.inputs).filter((input) => input !== ENTRY);
   expect(inputs).toContain("node_modules/@hfkit/inference/dist/index.js");
-  expect(inputs.filter((input) => !/^node_modules\/@hfkit\/inference\/dist\/(index|tasks|catalog-\w+|failover-\w+|structured-\w+|tools-\w+|observe-\w+|transformers-\w+|chunk-\w+)\.js$/.test(input))).toEqual([]);
+  expect(
+    inputs.filter(
+      (input) =>
+        !/^node_modules\/@hfkit\/inference\/dist\/(index|tasks|catalog-\w+|failover-\w+|structured-\w+|tools-\w+|observe-\w+|transformers-\w+|chunk-\w+)\.js$/.test(
+          input,
+        ),
+    ),
+  ).toEqual([]);
   for (const output of Object.values(metafile.outputs)) expect(output.imports).toEqual([]);
   expect(code).not.toMatch(/\bnode:[a-z]/);
 });
@@ -29,7 +39,18 @@ it.each([
 /** An app of `source` bundled with code splitting: the code of the chunks a page loads at start, and of the rest. */
 async function splitApp(name: string, source: string): Promise<{ atStart: string; later: string }> {
   writeFileSync(join(appDir, `${name}.mjs`), source);
-  const result = await build({ entryPoints: [join(appDir, `${name}.mjs`)], absWorkingDir: appDir, ...BROWSER, bundle: true, splitting: true, minify: true, outdir: join(appDir, `${name}-out`), write: false, metafile: true, logLevel: "silent" });
+  const result = await build({
+    entryPoints: [join(appDir, `${name}.mjs`)],
+    absWorkingDir: appDir,
+    ...BROWSER,
+    bundle: true,
+    splitting: true,
+    minify: true,
+    outdir: join(appDir, `${name}-out`),
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
   const outputs = result.metafile.outputs;
   const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint?.endsWith(`${name}.mjs`));
   const start = new Set<string>();
@@ -39,15 +60,33 @@ async function splitApp(name: string, source: string): Promise<{ atStart: string
     for (const i of outputs[file]?.imports ?? []) if (i.kind === "import-statement") visit(i.path);
   };
   visit(entry ?? "");
-  const text = (files: string[]): string => result.outputFiles.filter((f) => files.some((k) => f.path.endsWith(k.replace(/^(\.\.\/)*/, "")))).map((f) => f.text).join("\n");
+  const text = (files: string[]): string =>
+    result.outputFiles
+      .filter((f) => files.some((k) => f.path.endsWith(k.replace(/^(\.\.\/)*/, ""))))
+      .map((f) => f.text)
+      .join("\n");
   return { atStart: text([...start]), later: text(Object.keys(outputs).filter((k) => !start.has(k))) };
 }
 
 it("an app that only chats loads none of failover's, the catalog's, structured output's or the transformers pipeline's own code at start", async () => {
   const { atStart, later } = await splitApp("chat-only", 'export { chatCompletionStream } from "@hfkit/inference";\n');
   // The lookups' per-credential hash (its constant), their shared lookups, the cost's currency, the failover's message,
-  // the structured output's error and its partial JSON reader (its number grammar), the tool runner, the observer's events.
-  for (const own of [/3735928559|0xdeadbeef/, /\.lookups\b/, /"USD"/, /Every candidate failed/, /StructuredOutputError/, /\[eE\]\[\+-\]\?\\d\+\)\?\$/, /There is no tool named/, /toolTimeout/, /type:"first-chunk"/, /type:"failover",call/, /Expected \[\{generated_text\}\] from the pipeline/]) {
+  // the structured output's error and its partial JSON reader (its number grammar), the tool runner, the observer's events,
+  // health's breakers (their store's check).
+  for (const own of [
+    /3735928559|0xdeadbeef/,
+    /\.lookups\b/,
+    /"USD"/,
+    /Every candidate failed/,
+    /StructuredOutputError/,
+    /\[eE\]\[\+-\]\?\\d\+\)\?\$/,
+    /There is no tool named/,
+    /toolTimeout/,
+    /type:"first-chunk"/,
+    /type:"failover",call/,
+    /get, record, snapshot and now/,
+    /Expected \[\{generated_text\}\] from the pipeline/,
+  ]) {
     expect(later).toMatch(own);
     expect(atStart).not.toMatch(own);
   }
@@ -57,7 +96,11 @@ it("an app that only chats loads none of failover's, the catalog's, structured o
 it("an app with the client loads its tasks on the first task call: none of their code at start, and tasks.js imports nothing from the root", async () => {
   const { atStart, later } = await splitApp("client-only", 'export { InferenceClient } from "@hfkit/inference";\n');
   // A provider's format, the task core's private-address refusal, a task's own error text: in the lazy file only.
-  for (const own of [/Task '.*' is not supported for provider/, /names a URL on a private or local address/, /\/pipeline\/|pipeline\//]) {
+  for (const own of [
+    /Task '.*' is not supported for provider/,
+    /names a URL on a private or local address/,
+    /\/pipeline\/|pipeline\//,
+  ]) {
     expect(later).toMatch(own);
     expect(atStart).not.toMatch(own);
   }

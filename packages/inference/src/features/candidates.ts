@@ -4,6 +4,7 @@
  * (`credentials.ts`: the call's key only where it belongs).
  */
 import { InputError } from "../core/errors";
+import { isRecord } from "../core/json";
 import { redactUrl } from "../core/redact";
 import type { BaseArgs, ChatRouting, OneChatArgs, Options } from "../types";
 import { bindKey } from "./credentials";
@@ -38,6 +39,8 @@ export interface Candidate<A = OneChatArgs> {
   readonly options: Options;
   /** Sent through the HF router (not an endpoint or another base URL): the catalog applies. */
   readonly router: boolean;
+  /** Its share of the calls, from `provider: [{ name, weight }]`; undefined when the list gives none. */
+  readonly weight?: number;
 }
 
 /**
@@ -97,7 +100,8 @@ function mainCandidates<A extends BaseArgs>(
     throw new InputError(`\`provider\` must be a provider's name or a list of them (got ${got})`, "provider");
   }
   const listed = Array.isArray(chosen);
-  const providers: (string | undefined)[] = Array.isArray(chosen) ? providerList(chosen) : [chosen];
+  const weighted = Array.isArray(chosen) ? providerList(chosen) : [{ name: chosen }];
+  const providers = weighted.map((p) => p.name);
   if (listed && (endpointUrl !== undefined || options.baseUrl !== undefined)) {
     const why = "`endpointUrl` and `baseUrl` name one server (name other models in `fallbackModels`)";
     throw new InputError(`A \`provider\` list needs the HF router: ${why}`, "provider");
@@ -113,7 +117,9 @@ function mainCandidates<A extends BaseArgs>(
     const name = endpointUrl !== undefined ? originOf(endpointUrl) : own;
     const field = listed ? `provider[${i}]` : endpointUrl !== undefined ? "endpointUrl" : "model";
     const router = endpointUrl === undefined && options.baseUrl === undefined && named !== "hf-inference";
-    return { name, field, model: id, provider: named, args: { ...chat, provider: p }, options, router };
+    const weight = weighted[i]?.weight;
+    const c = { name, field, model: id, provider: named, args: { ...chat, provider: p }, options, router };
+    return weight === undefined ? c : { ...c, weight };
   });
 }
 
@@ -147,17 +153,37 @@ function fallbackCandidates<A extends BaseArgs>(
   return out;
 }
 
-function providerList(list: readonly unknown[]): string[] {
-  if (list.length === 0) throw new InputError("`provider` must list at least one provider (or be a provider's name)", "provider");
+/** A provider of the list, named, with its weight when it has one. */
+interface Listed {
+  readonly name: string | undefined;
+  readonly weight?: number;
+}
+
+function providerList(list: readonly unknown[]): Listed[] {
+  if (list.length === 0)
+    throw new InputError("`provider` must list at least one provider (or be a provider's name)", "provider");
   const seen = new Set<string>();
-  return list.map((p, i) => {
+  return list.map((entry, i) => {
     const field = `provider[${i}]`;
+    const p: unknown = isRecord(entry) ? entry.name : entry;
     if (typeof p !== "string" || !PROVIDER_NAME.test(p)) {
-      throw new InputError(`\`${field}\` must be a provider's name such as "together" or "auto" (got ${describeValue(p)})`, field);
+      throw new InputError(
+        `\`${field}\` must be a provider's name such as "together" or "auto" (got ${describeValue(p)})`,
+        field,
+      );
     }
-    if (seen.has(p)) throw new InputError(`\`${field}\` repeats ${JSON.stringify(p)}: each candidate is tried once`, field);
+    if (seen.has(p))
+      throw new InputError(`\`${field}\` repeats ${JSON.stringify(p)}: each candidate is tried once`, field);
     seen.add(p);
-    return p;
+    if (!isRecord(entry) || entry.weight === undefined) return { name: p, weight: isRecord(entry) ? 1 : undefined };
+    const weight = entry.weight;
+    if (typeof weight !== "number" || !(weight > 0) || weight === Infinity) {
+      throw new InputError(
+        `\`${field}.weight\` must be a positive number (got ${typeof weight === "number" ? weight : describeValue(weight)})`,
+        `${field}.weight`,
+      );
+    }
+    return { name: p, weight };
   });
 }
 
@@ -173,14 +199,23 @@ function fallbackList(list: unknown): string[] {
     const badSuffix = suffix !== undefined && !PROVIDER_NAME.test(suffix);
     if (typeof id !== "string" || !MODEL_ID.test(base) || extra !== undefined || badSuffix) {
       const got = describeValue(id);
-      throw new InputError(`\`${field}\` must be a model id such as "org/name" or "org/name:provider" (got ${got})`, field);
+      throw new InputError(
+        `\`${field}\` must be a model id such as "org/name" or "org/name:provider" (got ${got})`,
+        field,
+      );
     }
     return id;
   });
 }
 
 const describeValue = (v: unknown): string =>
-  typeof v === "string" ? JSON.stringify(v.slice(0, 120)) : Array.isArray(v) ? "an array" : v === null ? "null" : typeof v;
+  typeof v === "string"
+    ? JSON.stringify(v.slice(0, 120))
+    : Array.isArray(v)
+      ? "an array"
+      : v === null
+        ? "null"
+        : typeof v;
 
 const originOf = (url: string): string => {
   try {

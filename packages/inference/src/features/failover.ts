@@ -9,14 +9,22 @@
  * candidates (the call's `timeout` and `signal`); each candidate has its own first-chunk and body limits.
  */
 import type { Call } from "../core/call";
-import { ConnectionError, HttpError, IncompleteStreamError, type InferenceError, InputError, MalformedEventError, ModelLoadingError, ServerError, TimeoutError } from "../core/errors";
+import {
+  ConnectionError,
+  HttpError,
+  IncompleteStreamError,
+  type InferenceError,
+  MalformedEventError,
+  ModelLoadingError,
+  ServerError,
+  TimeoutError,
+} from "../core/errors";
 import { InferenceClientRoutingError } from "../core/hfErrors";
 import { isRecord } from "../core/json";
-import { sealError } from "../core/redact";
 import { withRetries } from "../core/retry";
 import { DEFAULT_MAX_RETRIES } from "../core/sending";
 import type { Source } from "../core/source";
-import { checkArgs, validateChatInput } from "../checks/params";
+import { validateChatInput } from "../checks/params";
 import type {
   BaseArgs,
   ChatCompletionArgs,
@@ -24,7 +32,6 @@ import type {
   ChatCompletionOutput,
   ChatCompletionStreamOutput,
   ChatCompletionUsage,
-  FailoverAttempt,
   FailoverReason,
   OneChatArgs,
   Options,
@@ -38,8 +45,8 @@ import { listModels } from "./catalog";
 import { type ChatContext, prepareChat } from "../targets/chat";
 import { committed } from "./commitment";
 import { estimateCost } from "./cost";
-import { FailoverError } from "./routing";
 import { tapped } from "./tapped";
+import { overCandidates as loop, type Run, type Serve } from "./tries";
 
 export { tapped };
 import { chatRoute } from "../targets/routes";
@@ -50,9 +57,14 @@ export { MAX_CANDIDATES } from "./candidates";
 const chatUrl = (args: BaseArgs, options: Options): string => chatRoute(args, options).url;
 
 /** The whole answer of a chat call that fails over; `tries`, each candidate's (the caller's: the failover carries no reader of its own). */
-export function failoverWhole(args: ChatCompletionArgs, options: Options, span: Call, tries: (ctx: ChatContext) => () => Promise<ChatCompletionOutput>): Promise<ChatCompletionOutput> {
+export function failoverWhole(
+  args: ChatCompletionArgs,
+  options: Options,
+  span: Call,
+  tries: (ctx: ChatContext) => () => Promise<ChatCompletionOutput>,
+): Promise<ChatCompletionOutput> {
   return failover(args, options, span, tries, (answer, served, price, end) => {
-    end();
+    end(answer.usage?.completion_tokens);
     answer.served = priced(served, answer.usage, price);
     return answer;
   });
@@ -65,38 +77,77 @@ export function failoverStream(
   span: Call,
   tries: (ctx: ChatContext) => () => Promise<Source<ChatCompletionStreamOutput>>,
 ): Promise<Source<ChatCompletionStreamOutput>> {
-  return failoverSource(args, options, span, tries, (source, served, price, end) =>
-    tapped(source, (chunk) => (chunk.served = priced(served, chunk.usage, price)), end),
-  );
+  return failoverSource(args, options, span, tries, (source, served, price, end) => {
+    let tokens = 0; // the usage's count when the server sends one, else the chunks with content
+    let counted: number | undefined;
+    const mark = (chunk: ChatCompletionStreamOutput): void => {
+      chunk.served = priced(served, chunk.usage, price);
+      counted = chunk.usage?.completion_tokens ?? counted;
+      if (chunk.choices?.some((c) => c.delta?.content)) tokens++;
+    };
+    return tapped(source, mark, () => end(counted ?? tokens));
+  });
 }
-
-/** What a candidate's success is handed on with: who served it, its price, and `end` (once its body is done with: it ends the candidate's clock). */
-type Serve<T> = (value: T, served: Served, price: RouterModelPricing | undefined, end: () => void) => T;
 
 /**
  * The candidates of a streamed call (chat chunks, Responses events) tried in order: each candidate's try reads
  * up to its first content (`commitment.ts`), so that a failure before it moves the call as one before any chunk.
  */
-export function failoverSource<T>(args: ChatCompletionArgs, options: Options, span: Call, tries: (ctx: ChatContext) => () => Promise<Source<T>>, serve: Serve<Source<T>>): Promise<Source<T>> {
-  return chatOver(args, options, span, true, (ctx) => {
-    const attempt = tries(ctx);
-    return () => attempt().then(committed);
-  }, serve);
+export function failoverSource<T>(
+  args: ChatCompletionArgs,
+  options: Options,
+  span: Call,
+  tries: (ctx: ChatContext) => () => Promise<Source<T>>,
+  serve: Serve<Source<T>>,
+): Promise<Source<T>> {
+  return chatOver(
+    args,
+    options,
+    span,
+    true,
+    (ctx) => {
+      const attempt = tries(ctx);
+      return () => attempt().then(committed);
+    },
+    serve,
+  );
 }
 
 /** The candidates of a whole chat call (or Responses call) tried in order; `attempt` makes one candidate's try (what the retry loop runs). */
-export function failover<T>(args: ChatCompletionArgs, options: Options, span: Call, attempt: (ctx: ChatContext) => () => Promise<T>, serve: Serve<T>): Promise<T> {
+export function failover<T>(
+  args: ChatCompletionArgs,
+  options: Options,
+  span: Call,
+  attempt: (ctx: ChatContext) => () => Promise<T>,
+  serve: Serve<T>,
+): Promise<T> {
   return chatOver(args, options, span, false, attempt, serve);
 }
 
-function chatOver<T>(args: ChatCompletionArgs, options: Options, span: Call, stream: boolean, attempt: (ctx: ChatContext) => () => Promise<T>, serve: Serve<T>): Promise<T> {
+function chatOver<T>(
+  args: ChatCompletionArgs,
+  options: Options,
+  span: Call,
+  stream: boolean,
+  attempt: (ctx: ChatContext) => () => Promise<T>,
+  serve: Serve<T>,
+): Promise<T> {
   const run: Run<OneChatArgs, T> = async (c, last, moves) => {
     let answeredBy: string | undefined;
     const onResponse = c.options.onResponse;
-    const own = prepareChat(c.args, { ...c.options, timeout: undefined, signal: undefined, onResponse: (info) => {
-      answeredBy = info.headers.get("x-inference-provider") ?? undefined;
-      onResponse?.(info);
-    } }, stream);
+    const own = prepareChat(
+      c.args,
+      {
+        ...c.options,
+        timeout: undefined,
+        signal: undefined,
+        onResponse: (info) => {
+          answeredBy = info.headers.get("x-inference-provider") ?? undefined;
+          onResponse?.(info);
+        },
+      },
+      stream,
+    );
     // Before the last candidate, what would move the call is not retried (a loading model is still waited for);
     // the last one retries as any call does, its budget less the moves already made.
     const policy = last
@@ -132,90 +183,54 @@ export interface OneCall<A, T> {
  * A whole call of another task that fails over (`textGeneration` on the router's providers): each candidate is
  * the task's own call to one target, under the span's clock; the answer says who served it.
  */
-export function failoverCalls<A extends BaseArgs, T extends object>(args: Omit<A, "provider"> & ChatRouting, options: Options, span: Call, one: OneCall<A, T>): Promise<T & { served?: Served }> {
+export function failoverCalls<A extends BaseArgs, T extends object>(
+  args: Omit<A, "provider"> & ChatRouting,
+  options: Options,
+  span: Call,
+  one: OneCall<A, T>,
+): Promise<T & { served?: Served }> {
   const run: Run<A, T> = async (c, last, moves) => {
     let answeredBy: string | undefined;
     const onResponse = c.options.onResponse;
     const stop = new AbortController();
     const unlink = span.onCancel((e) => stop.abort(e));
-    const policy = last ? { maxRetries: Math.max(0, (c.options.maxRetries ?? DEFAULT_MAX_RETRIES) - moves) } : { maxRetries: 0 }; // a loading model is still waited for
+    const policy = last
+      ? { maxRetries: Math.max(0, (c.options.maxRetries ?? DEFAULT_MAX_RETRIES) - moves) }
+      : { maxRetries: 0 }; // a loading model is still waited for
     try {
-      const value = await one.call(c.args, { ...c.options, ...policy, timeout: undefined, signal: stop.signal, onResponse: (info) => {
-        answeredBy = info.headers.get("x-inference-provider") ?? undefined;
-        onResponse?.(info);
-      } });
+      const value = await one.call(c.args, {
+        ...c.options,
+        ...policy,
+        timeout: undefined,
+        signal: stop.signal,
+        onResponse: (info) => {
+          answeredBy = info.headers.get("x-inference-provider") ?? undefined;
+          onResponse?.(info);
+        },
+      });
       return { value, answeredBy, end: unlink };
     } catch (e) {
       unlink();
       throw e;
     }
   };
-  const whole = (value: T, served: Served, _price: RouterModelPricing | undefined, end: () => void): T & { served?: Served } => {
+  const whole = (
+    value: T,
+    served: Served,
+    _price: RouterModelPricing | undefined,
+    end: (tokens?: number) => void,
+  ): T & { served?: Served } => {
     end();
     return Object.assign(value, { served });
   };
-  return overCandidates<A, T & { served?: Served }>(args as A, options, span, () => candidatesOf(args as A & ChatRouting, options, one.check, one.route, false), run, whole);
-}
-
-/** One candidate's run: its value, the provider the router said answered, and `end` (called once its body is done with). */
-type Run<A, T> = (c: Candidate<A>, last: boolean, moves: number) => Promise<{ value: T; answeredBy: string | undefined; end: () => void }>;
-
-/** The loop over the candidates: skips by the catalog, moves on what another could serve, reports each move, the all-failed error. */
-async function overCandidates<A extends BaseArgs, T>(
-  args: A,
-  options: Options,
-  span: Call,
-  candidatesFor: () => Candidates<A>,
-  run: Run<A, T>,
-  serve: Serve<T>,
-): Promise<T> {
-  try {
-    checkArgs(args, options);
-    const { onFailover } = options;
-    if (onFailover !== undefined && typeof onFailover !== "function") throw new InputError("`onFailover` must be a function", "onFailover");
-    const { list: candidates, catalog: reader } = candidatesFor();
-    const catalog = reader && candidates.some((c) => c.router) ? await catalogOf(reader.token, options, span) : undefined;
-    const attempts: FailoverAttempt[] = [];
-    let moves = 0;
-    for (const [i, c] of candidates.entries()) {
-      const next = candidates[i + 1];
-      let reason = catalog && c.router ? unfit(c, catalog) : undefined;
-      let error: InferenceError | undefined;
-      if (reason === undefined) {
-        try {
-          const { value, answeredBy, end } = await run(c, next === undefined, moves);
-          const provider = answeredBy ?? (c.router ? (c.provider ?? "auto") : c.provider ?? "endpoint");
-          return serve(value, { model: c.model, provider }, priceOf(catalog, c.model, provider), end);
-        } catch (e) {
-          if (span.failure) throw span.failure;
-          error = e as InferenceError;
-          reason = movesOn(error);
-          if (reason === undefined) throw error;
-          moves++;
-        }
-      }
-      attempts.push(error === undefined ? { candidate: c.name, reason } : { candidate: c.name, reason, error });
-      if (next === undefined) throw failedOver(attempts);
-      onFailover?.(error === undefined ? { from: c.name, to: next.name, reason } : { from: c.name, to: next.name, reason, error });
-    }
-    throw new InputError("A call that fails over needs at least one candidate", "provider"); // candidatesOf gives one at least
-  } catch (e) {
-    throw sealError(e, span.secret);
-  }
-}
-
-/** The longest text quoted from one attempt's error in the message (each error keeps its whole message). */
-const QUOTED = 200;
-
-/** The error of a call whose candidates all failed or were skipped: its message names each and what ended it. */
-function failedOver(attempts: FailoverAttempt[]): FailoverError {
-  const describe = ({ candidate, reason, error }: FailoverAttempt): string => {
-    if (error === undefined) return `${candidate} skipped (${reason})`;
-    const text = error.message.length > QUOTED ? `${error.message.slice(0, QUOTED)}…` : error.message;
-    return `${candidate} ${reason} (${error.name}: ${text})`;
-  };
-  const last = attempts.filter((a) => a.error !== undefined).at(-1)?.error;
-  return new FailoverError(`Every candidate failed: ${attempts.map(describe).join("; ")}`, attempts, last === undefined ? undefined : { cause: last });
+  return overCandidates<A, T & { served?: Served }>(
+    args as A,
+    options,
+    span,
+    () => candidatesOf(args as A & ChatRouting, options, one.check, one.route, false),
+    run,
+    whole,
+  );
 }
 
 /** Why a candidate's failure moves the call to the next one; undefined: it would fail everywhere (the caller's mistake), or the call is over. */
@@ -239,14 +254,32 @@ function httpReason(error: HttpError): FailoverReason | undefined {
   return error instanceof ServerError || error.status >= 500 ? "server-error" : undefined;
 }
 
+/** The loop over the candidates (`tries.ts`), with the failover's rules. */
+const overCandidates = <A extends BaseArgs, T>(
+  args: A,
+  options: Options,
+  span: Call,
+  candidatesFor: () => Candidates<A>,
+  run: Run<A, T>,
+  serve: Serve<T>,
+): Promise<T> => loop(args, options, span, candidatesFor, run, serve, { catalogOf, unfit, movesOn, priceOf });
+
 /** The router's catalog, for the skips and the prices; a lookup that fails leaves the candidates unchecked (the router answers for them). */
-async function catalogOf(accessToken: string | undefined, options: Options, span: Call): Promise<readonly RouterModel[] | undefined> {
+async function catalogOf(
+  accessToken: string | undefined,
+  options: Options,
+  span: Call,
+): Promise<readonly RouterModel[] | undefined> {
   try {
     // A lookup shared by every call that asks meanwhile: not one call's request, so not told to its `onResponse`.
-    return await span.until(listModels({ ...options, accessToken, timeout: undefined, signal: undefined, onResponse: undefined }));
+    return await span.until(
+      listModels({ ...options, accessToken, timeout: undefined, signal: undefined, onResponse: undefined }),
+    );
   } catch (error) {
     if (span.failure) throw span.failure;
-    options.logger?.debug?.(`failover: the router's catalog could not be read (${(error as Error).name}); no candidate is skipped`);
+    options.logger?.debug?.(
+      `failover: the router's catalog could not be read (${(error as Error).name}); no candidate is skipped`,
+    );
     return undefined;
   }
 }
@@ -270,17 +303,30 @@ function unfitProvider(p: RouterModelProvider, args: object): FailoverReason | u
   if (!isRecord(args)) return undefined;
   if (Array.isArray(args.tools) && args.tools.length > 0 && p.supports_tools === false) return "no-tools";
   const format = args.response_format;
-  if (isRecord(format) && (format.type === "json_schema" || format.type === "json") && p.supports_structured_output === false) return "no-structured-output";
+  if (
+    isRecord(format) &&
+    (format.type === "json_schema" || format.type === "json") &&
+    p.supports_structured_output === false
+  )
+    return "no-structured-output";
   const max = args.max_tokens ?? (isRecord(args.parameters) ? args.parameters.max_new_tokens : undefined);
   if (typeof max === "number" && p.context_length !== undefined && p.context_length < max) return "context-length";
   return undefined;
 }
 
-function priceOf(catalog: readonly RouterModel[] | undefined, model: string, provider: string): RouterModelPricing | undefined {
+function priceOf(
+  catalog: readonly RouterModel[] | undefined,
+  model: string,
+  provider: string,
+): RouterModelPricing | undefined {
   return catalog?.find((m) => m.id === model)?.providers.find((p) => p.provider === provider)?.pricing;
 }
 
 /** `served`, with the cost of `usage` when there is a price. */
-function priced(served: Served, usage: ChatCompletionUsage | null | undefined, price: RouterModelPricing | undefined): Served {
+function priced(
+  served: Served,
+  usage: ChatCompletionUsage | null | undefined,
+  price: RouterModelPricing | undefined,
+): Served {
   return usage && price ? { ...served, cost: estimateCost(usage, price) } : served;
 }

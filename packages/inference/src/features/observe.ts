@@ -12,10 +12,29 @@ import type { Source } from "../core/source";
 import { MAX_CHOICES, safeEvent, secretOf } from "./observeSafe";
 import { tapped } from "./tapped";
 import { shared } from "../core/shared";
-import type { Backend, ChatCompletionStreamOutput, ChatCompletionUsage, CallEvent, CallOperation, Options, ToolCallResult } from "../types";
+import type {
+  Backend,
+  ChatCompletionStreamOutput,
+  ChatCompletionUsage,
+  CallEvent,
+  CallOperation,
+  Options,
+  ToolCallResult,
+} from "../types";
 
 /** The parameters the GenAI conventions name (`gen_ai.request.*`), as a call's arguments spell them. */
-const PARAMETERS = ["temperature", "top_p", "top_k", "max_tokens", "max_new_tokens", "frequency_penalty", "presence_penalty", "seed", "n", "stop"] as const;
+const PARAMETERS = [
+  "temperature",
+  "top_p",
+  "top_k",
+  "max_tokens",
+  "max_new_tokens",
+  "frequency_penalty",
+  "presence_penalty",
+  "seed",
+  "n",
+  "stop",
+] as const;
 
 /** Call numbers, one sequence for every copy of the package in the process (each observer tells calls apart by them). */
 const numbers = /* @__PURE__ */ shared("calls", () => ({ last: 0 }));
@@ -60,7 +79,7 @@ class Observation {
 
   /** The call's options, each hook telling this observation before the caller's own. */
   options(options: Options): Options {
-    const { onResponse, onRetry, onFailover } = options;
+    const { onResponse, onRetry, onFailover, onHealth } = options;
     return {
       ...options,
       observe: undefined,
@@ -75,7 +94,14 @@ class Observation {
           host = "";
         }
         const now = performance.now();
-        const event: CallEvent = { type: "attempt", call: this.call, attempt: this.attempts, status: info.status, durationMs: now - this.attemptStarted, host };
+        const event: CallEvent = {
+          type: "attempt",
+          call: this.call,
+          attempt: this.attempts,
+          status: info.status,
+          durationMs: now - this.attemptStarted,
+          host,
+        };
         if (provider) event.provider = provider;
         if (info.backend) event.backend = this.backend = info.backend;
         if (info.requestId) event.requestId = info.requestId;
@@ -86,7 +112,13 @@ class Observation {
         // A connection that failed had no answer: it is an attempt too.
         if (retry.status === undefined) this.attempts++;
         this.attemptStarted = performance.now() + retry.delayMs;
-        const event: CallEvent = { type: "retry", call: this.call, attempt: retry.attempt - 1, reason: retry.reason, delayMs: retry.delayMs };
+        const event: CallEvent = {
+          type: "retry",
+          call: this.call,
+          attempt: retry.attempt - 1,
+          reason: retry.reason,
+          delayMs: retry.delayMs,
+        };
         if (retry.status !== undefined) event.status = retry.status;
         if (retry.estimatedTime !== undefined) event.estimatedTime = retry.estimatedTime;
         this.emit(event);
@@ -94,10 +126,20 @@ class Observation {
       },
       onFailover: (move) => {
         this.attemptStarted = performance.now();
-        const event: CallEvent = { type: "failover", call: this.call, from: move.from, to: move.to, reason: move.reason };
+        const event: CallEvent = {
+          type: "failover",
+          call: this.call,
+          from: move.from,
+          to: move.to,
+          reason: move.reason,
+        };
         if (move.error) event.error = move.error.name;
         this.emit(event);
         onFailover?.(move);
+      },
+      onHealth: (change) => {
+        this.emit({ ...change, call: this.call });
+        onHealth?.(change);
       },
     };
   }
@@ -120,8 +162,16 @@ class Observation {
     if (this.ended) return;
     this.ended = true;
     const now = performance.now();
-    const event: CallEvent = { type: "end", call: this.call, durationMs: now - this.started, chunks: this.chunks, finishReasons: seen.finishReasons, attempts: this.attempts };
-    if (this.chunks > 1 && this.firstChunk !== undefined) event.timePerChunkMs = ((this.lastChunk ?? now) - this.firstChunk) / (this.chunks - 1);
+    const event: CallEvent = {
+      type: "end",
+      call: this.call,
+      durationMs: now - this.started,
+      chunks: this.chunks,
+      finishReasons: seen.finishReasons,
+      attempts: this.attempts,
+    };
+    if (this.chunks > 1 && this.firstChunk !== undefined)
+      event.timePerChunkMs = ((this.lastChunk ?? now) - this.firstChunk) / (this.chunks - 1);
     if (seen.usage) event.usage = { input: seen.usage.prompt_tokens, output: seen.usage.completion_tokens };
     if (seen.model) event.responseModel = seen.model;
     const provider = seen.served ?? this.provider;
@@ -145,15 +195,25 @@ function seenOf(out: unknown): Seen {
   const seen: Seen = { finishReasons: [] };
   if (!isRecord(out)) return seen;
   const choices: unknown = out.choices;
-  if (Array.isArray(choices)) for (const c of choices as unknown[]) if (isRecord(c) && c.finish_reason != null) seen.finishReasons.push(String(c.finish_reason));
+  if (Array.isArray(choices))
+    for (const c of choices as unknown[])
+      if (isRecord(c) && c.finish_reason != null) seen.finishReasons.push(String(c.finish_reason));
   if (typeof out.model === "string" && out.model) seen.model = out.model;
   const usage = out.usage;
   if (isRecord(usage) && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number") {
-    seen.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: Number(usage.total_tokens) || 0 };
+    seen.usage = {
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      total_tokens: Number(usage.total_tokens) || 0,
+    };
   }
   // A response of the Responses API: its own names for the usage, and its status for a finish reason.
   if (isRecord(usage) && typeof usage.input_tokens === "number" && typeof usage.output_tokens === "number") {
-    seen.usage = { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.input_tokens + usage.output_tokens };
+    seen.usage = {
+      prompt_tokens: usage.input_tokens,
+      completion_tokens: usage.output_tokens,
+      total_tokens: usage.input_tokens + usage.output_tokens,
+    };
   }
   if (out.object === "response" && typeof out.status === "string") seen.finishReasons.push(out.status);
   if (isRecord(out.served) && typeof out.served.provider === "string") seen.served = out.served.provider;
@@ -161,7 +221,12 @@ function seenOf(out: unknown): Seen {
 }
 
 /** A whole call, observed. */
-export async function observedWhole<A extends object, T>(operation: CallOperation, args: A, options: Options, call: Whole<A, T>): Promise<T> {
+export async function observedWhole<A extends object, T>(
+  operation: CallOperation,
+  args: A,
+  options: Options,
+  call: Whole<A, T>,
+): Promise<T> {
   const observation = new Observation(options.observe ?? (() => {}), operation, args, false);
   try {
     const out = await call(args, observation.options(options));
@@ -185,7 +250,13 @@ type Reader<T> = (observation: Observation, seen: Seen) => (value: T) => void;
  * iterator takes it (no layer per value: observing must not slow a stream), the end told once it is closed. `span` is
  * the iterator's clock: its failure (a `break` before the first value, the caller's signal) cancels the inner call.
  */
-function observedSource<A extends object, T>(args: A, options: Options, span: Call, open: (args: A, options: Options) => Opened<T>, read: Reader<T>): Promise<Source<T>> {
+function observedSource<A extends object, T>(
+  args: A,
+  options: Options,
+  span: Call,
+  open: (args: A, options: Options) => Opened<T>,
+  read: Reader<T>,
+): Promise<Source<T>> {
   const observation = new Observation(options.observe ?? (() => {}), "chat", args, true);
   const seen: Seen = { finishReasons: [] };
   const failed = (error: unknown): never => {
@@ -248,12 +319,20 @@ const responseEvents: Reader<{ type: string }> = (observation, seen) => (event) 
 };
 
 /** A streamed chat, observed. */
-export const observedChat = <A extends object>(args: A, options: Options, span: Call, open: (args: A, options: Options) => Opened<ChatCompletionStreamOutput>): Promise<Source<ChatCompletionStreamOutput>> =>
-  observedSource(args, options, span, open, chatChunks);
+export const observedChat = <A extends object>(
+  args: A,
+  options: Options,
+  span: Call,
+  open: (args: A, options: Options) => Opened<ChatCompletionStreamOutput>,
+): Promise<Source<ChatCompletionStreamOutput>> => observedSource(args, options, span, open, chatChunks);
 
 /** A Responses API stream, observed. */
-export const observedResponses = <A extends object, E extends { type: string }>(args: A, options: Options, span: Call, open: (args: A, options: Options) => Opened<E>): Promise<Source<E>> =>
-  observedSource(args, options, span, open, responseEvents as Reader<E>);
+export const observedResponses = <A extends object, E extends { type: string }>(
+  args: A,
+  options: Options,
+  span: Call,
+  open: (args: A, options: Options) => Opened<E>,
+): Promise<Source<E>> => observedSource(args, options, span, open, responseEvents as Reader<E>);
 
 /**
  * A chat stream observed a chunk at a time: a structured stream, whose own check can fail it after its last chunk

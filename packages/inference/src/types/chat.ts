@@ -1,6 +1,7 @@
 /** The chat task's arguments, as OpenAI's and TGI's Messages API shape them. */
 import type { BaseArgs } from "./base";
 import type { JsonSchemaFormat } from "./schema";
+import type { WeightedProvider } from "./health";
 
 /** One part of a message's content: a piece of text or an image. */
 export interface ChatCompletionInputMessageChunk {
@@ -148,7 +149,7 @@ export interface ChatRouting {
    * The inference provider for this call (overrides the `provider` option), or a list tried in order
    * (`["groq", "together", "auto"]`): before the first token, a candidate that fails moves the call to the next.
    */
-  provider?: string | readonly string[];
+  provider?: string | readonly (string | WeightedProvider)[];
   /** Models tried after the main model's providers, in order: `org/name` (the router's choice of provider) or `org/name:provider`. */
   fallbackModels?: readonly string[];
 }

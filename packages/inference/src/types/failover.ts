@@ -25,7 +25,13 @@ export type FailoverReason =
   /** Skipped: the catalog gives the provider a `status` other than `"live"` (or, for the router's choice, no provider is live). */
   | "not-live"
   /** Skipped: the catalog's `context_length` for the provider is smaller than `max_tokens`. */
-  | "context-length";
+  | "context-length"
+  /** Skipped: the target's circuit breaker is open (it failed lately; `health`), and another candidate could be tried. */
+  | "circuit-open"
+  /** Skipped: the catalog prices the provider above `routing.maxPrice`. */
+  | "price"
+  /** A hedge's loser: the other candidate gave its first token first, and this one was aborted. */
+  | "hedge-lost";
 
 /** One move of a failover, as `onFailover` is told of it. */
 export interface FailoverEvent {
@@ -69,4 +75,6 @@ export interface Served {
   provider: string;
   /** Its usage priced by the catalog, when the answer has `usage` and the catalog lists the provider's prices. */
   cost?: CostEstimate;
+  /** A hedge ran (`hedge`): the candidate started beside the first, and whether it won (the other was aborted). */
+  hedge?: { from: string; to: string; winner: string };
 }

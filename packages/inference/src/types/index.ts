@@ -2,6 +2,7 @@ import type { FailoverEvent } from "./failover";
 import type { ToolCallRequest } from "./tools";
 import type { Backend } from "./backend";
 import type { CallEvent } from "./observe";
+import type { HealthEvent, HealthOptions, HedgeOptions, RoutingOptions } from "./health";
 
 /**
  * Public types. Shaped like `@huggingface/tasks` (so code typed against `@huggingface/inference`
@@ -136,6 +137,18 @@ export interface Options {
   /** Chat calls that fail over (a `provider` list or `fallbackModels`): called at each move to the next candidate. */
   onFailover?: (event: FailoverEvent) => void;
   /**
+   * Calls that fail over remember each target's health across calls (a circuit breaker per `model:provider` or
+   * endpoint, per credential): a target that failed lately is skipped without a request. On by default
+   * (docs/health.md gives the defaults); `false` turns it off, an object sets its threshold, window, cooldown, store.
+   */
+  health?: false | HealthOptions;
+  /** Calls that fail over: the order of the candidates (by latency, throughput or price), a price cap, exploration. */
+  routing?: RoutingOptions;
+  /** Calls that fail over, streamed: start the next candidate too when the first gives no token after `afterMs`. */
+  hedge?: HedgeOptions;
+  /** Calls that fail over: told when a target's breaker opens, half-opens or closes, and when a hedge starts or is won. */
+  onHealth?: (event: HealthEvent) => void;
+  /**
    * Chat and `textGeneration` calls report to it as they run: their start, each HTTP attempt, each retry or loading
    * wait, each failover move, the first chunk and the end, with timings, tokens, the provider and the error's class
    * (no prompt or answer text, never the token). `@hfkit/otel`'s `withTelemetry()` makes OpenTelemetry spans and
@@ -167,6 +180,7 @@ export interface RunToolsOptions extends Options {
 export type * from "./base";
 export type * from "./catalog";
 export type * from "./failover";
+export type * from "./health";
 export type * from "./chat";
 export type * from "./chatOutput";
 export type * from "./generation";

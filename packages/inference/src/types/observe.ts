@@ -7,12 +7,22 @@
 import type { FailoverReason } from "./failover";
 import type { Backend } from "./backend";
 import type { ToolCallStatus } from "./tools";
+import type { BreakerState } from "./health";
 
 /** The operation, as OpenTelemetry's GenAI conventions name it (`gen_ai.operation.name`), or the task's name. */
 export type CallOperation = "chat" | "text_completion" | "generate_content" | (string & {});
 
 /** Where a call is in its life: what `observe` is told. */
-export type CallEvent = CallStartEvent | CallAttemptEvent | CallRetryEvent | CallFailoverEvent | CallFirstChunkEvent | CallEndEvent | CallToolEvent;
+export type CallEvent =
+  | CallStartEvent
+  | CallAttemptEvent
+  | CallRetryEvent
+  | CallFailoverEvent
+  | CallBreakerEvent
+  | CallHedgeEvent
+  | CallFirstChunkEvent
+  | CallEndEvent
+  | CallToolEvent;
 
 /** The call began (before its checks: a call refused as bad input still ends, with `InputError`). */
 export interface CallStartEvent {
@@ -86,6 +96,36 @@ export interface CallFailoverEvent {
   reason: FailoverReason;
   /** The error's class name (`ServerError`, `TimeoutError`); absent for a skip. */
   error?: string;
+}
+
+/** A call that fails over changed a target's circuit breaker: opened it, took its probe (half-open), or closed it. */
+export interface CallBreakerEvent {
+  /** `"breaker"`. */
+  type: "breaker";
+  /** The call's number. */
+  call: number;
+  /** The target, `model:provider` or an endpoint's origin. */
+  target: string;
+  /** Its new state. */
+  state: BreakerState;
+  /** Failures within the window when it changed. */
+  failures: number;
+  /** When it opened: how long until one call may probe it, in ms. */
+  cooldownMs?: number;
+}
+
+/** A hedge started (the next candidate beside the running one), or was won (`winner` set; the other was aborted). */
+export interface CallHedgeEvent {
+  /** `"hedge"`. */
+  type: "hedge";
+  /** The call's number. */
+  call: number;
+  /** The candidate that was running. */
+  from: string;
+  /** The candidate started beside it. */
+  to: string;
+  /** The one whose first token came first; absent when the hedge starts. */
+  winner?: string;
 }
 
 /** The first chunk with data arrived (never a keep-alive, never an empty event). */
