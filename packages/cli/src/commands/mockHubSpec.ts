@@ -1,4 +1,4 @@
-import { type Fault, type FaultType, type ModelConfig, PREDEFINED_MODELS } from "@hfkit/mock-hub";
+import { type Fault, faultProblem, type FaultType, type ModelConfig, PREDEFINED_MODELS } from "@hfkit/mock-hub";
 import { UsageError } from "../io";
 
 /** `--model NAME=KIND[:loading=SECONDS]` → a model of the hub. */
@@ -19,21 +19,23 @@ export function parseModelSpec(spec: string): { id: string; config: ModelConfig 
   return { id, config: { ...kindConfig(kind, id), ...(faults.length > 0 ? { faults } : {}) } };
 }
 
-export const KINDS = "tgi-2.0, tgi-2.1, tgi-2.2, tgi-2.4.0, tgi-2.4.1, tgi-3.1, tgi-3.2 (or any tgi-X.Y.Z), transformers, vllm, sglang, llamacpp";
+export const KINDS =
+  "tgi-2.0, tgi-2.1, tgi-2.2, tgi-2.4.0, tgi-2.4.1, tgi-3.1, tgi-3.2 (or any tgi-X.Y.Z), transformers, vllm, sglang, llamacpp";
 const ALIASES: Record<string, string> = { transformers: "transformers-chat", tgi: "tgi-3.2" };
 
 /** A KIND is a predefined model's name without `hfkit/` (`tgi-2.0`, `vllm`, …), or `tgi-X.Y.Z`. */
 function kindConfig(kind: string, id: string): ModelConfig {
   const name = `hfkit/${ALIASES[kind] ?? kind}`;
-  if (Object.hasOwn(PREDEFINED_MODELS, name)) return { ...(PREDEFINED_MODELS[name as keyof typeof PREDEFINED_MODELS] as ModelConfig) };
+  if (Object.hasOwn(PREDEFINED_MODELS, name))
+    return { ...(PREDEFINED_MODELS[name as keyof typeof PREDEFINED_MODELS] as ModelConfig) };
   const version = /^tgi-(\d+\.\d+\.\d+)$/.exec(kind)?.[1];
   if (version) return { tgiVersion: version };
   throw new UsageError(`--model ${id}: unknown kind "${kind}" (one of ${KINDS})`);
 }
 
-/** The faults `--fault` scripts, with the numeric keys each takes (`times` is taken by all). */
+/** The faults `--fault` scripts, with the numeric keys each takes (besides `COMMON_KEYS`). */
 const FAULT_KEYS: Partial<Record<FaultType, readonly string[]>> = {
-  loading: ["estimatedTime", "durationMs"],
+  loading: ["estimatedTime"],
   rateLimit: ["retryAfter", "retryAfterMs"],
   serverError: ["status"],
   unauthorized: [],
@@ -47,6 +49,7 @@ const FAULT_KEYS: Partial<Record<FaultType, readonly string[]>> = {
   overloadedInStream: ["afterChunks"],
   keepAlive: ["intervalMs"],
   headersDelay: ["delayMs"],
+  latency: ["delayMs", "p50Ms", "p99Ms", "seed"],
   refused: [],
   modelNotServed: [],
   providerNotEnabled: [],
@@ -54,6 +57,8 @@ const FAULT_KEYS: Partial<Record<FaultType, readonly string[]>> = {
   badJson: [],
   schemaViolation: [],
 };
+/** Keys every fault takes: how many requests, and how long (ms), it applies to. */
+const COMMON_KEYS = ["times", "durationMs"];
 /** Keys a fault cannot do without. */
 const REQUIRED: Partial<Record<FaultType, string>> = { slow: "delayMs", headersDelay: "delayMs" };
 export const FAULTS = Object.keys(FAULT_KEYS).join(", ");
@@ -86,20 +91,30 @@ export function parseFaultSpec(spec: string, models: Record<string, ModelConfig>
   const fault: Record<string, unknown> = { type };
   for (const pair of params.split(",").filter(Boolean)) {
     const [key = "", value = ""] = splitOnce(pair, "=");
-    if (key !== "times" && !keys.includes(key)) {
-      throw new UsageError(`--fault ${type}: unknown key "${key}" (it takes ${[...keys, "times"].join(", ")})`);
+    if (!COMMON_KEYS.includes(key) && !keys.includes(key)) {
+      throw new UsageError(`--fault ${type}: unknown key "${key}" (it takes ${[...keys, ...COMMON_KEYS].join(", ")})`);
     }
     const n = Number(value);
-    if (value === "" || !Number.isFinite(n) || n < 0) throw new UsageError(`--fault ${type}: ${key} must be a number >= 0 (got "${value}")`);
+    if (value === "" || !Number.isFinite(n) || n < 0)
+      throw new UsageError(`--fault ${type}: ${key} must be a number >= 0 (got "${value}")`);
     fault[key] = n;
   }
   const required = REQUIRED[type as FaultType];
-  if (required && fault[required] === undefined) throw new UsageError(`--fault ${type} needs ${required}=N (e.g. ${type}:${required}=500)`);
+  if (required && fault[required] === undefined)
+    throw new UsageError(`--fault ${type} needs ${required}=N (e.g. ${type}:${required}=500)`);
+  // The ranges are the hub's own (`hub.inject` refuses the same values).
+  const problem = faultProblem(fault as unknown as Fault);
+  if (problem) throw new UsageError(`--fault ${type}: ${problem}`);
   return { fault: fault as unknown as Fault, model, provider };
 }
 
 /** A provider's name; for a model the hub knows, one of its providers (else the fault could never apply). */
-function checkProvider(type: string, model: string | undefined, provider: string, models: Record<string, ModelConfig>): void {
+function checkProvider(
+  type: string,
+  model: string | undefined,
+  provider: string,
+  models: Record<string, ModelConfig>,
+): void {
   if (!PROVIDER_NAME.test(provider)) {
     throw new UsageError(`--fault ${type}: "${provider}" is not a provider's name (letters, digits, "-", "_", ".")`);
   }
@@ -129,6 +144,10 @@ export const MOCK_TOKEN = "hf_mock_hub_token";
 export function envLines(url: string, strict: boolean, tty: boolean): string {
   // An IPv6 address's brackets are a glob to the shell: quoted.
   const value = /^[\w:/.-]+$/.test(url) ? url : `'${url}'`;
-  const lines = [`export HF_ENDPOINT=${value}`, `export HF_INFERENCE_ENDPOINT=${value}`, ...(strict ? [`export HF_TOKEN=${MOCK_TOKEN}`] : [])];
+  const lines = [
+    `export HF_ENDPOINT=${value}`,
+    `export HF_INFERENCE_ENDPOINT=${value}`,
+    ...(strict ? [`export HF_TOKEN=${MOCK_TOKEN}`] : []),
+  ];
   return `${tty ? "# paste into the shell where your code runs:\n" : ""}${lines.join("\n")}\n`;
 }

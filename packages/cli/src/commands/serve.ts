@@ -43,14 +43,22 @@ ones (hfkit/tgi-2.0, hfkit/vllm, ...) are in the @hfkit/mock-hub README.
   --fault TYPE[:KEY=N,...][@[MODEL][:PROVIDER]]
                                   scripts a fault for MODEL (every model without @MODEL), one of:
                                   ${FAULTS}; keys are the fault's fields (stall:afterChunks=2,
-                                  slow:delayMs=500, serverError:status=502, loading:estimatedTime=5), and
-                                  times=N applies it to the first N requests only; @MODEL:PROVIDER (or
-                                  @:PROVIDER) scripts it for one provider of the router only, to test failover
-                                  (refused: the connection closes with no answer; modelNotServed,
-                                  providerNotEnabled, toolsUnsupported: the router's 400s)
+                                  slow:delayMs=500, serverError:status=502, loading:estimatedTime=5);
+                                  times=N applies it to the first N requests only, durationMs=MS for MS
+                                  ms from the start (whichever ends first), then it is up again;
+                                  @MODEL:PROVIDER (or @:PROVIDER) scripts it for one provider of the router
+                                  only, to test failover and routing (refused: the connection closes with
+                                  no answer; modelNotServed, providerNotEnabled, toolsUnsupported: the
+                                  router's 400s; stall:afterChunks=0: a 200 whose first event never comes;
+                                  rateLimit:retryAfter=S: a 429 with Retry-After S, by default with
+                                  durationMs the seconds left; latency:delayMs=MS, or
+                                  latency:p50Ms=A,p99Ms=B[,seed=N] drawn log-normal and seeded: a wait
+                                  before a stream's first event, or before a whole answer)
 
   e.g. hfkit mock-hub --model acme/slow=tgi-3.2:loading=10 --fault stall:afterChunks=3@acme/stuck
-       hfkit mock-hub --fault serverError:status=503@hfkit/router-multi:together --fault refused@:novita`;
+       hfkit mock-hub --fault serverError:status=503@hfkit/router-multi:together --fault refused@:novita
+       hfkit mock-hub --fault stall:afterChunks=0,times=100@hfkit/router-multi:together \
+         --fault latency:p50Ms=200,p99Ms=2000,seed=7@:novita --fault rateLimit:durationMs=30000@:hf-inference`;
 
 const PORT = { min: 0, max: 65535, integer: true };
 const PROXY_RISK = "anyone there can use it, and callers' tokens cross the network in clear text";
