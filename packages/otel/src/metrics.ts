@@ -2,7 +2,7 @@
  * The four GenAI client metrics (semantic-conventions v1.41.0), recorded once per call at its end from what the
  * `end` event says: the duration, the tokens, and for a stream the time to the first chunk and between chunks.
  */
-import type { Attributes, Histogram, Meter } from "@opentelemetry/api";
+import type { Attributes, Counter, Histogram, Meter } from "@opentelemetry/api";
 import type { CallEndEvent } from "@hfkit/inference";
 
 /** The conventions' advised buckets: seconds for durations, powers of 4 for tokens. */
@@ -14,7 +14,7 @@ const TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 41
 export const MAX_SERVER_VALUES = 32;
 
 /** The metric attributes whose values a server chooses (a series each): the model it names, the host it sends to. */
-const SERVER_CHOSEN = ["gen_ai.response.model", "server.address", "server.port"];
+const SERVER_CHOSEN = ["gen_ai.response.model", "server.address", "server.port", "hfkit.target"];
 
 /** The instruments, made once per meter, and the values their server-chosen attributes took so far. */
 export interface Instruments {
@@ -22,11 +22,13 @@ export interface Instruments {
   tokens: Histogram;
   firstChunk: Histogram;
   perChunk: Histogram;
+  /** Breakers opened, half-opened, closed; hedges started and won (hfkit's own, beside the conventions'). */
+  health: Counter;
   seen: Map<string, Set<string>>;
 }
 
 /** `attributes` with each server-chosen value among the first `MAX_SERVER_VALUES` its attribute took, else `"other"`. */
-function bounded(seen: Map<string, Set<string>>, attributes: Attributes): Attributes {
+export function bounded(seen: Map<string, Set<string>>, attributes: Attributes): Attributes {
   const out = { ...attributes };
   for (const key of SERVER_CHOSEN) {
     const value = out[key];
@@ -62,6 +64,10 @@ export function instruments(meter: Meter): Instruments {
       description: "Time per output chunk after the first one in a streaming operation.",
       unit: "s",
       advice: { explicitBucketBoundaries: CHUNK_SECONDS },
+    }),
+    health: meter.createCounter("hfkit.health.changes", {
+      description: "Circuit breakers of failover targets opened, half-opened or closed, and hedges started or won.",
+      unit: "{change}",
     }),
   };
 }

@@ -4,9 +4,17 @@
  */
 import type { Attributes, MeterProvider, Span, Tracer, TracerProvider } from "@opentelemetry/api";
 import { context, metrics, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import type { CallAttemptEvent, CallEndEvent, CallEvent, CallFailoverEvent, CallRetryEvent, CallStartEvent, CallToolEvent } from "@hfkit/inference";
+import type {
+  CallAttemptEvent,
+  CallEndEvent,
+  CallEvent,
+  CallFailoverEvent,
+  CallRetryEvent,
+  CallStartEvent,
+  CallToolEvent,
+} from "@hfkit/inference";
 import { PROVIDER_NAME, requestAttributes, serverAttributes } from "./attributes";
-import { type Instruments, instruments, record } from "./metrics";
+import { bounded, type Instruments, instruments, record } from "./metrics";
 
 /** Where the spans and metrics go, and what they say of the server. */
 export interface TelemetryOptions {
@@ -33,8 +41,21 @@ interface Call {
   firstChunkMs?: number;
 }
 
+/**
+ * A breaker's change or a hedge of a call that fails over, typed here (as hfkit tells them) so that this package
+ * compiles against a release of hfkit from before them too.
+ */
+type HealthEvent =
+  | { type: "breaker"; call: number; target: string; state: string; failures: number; cooldownMs?: number }
+  | { type: "hedge"; call: number; from: string; to: string; winner?: string };
+
 /** What each event after `start` does to its call. */
-type Handlers = { [T in Exclude<CallEvent["type"], "start" | "tool">]: (call: Call, event: Extract<CallEvent, { type: T }>) => void };
+type Handlers = {
+  [T in Exclude<CallEvent["type"], "start" | "tool" | HealthEvent["type"]>]: (
+    call: Call,
+    event: Extract<CallEvent, { type: T }>,
+  ) => void;
+};
 
 const SCOPE = "@hfkit/otel";
 
@@ -70,8 +91,12 @@ export function withTelemetry(options: TelemetryOptions = {}): Telemetry {
   const observe = (event: CallEvent): void => {
     try {
       // The call's clock starts before the first call makes the tracer and instruments.
-      if (event.type === "start") return void calls.set(event.call, open(event, performance.now(), resolve().tracer, fixedServer));
+      if (event.type === "start")
+        return void calls.set(event.call, open(event, performance.now(), resolve().tracer, fixedServer));
       if (event.type === "tool") return toolSpan(resolve().tracer, event);
+      const told = event as CallEvent | HealthEvent;
+      if (told.type === "breaker" || told.type === "hedge")
+        return health(calls.get(told.call), resolve().instruments, told);
       const call = calls.get(event.call);
       if (call) (handlers[event.type] as (call: Call, event: CallEvent) => void)(call, event);
     } catch {
@@ -146,6 +171,25 @@ function failoverAttributes(event: CallFailoverEvent): Attributes {
   return attributes;
 }
 
+/** A breaker's change or a hedge: an event on its call's span, and a count of each (`hfkit.health.changes`). */
+function health(call: Call | undefined, to: Instruments, event: HealthEvent): void {
+  const attributes: Attributes =
+    event.type === "breaker"
+      ? {
+          "hfkit.breaker.target": event.target,
+          "hfkit.breaker.state": event.state,
+          "hfkit.breaker.failures": event.failures,
+        }
+      : { "hfkit.hedge.from": event.from, "hfkit.hedge.to": event.to };
+  if (event.type === "breaker" && event.cooldownMs !== undefined)
+    attributes["hfkit.breaker.cooldown_ms"] = event.cooldownMs;
+  if (event.type === "hedge" && event.winner !== undefined) attributes["hfkit.hedge.winner"] = event.winner;
+  call?.span.addEvent(`hfkit.${event.type}`, attributes, now(call));
+  const change = event.type === "breaker" ? event.state : event.winner === undefined ? "hedge-started" : "hedge-won";
+  const target = event.type === "breaker" ? event.target : event.to;
+  to.health.add(1, bounded(to.seen, { "hfkit.health.change": change, "hfkit.target": target }));
+}
+
 /** The call's end: the response's attributes, its status, the span's end and the metrics. */
 function finish(to: Instruments, call: Call, end: CallEndEvent): void {
   const { span, start } = call;
@@ -160,7 +204,10 @@ function finish(to: Instruments, call: Call, end: CallEndEvent): void {
   span.setAttributes({ ...shared, "hfkit.attempts": end.attempts, "hfkit.chunks": end.chunks });
   if (end.finishReasons.length > 0) span.setAttribute("gen_ai.response.finish_reasons", end.finishReasons);
   if (end.usage) {
-    span.setAttributes({ "gen_ai.usage.input_tokens": end.usage.input, "gen_ai.usage.output_tokens": end.usage.output });
+    span.setAttributes({
+      "gen_ai.usage.input_tokens": end.usage.input,
+      "gen_ai.usage.output_tokens": end.usage.output,
+    });
   }
   if (end.provider) span.setAttribute("hfkit.provider", end.provider);
   if (end.backend) span.setAttribute("hfkit.backend", end.backend);
