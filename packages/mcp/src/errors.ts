@@ -177,7 +177,9 @@ export function answerBytes(maxResultBytes: number): number {
 
 /** Who passed a bound: the server (its command or URL), and the tool when it was one. */
 export interface McpLimitSubject {
+  /** The server's name, as the connect options give it. */
   server: string;
+  /** The tool whose call went past the bound (absent while connecting). */
   tool?: string | undefined;
 }
 

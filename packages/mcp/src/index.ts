@@ -12,4 +12,5 @@ export {
   type McpTimeoutPhase,
   McpToolError,
 } from "./errors";
+export type { Secrets } from "./redact";
 export { VERSION } from "./version";
