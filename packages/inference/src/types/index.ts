@@ -2,7 +2,7 @@ import type { FailoverEvent } from "./failover";
 import type { ToolCallRequest } from "./tools";
 import type { Backend } from "./backend";
 import type { CallEvent } from "./observe";
-import type { HealthEvent, HealthOptions, HedgeOptions, RoutingOptions } from "./health";
+import type { HealthEvent, HealthOptions, RoutingOptions } from "./health";
 
 /**
  * Public types. Shaped like `@huggingface/tasks` (so code typed against `@huggingface/inference`
@@ -144,8 +144,6 @@ export interface Options {
   health?: false | HealthOptions;
   /** Calls that fail over: the order of the candidates (by latency, throughput or price), a price cap, exploration. */
   routing?: RoutingOptions;
-  /** Calls that fail over, streamed: start the next candidate too when the first gives no token after `afterMs`. */
-  hedge?: HedgeOptions;
   /** Calls that fail over: told when a target's breaker opens, half-opens or closes, and when a hedge starts or is won. */
   onHealth?: (event: HealthEvent) => void;
   /**
