@@ -94,9 +94,8 @@ export function withTelemetry(options: TelemetryOptions = {}): Telemetry {
       if (event.type === "start")
         return void calls.set(event.call, open(event, performance.now(), resolve().tracer, fixedServer));
       if (event.type === "tool") return toolSpan(resolve().tracer, event);
-      const told = event as CallEvent | HealthEvent;
-      if (told.type === "breaker" || told.type === "hedge")
-        return health(calls.get(told.call), resolve().instruments, told);
+      if (event.type === "breaker" || event.type === "hedge")
+        return health(calls.get(event.call), resolve().instruments, event);
       const call = calls.get(event.call);
       if (call) (handlers[event.type] as (call: Call, event: CallEvent) => void)(call, event);
     } catch {
