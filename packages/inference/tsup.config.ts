@@ -20,6 +20,7 @@ const lazyTasks: Plugin = {
  */
 const OWN_COPIES: readonly (readonly [module: string, importer: string])[] = [
   ["/core/lookups", "/features/catalog.ts"],
+  ["/core/lookups", "/features/health.ts"],
   ["./cost", "/features/failover.ts"],
   ["/providers/direct", "/features/candidates.ts"],
   // A class, copied: `instanceof` recognises either copy by its `kind` (core/errors.ts).
