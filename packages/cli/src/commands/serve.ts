@@ -57,7 +57,7 @@ ones (hfkit/tgi-2.0, hfkit/vllm, ...) are in the @hfkit/mock-hub README.
 
   e.g. hfkit mock-hub --model acme/slow=tgi-3.2:loading=10 --fault stall:afterChunks=3@acme/stuck
        hfkit mock-hub --fault serverError:status=503@hfkit/router-multi:together --fault refused@:novita
-       hfkit mock-hub --fault stall:afterChunks=0,times=100@hfkit/router-multi:together \
+       hfkit mock-hub --fault stall:afterChunks=0,times=100@hfkit/router-multi:together \\
          --fault latency:p50Ms=200,p99Ms=2000,seed=7@:novita --fault rateLimit:durationMs=30000@:hf-inference`;
 
 const PORT = { min: 0, max: 65535, integer: true };
