@@ -23,12 +23,17 @@ export function pageSamples(page: string): PageSample[] {
   let hubFlags: string[] = [];
   for (const block of markdownBlocks(page)) {
     if (block.lang === "sh") {
-      for (const [, rest] of block.code.matchAll(MOCK_HUB_LINE)) hubFlags = withoutPort(rest!.trim().split(/\s+/).filter(Boolean));
+      for (const [, rest] of joinedLines(block.code).matchAll(MOCK_HUB_LINE)) hubFlags = withoutPort(rest!.trim().split(/\s+/).filter(Boolean));
     } else if (block.lang === "ts" && !/\bfragment\b/.test(block.meta)) {
       samples.push({ block, hubFlags });
     }
   }
   return samples;
+}
+
+/** A shell block's lines with their continuations joined (`\` at a line's end), as the shell reads them. */
+function joinedLines(code: string): string {
+  return code.replace(/\\\r?\n/g, " ");
 }
 
 function withoutPort(flags: string[]): string[] {
