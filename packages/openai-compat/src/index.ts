@@ -5,3 +5,4 @@ export { toOpenAIError, type OpenAIErrorBody } from "./protocol";
 export { createProxy, type ProxyOptions, type ProxyServer, startProxy } from "./proxy";
 export type { TargetKind } from "./target";
 export type { LogFormat, LogSink, LogStream, RequestReport } from "./report";
+export { type RedisHealthOptions, type RedisHealthStore, redisHealthStore } from "./redisHealth";
