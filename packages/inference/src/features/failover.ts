@@ -132,7 +132,7 @@ function chatOver<T>(
   attempt: (ctx: ChatContext) => () => Promise<T>,
   serve: Serve<T>,
 ): Promise<T> {
-  const run: Run<OneChatArgs, T> = async (c, last, moves) => {
+  const run: Run<OneChatArgs, T> = async (c, last, moves, signal) => {
     let answeredBy: string | undefined;
     const onResponse = c.options.onResponse;
     const own = prepareChat(
@@ -154,9 +154,12 @@ function chatOver<T>(
       ? { ...own.policy, maxRetries: Math.max(0, own.policy.maxRetries - moves) }
       : { ...own.policy, retryable: (e: InferenceError) => e instanceof ModelLoadingError || movesOn(e) === undefined };
     const ctx: ChatContext = { ...own, policy };
-    const unlink = span.onCancel((e) => ctx.call.fail(e as InferenceError));
+    // The try's own abort (chained to the call's by the loop; a hedge's loser is aborted by it too).
+    const cancel = (): void => ctx.call.fail(signal.reason as InferenceError);
+    if (signal.aborted) cancel();
+    else signal.addEventListener("abort", cancel, { once: true });
     const end = (): void => {
-      unlink();
+      signal.removeEventListener("abort", cancel);
       ctx.call.finish();
     };
     try {
@@ -189,30 +192,23 @@ export function failoverCalls<A extends BaseArgs, T extends object>(
   span: Call,
   one: OneCall<A, T>,
 ): Promise<T & { served?: Served }> {
-  const run: Run<A, T> = async (c, last, moves) => {
+  const run: Run<A, T> = async (c, last, moves, signal) => {
     let answeredBy: string | undefined;
     const onResponse = c.options.onResponse;
-    const stop = new AbortController();
-    const unlink = span.onCancel((e) => stop.abort(e));
     const policy = last
       ? { maxRetries: Math.max(0, (c.options.maxRetries ?? DEFAULT_MAX_RETRIES) - moves) }
       : { maxRetries: 0 }; // a loading model is still waited for
-    try {
-      const value = await one.call(c.args, {
-        ...c.options,
-        ...policy,
-        timeout: undefined,
-        signal: stop.signal,
-        onResponse: (info) => {
-          answeredBy = info.headers.get("x-inference-provider") ?? undefined;
-          onResponse?.(info);
-        },
-      });
-      return { value, answeredBy, end: unlink };
-    } catch (e) {
-      unlink();
-      throw e;
-    }
+    const value = await one.call(c.args, {
+      ...c.options,
+      ...policy,
+      timeout: undefined,
+      signal, // the try's own abort, chained to the call's by the loop
+      onResponse: (info) => {
+        answeredBy = info.headers.get("x-inference-provider") ?? undefined;
+        onResponse?.(info);
+      },
+    });
+    return { value, answeredBy, end: () => {} };
   };
   const whole = (
     value: T,

@@ -1,6 +1,7 @@
 /**
  * The loop over a call's candidates (loaded with the failover): the policy's order, the catalog's and the price
- * cap's skips, health's skips of open targets, each try counted by health, each move reported, the all-failed error.
+ * cap's skips, health's skips of open targets, each try counted by health, each move reported, the all-failed error,
+ * and hedged first tokens (`hedge.ts`).
  */
 import type { Call } from "../core/call";
 import { HttpError, type InferenceError, InputError } from "../core/errors";
@@ -18,6 +19,7 @@ import type {
 import type { Outcome } from "./breaker";
 import type { Candidate, Candidates } from "./candidates";
 import { callHealth } from "./health";
+import { hedgeLost, hedgeOf, hedgeTimer } from "./hedge";
 import { ordered, policyOf, priced } from "./policy";
 import { FailoverError } from "./routing";
 
@@ -29,11 +31,15 @@ export type Serve<T> = (
   end: (tokens?: number) => void,
 ) => T;
 
-/** One candidate's run: its value, the provider the router said answered, and `end` (called once its body is done with). */
+/**
+ * One candidate's run: its value, the provider the router said answered, and `end` (called once its body is done
+ * with). `signal` aborts it (the call failed, or it lost a hedge), before its value or after, until `end`.
+ */
 export type Run<A, T> = (
   c: Candidate<A>,
   last: boolean,
   moves: number,
+  signal: AbortSignal,
 ) => Promise<{ value: T; answeredBy: string | undefined; end: () => void }>;
 
 /** What the loop takes from the failover: the catalog's reading and checks, and the rule of what moves a call. */
@@ -52,7 +58,30 @@ export interface Rules {
   ) => RouterModelPricing | undefined;
 }
 
-/** The loop over the candidates: skips, moves on what another could serve, reports each move, the all-failed error. */
+/** One candidate's try in flight: its abort (chained to the call's), its start, and its hedge timer while alone. */
+interface Flight<A, T> {
+  readonly c: Candidate<A>;
+  readonly stop: AbortController;
+  readonly unlink: () => void;
+  /** When it started, in health's clock (its time to first token is measured from here). */
+  readonly started: number;
+  /** How its try ended: its value, or its error. */
+  readonly result: Promise<Settled<A, T>>;
+  /** Part of a hedge (started beside another, or hedged): never hedged again. */
+  paired: boolean;
+  /** Resolves when it has been alone and silent for the hedge's `afterMs`. */
+  timer?: { due: Promise<"hedge">; clear: () => void };
+}
+
+type Settled<A, T> =
+  | { readonly f: Flight<A, T>; readonly out: Awaited<ReturnType<Run<A, T>>> }
+  | { readonly f: Flight<A, T>; readonly error: unknown };
+
+/**
+ * The loop over the candidates: skips, moves on what another could serve, reports each move, the all-failed error.
+ * With `hedge`, a candidate alone and silent for `afterMs` gets the next one started beside it: the first of the
+ * two to commit serves the call, the other is aborted (two tries in flight at most, each hedged once at most).
+ */
 export async function overCandidates<A extends BaseArgs, T>(
   args: A,
   options: Options,
@@ -62,6 +91,7 @@ export async function overCandidates<A extends BaseArgs, T>(
   serve: Serve<T>,
   rules: Rules,
 ): Promise<T> {
+  const flights: Flight<A, T>[] = [];
   try {
     checkArgs(args, options);
     const { onFailover, onHealth } = options;
@@ -71,6 +101,7 @@ export async function overCandidates<A extends BaseArgs, T>(
       throw new InputError("`onHealth` must be a function", "onHealth");
     const health = callHealth(options.health, onHealth);
     const policy = policyOf(options.routing);
+    const afterMs = hedgeOf(options.hedge);
     const { list, catalog: reader } = candidatesFor();
     const catalog =
       reader && list.some((c) => c.router) ? await rules.catalogOf(reader.token, options, span) : undefined;
@@ -80,53 +111,132 @@ export async function overCandidates<A extends BaseArgs, T>(
     );
     const attempts: FailoverAttempt[] = [];
     let moves = 0;
-    for (const [i, c] of candidates.entries()) {
-      const next = candidates[i + 1];
-      let reason = skips[i];
-      if (
-        reason === undefined &&
-        health &&
-        !health.admit(
-          c,
-          candidates.filter((_, j) => j > i && skips[j] === undefined),
-        )
-      )
-        reason = "circuit-open";
-      let error: InferenceError | undefined;
-      if (reason === undefined) {
-        const started = health?.now() ?? 0;
-        try {
-          const { value, answeredBy, end } = await run(c, next === undefined, moves);
-          const firstAt = health?.now() ?? 0;
-          health?.settle(c, { ok: true, latencyMs: firstAt - started });
-          const provider = answeredBy ?? (c.router ? (c.provider ?? "auto") : (c.provider ?? "endpoint"));
-          const ended = (tokens?: number): void => {
-            end();
-            if (tokens !== undefined) health?.throughput(c, tokens, (health?.now() ?? 0) - started);
-          };
-          return serve(value, { model: c.model, provider }, rules.priceOf(catalog, c.model, provider), ended);
-        } catch (e) {
-          if (span.failure) {
-            health?.settle(c, { ok: undefined });
-            throw span.failure;
-          }
-          error = e as InferenceError;
-          reason = rules.movesOn(error);
-          health?.settle(c, outcomeOf(error, reason));
-          if (reason === undefined) throw error;
-          moves++;
-        }
+    /** The next candidate to consider. */
+    let cursor = 0;
+    let hedge: { from: string; to: string } | undefined;
+
+    /** The next candidate from `from` that is tried (and its index), each skip on the way recorded and told. */
+    const runnable = (from: number): [number, Candidate<A>] | undefined => {
+      for (const [i, c] of candidates.entries()) {
+        if (i < from) continue;
+        const next = candidates[i + 1];
+        const later = candidates.filter((_, j) => j > i && skips[j] === undefined);
+        const reason = skips[i] ?? (health && !health.admit(c, later) ? "circuit-open" : undefined);
+        if (reason === undefined) return [i, c];
+        attempts.push({ candidate: c.name, reason });
+        if (next !== undefined) onFailover?.({ from: c.name, to: next.name, reason });
       }
-      attempts.push(error === undefined ? { candidate: c.name, reason } : { candidate: c.name, reason, error });
+      return undefined;
+    };
+
+    const start = ([i, c]: [number, Candidate<A>], paired: boolean): Flight<A, T> => {
+      cursor = i + 1;
+      const stop = new AbortController();
+      const unlink = span.onCancel((e) => stop.abort(e));
+      if (span.failure) stop.abort(span.failure);
+      const flight: Flight<A, T> = {
+        c,
+        stop,
+        unlink,
+        started: health?.now() ?? 0,
+        paired,
+        result: run(c, i === candidates.length - 1, moves, stop.signal).then(
+          (out) => ({ f: flight, out }),
+          (error: unknown) => ({ f: flight, error }),
+        ),
+      };
+      if (afterMs !== undefined && !paired && cursor < candidates.length) flight.timer = hedgeTimer(afterMs);
+      flights.push(flight);
+      return flight;
+    };
+
+    const first = runnable(0);
+    if (first === undefined) throw failedOver(attempts);
+    start(first, false);
+    for (;;) {
+      const alone = flights.length === 1 ? flights[0] : undefined;
+      const due = alone && !alone.paired ? alone.timer?.due : undefined;
+      const settled = await Promise.race([...flights.map((f) => f.result), ...(due ? [due] : [])]);
+      if (settled === "hedge") {
+        const from = alone;
+        if (from === undefined) continue; // never: the timer is raced only while one try is alone
+        from.paired = true;
+        from.timer?.clear();
+        const i = runnable(cursor);
+        if (i === undefined) {
+          cursor = candidates.length;
+          continue;
+        }
+        const to = start(i, true);
+        hedge = { from: from.c.name, to: to.c.name };
+        onHealth?.({ type: "hedge", ...hedge });
+        continue;
+      }
+      const { f } = settled;
+      flights.splice(flights.indexOf(f), 1);
+      f.timer?.clear();
+      if ("out" in settled) {
+        const { value, answeredBy, end } = settled.out;
+        const c = f.c;
+        for (const other of flights.splice(0)) lose(other, c.name, health);
+        const firstAt = health?.now() ?? 0;
+        health?.settle(c, { ok: true, latencyMs: firstAt - f.started });
+        const provider = answeredBy ?? (c.router ? (c.provider ?? "auto") : (c.provider ?? "endpoint"));
+        const served: Served = { model: c.model, provider };
+        if (hedge && (hedge.from === c.name || hedge.to === c.name)) {
+          served.hedge = { ...hedge, winner: c.name };
+          onHealth?.({ type: "hedge", ...hedge, winner: c.name });
+        }
+        const ended = (tokens?: number): void => {
+          f.unlink(); // until its body is done with, the call's failure aborts it
+          end();
+          if (tokens !== undefined) health?.throughput(c, tokens, (health?.now() ?? 0) - f.started);
+        };
+        return serve(value, served, rules.priceOf(catalog, c.model, provider), ended);
+      }
+      f.unlink();
+      if (span.failure) {
+        health?.settle(f.c, { ok: undefined });
+        throw span.failure;
+      }
+      const error = settled.error as InferenceError;
+      const reason = rules.movesOn(error);
+      health?.settle(f.c, outcomeOf(error, reason));
+      if (reason === undefined) throw error;
+      moves++;
+      attempts.push({ candidate: f.c.name, reason, error });
+      const other = flights[0];
+      if (other !== undefined) {
+        // The other of a hedge goes on alone: the call has moved to it.
+        onFailover?.({ from: f.c.name, to: other.c.name, reason, error });
+        continue;
+      }
+      const next = candidates[cursor];
       if (next === undefined) throw failedOver(attempts);
-      onFailover?.(
-        error === undefined ? { from: c.name, to: next.name, reason } : { from: c.name, to: next.name, reason, error },
-      );
+      onFailover?.({ from: f.c.name, to: next.name, reason, error });
+      const i = runnable(cursor);
+      if (i === undefined) throw failedOver(attempts);
+      start(i, false);
     }
-    throw new InputError("A call that fails over needs at least one candidate", "provider"); // candidatesOf gives one at least
   } catch (e) {
+    for (const f of flights.splice(0)) {
+      f.timer?.clear();
+      f.unlink();
+      f.stop.abort(span.failure ?? e);
+      void f.result.then((s) => "out" in s && s.out.end());
+    }
     throw sealError(e, span.secret);
   }
+}
+
+/** A hedge's loser: aborted (its connection closed) before any of its tokens is handed on; never counted as a failure. */
+function lose<A extends BaseArgs, T>(f: Flight<A, T>, winner: string, health: ReturnType<typeof callHealth>): void {
+  f.timer?.clear();
+  f.unlink();
+  f.stop.abort(hedgeLost(winner));
+  health?.settle(f.c, { ok: undefined });
+  // A loser that committed meanwhile: its body is cancelled by the abort, its call ended here.
+  void f.result.then((s) => "out" in s && s.out.end());
 }
 
 /** How health counts a try that failed: a failure when it moves the call (a 429 with its `Retry-After`), else nothing. */

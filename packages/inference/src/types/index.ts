@@ -2,7 +2,7 @@ import type { FailoverEvent } from "./failover";
 import type { ToolCallRequest } from "./tools";
 import type { Backend } from "./backend";
 import type { CallEvent } from "./observe";
-import type { HealthEvent, HealthOptions, RoutingOptions } from "./health";
+import type { HealthEvent, HealthOptions, HedgeOptions, RoutingOptions } from "./health";
 
 /**
  * Public types. Shaped like `@huggingface/tasks` (so code typed against `@huggingface/inference`
@@ -144,6 +144,12 @@ export interface Options {
   health?: false | HealthOptions;
   /** Calls that fail over: the order of the candidates (by latency, throughput or price), a price cap, exploration. */
   routing?: RoutingOptions;
+  /**
+   * Calls that fail over, opt in: when the running candidate has given no first token after `afterMs`, the next one
+   * starts too; the first to give a token serves the call and the other is aborted (docs/health.md, "Hedged first
+   * tokens": a losing provider may bill the prompt). `false` turns a client's hedge off for one call.
+   */
+  hedge?: false | HedgeOptions;
   /** Calls that fail over: told when a target's breaker opens, half-opens or closes, and when a hedge starts or is won. */
   onHealth?: (event: HealthEvent) => void;
   /**
