@@ -6,7 +6,8 @@ import * as ours from "../src/index";
 
 const page = readFileSync(new URL("../../../docs/migrating-from-huggingface-inference.md", import.meta.url), "utf8");
 const table = page.slice(page.indexOf("## Every export of `@huggingface/inference` 4.13.30"));
-const rows = [...table.matchAll(/^\| `([\w$]+)` \| (.+) \|$/gm)].map((m) => ({ name: m[1] as string, note: m[2] as string }));
+// A row, its cells padded or not (a formatter aligns the columns).
+const rows = [...table.matchAll(/^\| `([\w$]+)` +\| (.+?) *\|$/gm)].map((m) => ({ name: m[1] as string, note: m[2] as string }));
 
 it("lists every runtime export of 4.13.30's root, once", () => {
   expect(rows.map((r) => r.name).sort()).toEqual(Object.keys(hf).sort());
@@ -37,8 +38,8 @@ it("hfkit serves every provider × task pair of 4.13.30 (chat aside: every provi
 
 it("the page's table of provider tasks is the implemented table", async () => {
   const { PROVIDER_TASKS } = await import("../src/targets/providers/table");
-  const section = page.slice(page.indexOf("| provider | tasks |"), page.indexOf("LoRA adapters of the mapping"));
-  const listed = Object.fromEntries([...section.matchAll(/^\| ([a-z-]+) \| (.+) \|$/gm)].filter((m) => m[1] !== "provider" && m[1] !== "---").map((m) => [m[1], [...(m[2] as string).matchAll(/`(\w+)`/g)].map((t) => t[1]).sort()]));
+  const section = page.slice(page.search(/^\| provider +\| tasks +\|$/m), page.indexOf("LoRA adapters of the mapping"));
+  const listed = Object.fromEntries([...section.matchAll(/^\| ([a-z-]+) +\| (.+?) *\|$/gm)].filter((m) => m[1] !== "provider" && !/^-+$/.test(m[1] as string)).map((m) => [m[1], [...(m[2] as string).matchAll(/`(\w+)`/g)].map((t) => t[1]).sort()]));
   const implemented = Object.fromEntries(Object.entries(PROVIDER_TASKS).map(([p, tasks]) => [p, Object.keys(tasks).map(camel).sort()]));
   expect(listed).toEqual(implemented);
 });
