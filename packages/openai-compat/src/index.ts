@@ -6,3 +6,4 @@ export { createProxy, type ProxyOptions, type ProxyServer, startProxy } from "./
 export type { TargetKind } from "./target";
 export type { LogFormat, LogSink, LogStream, RequestReport } from "./report";
 export { type RedisHealthOptions, type RedisHealthStore, redisHealthStore } from "./redisHealth";
+export type { ProxyHealthOptions } from "./proxyHealth";

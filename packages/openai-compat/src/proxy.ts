@@ -11,9 +11,15 @@ import type { RequestTrace } from "./report";
 import { createTelemetry, isScrape, observing, scrape, type Telemetry, type TelemetryOptions, traceOf } from "./telemetry";
 import { isModelsPath, type OpenAIRoute, openAIRoute, proxyRoute, type TargetKind, targetKind } from "./target";
 import { upstreamFetch } from "./upstream";
+import { answerHealth, isHealthRoute, type ProxyHealth, proxyHealth, type ProxyHealthOptions } from "./proxyHealth";
 
 /** The options of the proxy: where it forwards, its limits, and any InferenceClient option for the calls it makes. */
-export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry" | "provider">, TelemetryOptions {
+export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry" | "provider" | "health">, TelemetryOptions {
+  /**
+   * The health of the targets the calls fail over between, as the calls' `health` option; with `redis` (a
+   * `redis://` URL) the proxy's replicas share it. `GET /health/targets` answers it to loopback clients.
+   */
+  health?: ProxyHealthOptions;
   /**
    * The router's provider for requests whose body names none, or providers tried in order before the first token
    * (a request's own `provider`, a name or a list, and its `fallbackModels` win). Default `"auto"`.
@@ -78,7 +84,8 @@ const failWith = (res: ServerResponse, error: unknown): void => {
 export function createProxy(options: ProxyOptions): ProxyServer {
   refuseOwnToken(options);
   const kind = targetKind(targetUrl(options.target), options.endpoint);
-  const proxy: Proxy = { options, kind, inFlight: new Set(), telemetry: createTelemetry(options) };
+  const health = proxyHealth(options.health, options.logger);
+  const proxy: Proxy = { options, kind, inFlight: new Set(), telemetry: createTelemetry(options), health };
   const { inFlight } = proxy;
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => void respond(req, res, proxy)) as ProxyServer;
@@ -95,7 +102,7 @@ export function createProxy(options: ProxyOptions): ProxyServer {
   server.shutdown = () =>
     new Promise<void>((resolve) => {
       for (const c of inFlight) c.abort();
-      server.close(() => resolve());
+      server.close(() => void health.close().then(resolve));
       for (const s of sockets) s.destroy();
     });
   return server;
@@ -108,6 +115,7 @@ interface Proxy {
   inFlight: Set<AbortController>;
   /** Its log and metrics; undefined when both are off. */
   telemetry: Telemetry | undefined;
+  health: ProxyHealth;
 }
 
 function targetUrl(target: unknown): URL {
@@ -181,6 +189,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy, t
     trace.route = "/v1/models";
     return models(req, res, proxy);
   }
+  if (isHealthRoute(req)) return answerHealth(req, res, proxy.health);
   const { telemetry } = proxy;
   if (telemetry?.metrics && isScrape(req, telemetry)) return scrape(res, telemetry.metrics);
   const served = req.method === "POST" ? openAIRoute(path) : undefined;
@@ -241,7 +250,7 @@ async function forward(
   { signal, trace }: { signal: AbortSignal; trace: RequestTrace },
 ): Promise<void> {
   const { target, endpoint, commitAfterMs = 20_000, keepAliveMs = 10_000, provider } = proxy.options;
-  const core = callOptions(proxy.options);
+  const core = { ...callOptions(proxy.options), health: proxy.health.option };
   const observe = proxy.telemetry ? observing(trace, core.observe) : core.observe;
   const token = bearer(req);
   const streaming = (body as { stream?: unknown } | null)?.stream === true;
