@@ -7,7 +7,7 @@ import { type Io, UsageError } from "../io";
 import { announce, hostFlag } from "../listen";
 import { envLines, FAULTS, KINDS, parseFaultSpec, parseModelSpec } from "./mockHubSpec";
 
-export const PROXY_HELP = `hfkit proxy --target URL [--port N] [--host H] [--provider P[,P...]] [--router-url U] [--log FORMAT] [--metrics]
+export const PROXY_HELP = `hfkit proxy --target URL [--port N] [--host H] [--provider P[,P...]] [--router-url U] [--log FORMAT] [--metrics] [--health-redis URL]
 
 An OpenAI-compatible proxy (POST /v1/chat/completions, GET /v1/models) in front of an hf-inference-style
 base URL or the HF router. Prints its URL on stdout; runs until Ctrl-C.
@@ -20,6 +20,10 @@ base URL or the HF router. Prints its URL on stdout; runs until Ctrl-C.
                        token, a prompt or an answer
   --metrics            serves Prometheus metrics at GET /metrics (requests, durations, time to first
                        chunk, tokens)
+  --health-redis URL   keeps each target's health (breakers, observed latencies) in Redis at URL
+                       (redis:// or rediss://), shared by every proxy given the same URL; needs the npm
+                       package ioredis. Redis down: each proxy uses its own memory and says so once.
+                       GET /health/targets answers the health to loopback clients.
   --host H   where to listen: 127.0.0.1 (default), ::1, or 0.0.0.0 / :: for every interface. Off
              loopback anyone on the network can use it, and callers' tokens cross the network in clear
              text: a warning says so.`;
@@ -74,6 +78,7 @@ export async function proxy(argv: string[], io: Io): Promise<void> {
     "router-url": { type: "string" },
     log: { type: "string" },
     metrics: { type: "boolean" },
+    "health-redis": { type: "string" },
   } as const;
   const { values } = parseArgs({ args: withNegatives(argv, options), options });
   if (!values.target) throw new UsageError("--target URL is required");
@@ -85,7 +90,11 @@ export async function proxy(argv: string[], io: Io): Promise<void> {
   if (routerUrl !== undefined && !/^https?:\/\/[^/]/i.test(routerUrl)) throw new UsageError(`--router-url ${routerUrl}: an http:// or https:// URL`);
   const log = logFlag(values.log);
   const logTo = (line: string): void => void io.stderr.write(`${line}\n`);
-  const server = createProxy({ target: values.target, provider, routerUrl, log, logTo, metrics: values.metrics ?? false });
+  const redis = values["health-redis"];
+  // Never echoed: a Redis URL may carry a password.
+  if (redis !== undefined && !/^rediss?:\/\/./i.test(redis)) throw new UsageError("--health-redis: a redis:// or rediss:// URL");
+  const shared = redis === undefined ? {} : { health: { redis }, logger: { warn: (line: string) => logTo(line) } };
+  const server = createProxy({ target: values.target, provider, routerUrl, log, logTo, metrics: values.metrics ?? false, ...shared });
   // listen's error (a port in use) rejects here, so it is reported as one line.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
