@@ -18,7 +18,10 @@ export interface RedisHealthOptions {
   /** Records waiting to be written (the latest per target) past which the oldest is dropped: 1 to 100 000 (default 1 000). */
   maxQueued?: number;
   /** Where the two lines (Redis unreachable, Redis back) go. Default `console`. */
-  logger?: { warn(message: string): void };
+  logger?: {
+    /** Given each of the two lines. */
+    warn(message: string): void;
+  };
   /** The store's clock, in ms; the replicas' clocks should agree (cooldowns are times). Default `Date.now`. */
   now?: () => number;
 }
