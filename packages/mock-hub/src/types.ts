@@ -303,6 +303,7 @@ export type ConnectionFault = FaultScope &
  * `p99Ms`, the n-th request's wait drawn from `seed` and n, so that a run repeats.
  */
 export type LatencyFault = FaultScope & {
+  /** `"latency"`. */
   type: "latency";
   /** A fixed wait, in ms (>= 0). Not with `p50Ms` / `p99Ms`. */
   delayMs?: number;

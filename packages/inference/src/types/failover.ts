@@ -76,5 +76,12 @@ export interface Served {
   /** Its usage priced by the catalog, when the answer has `usage` and the catalog lists the provider's prices. */
   cost?: CostEstimate;
   /** A hedge ran (`hedge`): the candidate started beside the first, and whether it won (the other was aborted). */
-  hedge?: { from: string; to: string; winner: string };
+  hedge?: {
+    /** The candidate that was silent past `afterMs`. */
+    from: string;
+    /** The candidate started beside it. */
+    to: string;
+    /** The one whose first token came first: `from` or `to`. */
+    winner: string;
+  };
 }

@@ -25,6 +25,7 @@ export interface TargetHealth {
   target: string;
   /** The credential it was seen with: a 64-bit hash of the token, never the token; absent without one. */
   credential?: string;
+  /** The breaker: `closed` (tried), `open` (skipped until its cooldown ends), `half-open` (one call probes it). */
   state: BreakerState;
   /** Failures within the window, when last counted. */
   failures: number;
@@ -39,7 +40,12 @@ export interface TargetHealth {
   /** Calls this target served, since it was first seen. */
   served: number;
   /** When the last failure was seen and when its outcomes were, in the store's clock (ms): the window's record. */
-  recent: { at: number; failed: boolean }[];
+  recent: {
+    /** When the call ended, on the store's clock (ms). */
+    at: number;
+    /** Whether it failed in a way that moves a failover. */
+    failed: boolean;
+  }[];
   /** Since when one call probes this half-open target (the others skip it meanwhile). */
   probeSince?: number;
 }
