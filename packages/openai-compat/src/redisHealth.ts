@@ -45,7 +45,7 @@ const DAY = 86_400_000;
 const MAX_MESSAGE = 256 * 1024;
 
 /**
- * A {@link HealthStore} that replicas share through Redis at `url` (`redis://` or `rediss://`; anything else is an
+ * A `HealthStore` (`@hfkit/inference`) that replicas share through Redis at `url` (`redis://` or `rediss://`; anything else is an
  * InputError naming `health.redis`, before anything is sent). Pass it as `health: { store }`; the proxy takes
  * `health: { redis: url }`. Needs the optional peer `ioredis`, loaded only here.
  */
