@@ -7,7 +7,8 @@ const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
 export default {
   async fetch(request, env) {
-    if (request.method !== "POST") return new Response('POST {"prompt": "..."}\n', { status: 405, headers: { allow: "POST" } });
+    if (request.method !== "POST")
+      return new Response('POST {"prompt": "..."}\n', { status: 405, headers: { allow: "POST" } });
     const { prompt } = await request.json();
     const client = new InferenceClient(env.HF_TOKEN, { baseUrl: env.HF_BASE_URL || undefined });
     const chunks = client.chatCompletionStream(
@@ -30,6 +31,8 @@ export default {
       },
       cancel: () => void iterator.return?.(),
     });
-    return new Response(body, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" } });
+    return new Response(body, {
+      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" },
+    });
   },
 };

@@ -45,13 +45,17 @@ export function buildIfStale(names = readdirSync(join(ROOT, "packages")).filter(
     .map((name) => ({ name, reason: staleReason(join(ROOT, "packages", name)) }))
     .filter(({ reason }) => reason !== undefined);
   if (stale.length === 0) return false;
-  const packages = stale.map(({ name }) => JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8")).name);
+  const packages = stale.map(
+    ({ name }) => JSON.parse(readFileSync(join(ROOT, "packages", name, "package.json"), "utf8")).name,
+  );
   process.stderr.write(`building ${packages.join(", ")} (${stale[0].reason})… `);
   const started = Date.now();
   const filters = packages.flatMap((name) => ["--filter", name]);
   const result = spawnSync("pnpm", ["--silent", ...filters, "run", "build"], { cwd: ROOT, encoding: "utf8" });
   if (result.status !== 0) {
-    process.stderr.write(`failed\n${result.stdout ?? ""}${result.stderr ?? ""}${result.error ? String(result.error) : ""}\n`);
+    process.stderr.write(
+      `failed\n${result.stdout ?? ""}${result.stderr ?? ""}${result.error ? String(result.error) : ""}\n`,
+    );
     process.exit(result.status ?? 1);
   }
   process.stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -20,11 +20,18 @@ for (const dir of published) {
   for (const problem of problems) console.log(`  ${dir}: ${problem}`);
   if (problems.length > 0) failed.push(`contents of ${dir}`);
   else console.log("  LICENSE, README.md (absolute links only), homepage, bugs, repository: present");
-  for (const [tool, args] of [["publint", [dir, "--strict"]], ["attw", ["--pack", dir]]]) {
+  for (const [tool, args] of [
+    ["publint", [dir, "--strict"]],
+    ["attw", ["--pack", dir]],
+  ]) {
     console.log(`\n$ ${tool} ${args.join(" ")}`);
     const { status } = spawnSync(tool, args, { stdio: "inherit" });
     if (status !== 0) failed.push(`${tool} ${dir}`);
   }
 }
-console.log(failed.length ? `\nFailed: ${failed.join(", ")}` : `\n${published.length} packages pack cleanly: ${published.join(", ")}`);
+console.log(
+  failed.length
+    ? `\nFailed: ${failed.join(", ")}`
+    : `\n${published.length} packages pack cleanly: ${published.join(", ")}`,
+);
 process.exit(failed.length ? 1 : 0);

@@ -33,10 +33,14 @@ export async function packAll(out, names = publishedPackages()) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const out = resolve(args.find((arg) => arg.startsWith("--out="))?.slice("--out=".length) ?? join(ROOT, "../hfkit-packs"));
+  const out = resolve(
+    args.find((arg) => arg.startsWith("--out="))?.slice("--out=".length) ?? join(ROOT, "../hfkit-packs"),
+  );
   const names = args.filter((arg) => !arg.startsWith("--"));
   const tarballs = await packAll(out, names.length > 0 ? names : undefined);
   for (const tarball of tarballs) console.log(tarball);
   const sdk = tarballs.find((tarball) => tarball.includes("hfkit-inference-")) ?? tarballs[0];
-  console.log(`\nIn your project: npm i ${sdk}\n(several in one npm i, e.g. the CLI with the packages it needs: npm i ${out}/*.tgz)`);
+  console.log(
+    `\nIn your project: npm i ${sdk}\n(several in one npm i, e.g. the CLI with the packages it needs: npm i ${out}/*.tgz)`,
+  );
 }

@@ -30,15 +30,25 @@ export function contentProblems(dir, rootLicense) {
   for (const field of ["homepage", "bugs", "repository"]) {
     const value = manifest[field];
     const url = typeof value === "string" ? value : value?.url;
-    if (typeof url !== "string" || !/^(https:|git\+https:)/.test(url)) problems.push(`package.json has no ${field} URL`);
+    if (typeof url !== "string" || !/^(https:|git\+https:)/.test(url))
+      problems.push(`package.json has no ${field} URL`);
   }
-  if (manifest.repository && typeof manifest.repository === "object" && manifest.repository.directory !== dir.replace(/\\/g, "/")) {
-    problems.push(`package.json repository.directory is ${JSON.stringify(manifest.repository.directory)}, not ${JSON.stringify(dir)}`);
+  if (
+    manifest.repository &&
+    typeof manifest.repository === "object" &&
+    manifest.repository.directory !== dir.replace(/\\/g, "/")
+  ) {
+    problems.push(
+      `package.json repository.directory is ${JSON.stringify(manifest.repository.directory)}, not ${JSON.stringify(dir)}`,
+    );
   }
   // pnpm pack adds the workspace's LICENSE to a package without one; npm pack (and any other packer) does not.
-  if (!existsSync(join(dir, "LICENSE"))) problems.push("the package directory has no LICENSE (only pnpm would add one when packing)");
-  else if (readFileSync(join(dir, "LICENSE"), "utf8") !== rootLicense) problems.push("its LICENSE differs from the repository's LICENSE");
-  if (Array.isArray(manifest.files) && !manifest.files.includes("LICENSE")) problems.push('package.json "files" does not list LICENSE');
+  if (!existsSync(join(dir, "LICENSE")))
+    problems.push("the package directory has no LICENSE (only pnpm would add one when packing)");
+  else if (readFileSync(join(dir, "LICENSE"), "utf8") !== rootLicense)
+    problems.push("its LICENSE differs from the repository's LICENSE");
+  if (Array.isArray(manifest.files) && !manifest.files.includes("LICENSE"))
+    problems.push('package.json "files" does not list LICENSE');
   const unpacked = mkdtempSync(join(tmpdir(), "hfkit-pack-check-"));
   try {
     execFileSync("pnpm", ["pack", "--pack-destination", unpacked], { cwd: dir, stdio: "pipe" });
@@ -50,8 +60,13 @@ export function contentProblems(dir, rootLicense) {
       problems.push("the tarball's LICENSE differs from the repository's LICENSE");
     }
     if (packed.includes("README.md")) {
-      const relative = linkTargets(readFileSync(join(unpacked, "package/README.md"), "utf8")).filter((target) => !isAbsoluteLink(target));
-      for (const target of relative) problems.push(`README.md links to ${target}: relative, so broken on the registry (use https://github.com/hfkit/hfkit/blob/main/…)`);
+      const relative = linkTargets(readFileSync(join(unpacked, "package/README.md"), "utf8")).filter(
+        (target) => !isAbsoluteLink(target),
+      );
+      for (const target of relative)
+        problems.push(
+          `README.md links to ${target}: relative, so broken on the registry (use https://github.com/hfkit/hfkit/blob/main/…)`,
+        );
     }
   } finally {
     rmSync(unpacked, { recursive: true, force: true });

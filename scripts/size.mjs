@@ -39,7 +39,12 @@ async function measure(path, name) {
     });
     const gz = new Map(result.outputFiles.map((f) => [f.path, gzipSync(f.contents, { level: 9 }).length]));
     // The metafile names outputs relative to the working directory.
-    const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([k, v]) => [resolve(k), { ...v, imports: v.imports.map((i) => ({ ...i, path: resolve(i.path) })) }]));
+    const outputs = Object.fromEntries(
+      Object.entries(result.metafile.outputs).map(([k, v]) => [
+        resolve(k),
+        { ...v, imports: v.imports.map((i) => ({ ...i, path: resolve(i.path) })) },
+      ]),
+    );
     const entry = Object.keys(outputs).find((k) => outputs[k]?.entryPoint === "<stdin>");
     const initial = new Set();
     const visit = (file) => {
@@ -66,7 +71,9 @@ for (const check of checks) {
   const limit = parseLimit(check.limit);
   const ok = start <= limit;
   failed ||= !ok;
-  console.log(`${ok ? "✓" : "✗"} ${check.name}\n    at start: ${kB(start)} (limit ${kB(limit)})${later ? `; loaded on first use: ${kB(later)}` : ""}`);
+  console.log(
+    `${ok ? "✓" : "✗"} ${check.name}\n    at start: ${kB(start)} (limit ${kB(limit)})${later ? `; loaded on first use: ${kB(later)}` : ""}`,
+  );
 }
 if (failed) {
   console.error("size: over budget");

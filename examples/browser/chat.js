@@ -21,7 +21,11 @@ export async function streamChat(url, messages, onText, signal) {
     const events = buffer.split("\n\n");
     buffer = events.pop() ?? "";
     for (const event of events) {
-      const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim()).join("\n");
+      const data = event
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5).trim())
+        .join("\n");
       if (data === "[DONE]") return text;
       if (!data) continue;
       const chunk = JSON.parse(data);
@@ -43,7 +47,12 @@ form?.addEventListener("submit", async (event) => {
   answer.textContent = "";
   const question = document.querySelector("#question").value;
   try {
-    await streamChat("/api/chat", [{ role: "user", content: question }], (piece) => (answer.textContent += piece), inFlight.signal);
+    await streamChat(
+      "/api/chat",
+      [{ role: "user", content: question }],
+      (piece) => (answer.textContent += piece),
+      inFlight.signal,
+    );
   } catch (error) {
     if (error.name !== "AbortError") answer.textContent += `\n[${error.message}]`;
   }

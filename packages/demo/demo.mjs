@@ -27,7 +27,9 @@ const out = await client.chatCompletion({
   messages: [{ role: "user", content: "What is the capital of France?" }],
   max_tokens: 4,
 });
-console.log(`  ${JSON.stringify(out.choices[0]?.message.content)} (finish_reason: ${out.choices[0]?.finish_reason}, usage: ${JSON.stringify(out.usage)})\n`);
+console.log(
+  `  ${JSON.stringify(out.choices[0]?.message.content)} (finish_reason: ${out.choices[0]?.finish_reason}, usage: ${JSON.stringify(out.usage)})\n`,
+);
 
 console.log("> a validation error that TGI 2.0 sends inside a 200 stream, and then nothing");
 try {
@@ -35,7 +37,8 @@ try {
     model: "hfkit/tgi-2.0",
     messages: [{ role: "user", content: "Hi" }],
     max_tokens: 5000, // more than the model's context: only the server can tell
-  })) process.stdout.write(chunk.choices[0]?.delta?.content ?? "");
+  }))
+    process.stdout.write(chunk.choices[0]?.delta?.content ?? "");
 } catch (error) {
   console.log(`  ${error.name}: ${error.message}`);
 }

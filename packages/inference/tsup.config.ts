@@ -8,7 +8,9 @@ const lazyTasks: Plugin = {
   name: "lazy-tasks",
   setup(build) {
     // `./tasks/eager` from src/, `./eager` from src/tasks/: both become the lazy module.
-    build.onResolve({ filter: /(^|\/)eager$/ }, (args) => ({ path: resolve(args.resolveDir, args.path.replace(/eager$/, "lazy.ts")) }));
+    build.onResolve({ filter: /(^|\/)eager$/ }, (args) => ({
+      path: resolve(args.resolveDir, args.path.replace(/eager$/, "lazy.ts")),
+    }));
   },
 };
 
@@ -37,7 +39,11 @@ const ownCopies: Plugin = {
         ? { path: resolve(args.resolveDir, `${args.path}.ts`), namespace: "own-copy" }
         : undefined;
     build.onResolve({ filter: /\/(lookups|cost|direct|structuredError|toolError|collect)$/ }, copied);
-    build.onLoad({ filter: /.*/, namespace: "own-copy" }, (args) => ({ contents: readFileSync(args.path, "utf8"), loader: "ts", resolveDir: dirname(args.path) }));
+    build.onLoad({ filter: /.*/, namespace: "own-copy" }, (args) => ({
+      contents: readFileSync(args.path, "utf8"),
+      loader: "ts",
+      resolveDir: dirname(args.path),
+    }));
   },
 };
 
@@ -52,9 +58,13 @@ const lazyClientTasks: Plugin = {
   name: "lazy-client-tasks",
   setup(build) {
     build.onResolve({ filter: /(^|\/)eager$/ }, (args) =>
-      CLIENT_FILES.test(args.importer) ? { path: resolve(args.resolveDir, args.path.replace(/eager$/, "lazy.ts")) } : undefined,
+      CLIENT_FILES.test(args.importer)
+        ? { path: resolve(args.resolveDir, args.path.replace(/eager$/, "lazy.ts")) }
+        : undefined,
     );
-    build.onResolve({ filter: /^\.\/all$/ }, (args) => (args.importer.endsWith("/src/tasks/lazy.ts") ? { path: "./tasks.js", external: true } : undefined));
+    build.onResolve({ filter: /^\.\/all$/ }, (args) =>
+      args.importer.endsWith("/src/tasks/lazy.ts") ? { path: "./tasks.js", external: true } : undefined,
+    );
   },
 };
 
@@ -69,7 +79,14 @@ const common = {
 export default defineConfig([
   // For bundlers, browsers and edge runtimes: every task import static, so that tree-shaking keeps only what the app calls;
   // failover (a chat's `provider` list, `fallbackModels`) and the router's catalog are chunks loaded on first use.
-  { ...common, format: ["esm"], outDir: "dist/esm-split", dts: true, splitting: true, esbuildPlugins: [lazyClientTasks, ownCopies] },
+  {
+    ...common,
+    format: ["esm"],
+    outDir: "dist/esm-split",
+    dts: true,
+    splitting: true,
+    esbuildPlugins: [lazyClientTasks, ownCopies],
+  },
   // The client's tasks for that build: one self-contained file, loaded on a client's first task call.
   { ...common, entry: { tasks: "src/tasks/all.ts" }, format: ["esm"], outDir: "dist", splitting: false },
   // For `require`: one file.

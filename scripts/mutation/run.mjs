@@ -29,17 +29,31 @@ const args = process.argv.slice(2);
 const pinsOnly = args.includes("--pins");
 const files = args.filter((a) => a !== "--pins").map((f) => f.replace(/^packages\/inference\//, ""));
 const chosen = files.length ? files : CORE;
-for (const f of chosen) if (!existsSync(join(root, "packages/inference", f))) throw new Error(`no such file: packages/inference/${f}`);
+for (const f of chosen)
+  if (!existsSync(join(root, "packages/inference", f))) throw new Error(`no such file: packages/inference/${f}`);
 
 const scores = [];
 for (const file of chosen) {
   const name = file.replace(/^src\//, "").replace(/\W+/g, "-");
   const report = join(root, "reports/mutation", `${name}.json`);
-  const run = spawnSync(process.execPath, [join(root, "node_modules/@stryker-mutator/core/bin/stryker.js"), "run", join(root, "scripts/mutation/stryker.config.mjs")], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, MUTATE: `packages/inference/${file}`, REPORT: report, ...(pinsOnly ? { MUTATION_TESTS: "test/{pins,hardening}/**/*.test.ts" } : {}) },
-  });
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(root, "node_modules/@stryker-mutator/core/bin/stryker.js"),
+      "run",
+      join(root, "scripts/mutation/stryker.config.mjs"),
+    ],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        MUTATE: `packages/inference/${file}`,
+        REPORT: report,
+        ...(pinsOnly ? { MUTATION_TESTS: "test/{pins,hardening}/**/*.test.ts" } : {}),
+      },
+    },
+  );
   if (run.status !== 0) throw new Error(`stryker failed on ${file} (exit ${run.status})`);
   const parsed = JSON.parse(readFileSync(report, "utf8"));
   scores.push({ file, ...summarize(parsed) });
@@ -48,7 +62,10 @@ for (const file of chosen) {
 }
 
 console.log("\nfile | mutants | killed | survived | no coverage | timeout | score");
-for (const s of scores) console.log(`${s.file} | ${s.total} | ${s.killed} | ${s.survived} | ${s.noCoverage} | ${s.timeout} | ${s.score.toFixed(1)}%`);
+for (const s of scores)
+  console.log(
+    `${s.file} | ${s.total} | ${s.killed} | ${s.survived} | ${s.noCoverage} | ${s.timeout} | ${s.score.toFixed(1)}%`,
+  );
 
 /** Each mutant left alive (survived or not covered), as `line:column mutator: replacement`, for the docs' list. */
 function alive(report) {
@@ -57,7 +74,9 @@ function alive(report) {
     for (const m of f.mutants) {
       if (m.status !== "Survived" && m.status !== "NoCoverage") continue;
       const at = `${m.location.start.line}:${m.location.start.column}`;
-      out.push(`${at} ${m.mutatorName}${m.status === "NoCoverage" ? " (no coverage)" : ""}: ${JSON.stringify(m.replacement ?? "").slice(0, 120)}`);
+      out.push(
+        `${at} ${m.mutatorName}${m.status === "NoCoverage" ? " (no coverage)" : ""}: ${JSON.stringify(m.replacement ?? "").slice(0, 120)}`,
+      );
     }
   }
   return out;

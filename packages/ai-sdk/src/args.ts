@@ -29,7 +29,8 @@ export type JsonSchemaFormat = "openai" | "tgi";
  */
 export function jsonSchemaFormatFor(options: Options): JsonSchemaFormat {
   if (options.backend !== undefined) return options.backend === "tgi" ? "tgi" : "openai";
-  const detected = options.endpointUrl !== undefined || options.baseUrl !== undefined || options.provider === "hf-inference";
+  const detected =
+    options.endpointUrl !== undefined || options.baseUrl !== undefined || options.provider === "hf-inference";
   return detected ? "tgi" : "openai";
 }
 
@@ -56,10 +57,19 @@ export function toChatArgs(
     stream_options: stream ? { include_usage: true } : undefined,
   };
   if (options.topK !== undefined) {
-    warnings.push({ type: "unsupported", feature: "topK", details: "The chat protocol has no top_k: pass it in providerOptions.hfkit.extraBody where the server takes it (vLLM)." });
+    warnings.push({
+      type: "unsupported",
+      feature: "topK",
+      details:
+        "The chat protocol has no top_k: pass it in providerOptions.hfkit.extraBody where the server takes it (vLLM).",
+    });
   }
   if (options.reasoning !== undefined && options.reasoning !== "provider-default") {
-    warnings.push({ type: "unsupported", feature: "reasoning", details: "Pass the server's own field (e.g. reasoning_effort) in providerOptions.hfkit.extraBody." });
+    warnings.push({
+      type: "unsupported",
+      feature: "reasoning",
+      details: "Pass the server's own field (e.g. reasoning_effort) in providerOptions.hfkit.extraBody.",
+    });
   }
   addTools(args, options, warnings);
   addResponseFormat(args, options, format);
@@ -70,9 +80,16 @@ function addTools(args: ChatCompletionArgs, options: CallOptions, warnings: Warn
   const tools: ChatCompletionInputTool[] = [];
   for (const tool of options.tools ?? []) {
     if (tool.type === "function") {
-      tools.push({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } });
+      tools.push({
+        type: "function",
+        function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+      });
     } else {
-      warnings.push({ type: "unsupported", feature: `provider tool ${tool.id}`, details: "These servers run no tools of their own." });
+      warnings.push({
+        type: "unsupported",
+        feature: `provider tool ${tool.id}`,
+        details: "These servers run no tools of their own.",
+      });
     }
   }
   if (tools.length === 0) return;
@@ -102,7 +119,8 @@ function readProviderOptions(value: unknown): HfkitProviderOptions {
   if (typeof value !== "object" || value === null) return {};
   const o = value as Record<string, unknown>;
   return {
-    extraBody: typeof o.extraBody === "object" && o.extraBody !== null ? (o.extraBody as Record<string, unknown>) : undefined,
+    extraBody:
+      typeof o.extraBody === "object" && o.extraBody !== null ? (o.extraBody as Record<string, unknown>) : undefined,
     toolPrompt: typeof o.toolPrompt === "string" ? o.toolPrompt : undefined,
     user: typeof o.user === "string" ? o.user : undefined,
   };

@@ -15,7 +15,9 @@ export interface CallContext {
 export function callContext(settings: Options, call: BaseCallOptions, target: () => string): CallContext {
   const headers: Record<string, string> = {};
   let lastUrl: string | undefined;
-  const extra = Object.fromEntries(Object.entries(call.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
+  const extra = Object.fromEntries(
+    Object.entries(call.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+  );
   const options: Options = {
     ...settings,
     headers: { ...settings.headers, ...extra },

@@ -6,9 +6,22 @@ export { HfkitTranscriptionModel, type TranscriptionResult } from "./transcripti
 export { HfkitSpeechModel, type SpeechCallOptions, type SpeechResult } from "./speech";
 export { HfkitRerankingModel, type RerankCallOptions, type RerankResult } from "./reranking";
 export type { HfkitTaskSettings } from "./task";
-export { createProvider, type HfkitEndpointSettings, type HfkitProvider, type HfkitProviderSettings, type RerankingVersion } from "./provider";
+export {
+  createProvider,
+  type HfkitEndpointSettings,
+  type HfkitProvider,
+  type HfkitProviderSettings,
+  type RerankingVersion,
+} from "./provider";
 export { type HfkitProviderOptions, type JsonSchemaFormat, jsonSchemaFormatFor, PROVIDER_OPTIONS_KEY } from "./args";
 export { type CallInfo, toAiSdkError } from "./errors";
-export { AISDKError, APICallError, InvalidArgumentError, InvalidPromptError, NoSuchModelError, UnsupportedFunctionalityError } from "./spec/errors";
+export {
+  AISDKError,
+  APICallError,
+  InvalidArgumentError,
+  InvalidPromptError,
+  NoSuchModelError,
+  UnsupportedFunctionalityError,
+} from "./spec/errors";
 export type * from "./spec/types";
 export { VERSION } from "./version";

@@ -38,7 +38,8 @@ export function toAiSdkError(error: unknown, info: CallInfo): unknown {
   if (!(error instanceof InferenceError) || error instanceof AbortError || isAiSdkError(error)) return error;
   if (error instanceof InputError) {
     const argument = error.field ?? "options";
-    if (/^(messages|prompt)\b/.test(argument)) return new InvalidPromptError({ prompt: info.prompt, message: error.message, cause: error });
+    if (/^(messages|prompt)\b/.test(argument))
+      return new InvalidPromptError({ prompt: info.prompt, message: error.message, cause: error });
     return new InvalidArgumentError({ argument, message: error.message, cause: error });
   }
   if (error instanceof HttpError) {

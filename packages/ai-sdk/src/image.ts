@@ -31,20 +31,29 @@ export class HfkitImageModel<V extends SpecVersion = SpecVersion> extends HfkitT
 
   async doGenerate(options: ImageCallOptions): Promise<ImageResult<V>> {
     const { prompt, size, seed } = options;
-    if (typeof prompt !== "string" || prompt === "") throw new InvalidArgumentError({ argument: "prompt", message: "prompt must be a non-empty text" });
+    if (typeof prompt !== "string" || prompt === "")
+      throw new InvalidArgumentError({ argument: "prompt", message: "prompt must be a non-empty text" });
     const dimensions = size === undefined ? {} : parseSize(size);
     const warnings: Warning[] = [];
-    if (options.aspectRatio !== undefined) warnings.push({ type: "unsupported", feature: "aspectRatio", details: "Give size (width x height) instead." });
-    if (options.files?.length || options.mask !== undefined) warnings.push({ type: "unsupported", feature: "files", details: "Text to image takes no input image." });
+    if (options.aspectRatio !== undefined)
+      warnings.push({ type: "unsupported", feature: "aspectRatio", details: "Give size (width x height) instead." });
+    if (options.files?.length || options.mask !== undefined)
+      warnings.push({ type: "unsupported", feature: "files", details: "Text to image takes no input image." });
     const parameters = { ...dimensions, ...(seed === undefined ? {} : { seed }), ...extraBodyOf(options) };
     const body = { inputs: prompt, ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
-    const { value, response } = await this.run(this.config.settings, options, body, async (accessToken, sdk) => bytesOf(await textToImage({ model: this.modelId, accessToken, ...body }, sdk)));
+    const { value, response } = await this.run(this.config.settings, options, body, async (accessToken, sdk) =>
+      bytesOf(await textToImage({ model: this.modelId, accessToken, ...body }, sdk)),
+    );
     return { images: [value], warnings: modelWarningsFor(this.specificationVersion, warnings), response };
   }
 }
 
 function parseSize(size: string): { width: number; height: number } {
   const match = /^(\d+)x(\d+)$/.exec(size);
-  if (!match) throw new InvalidArgumentError({ argument: "size", message: `size must be "{width}x{height}" in pixels, e.g. "1024x768" (got ${JSON.stringify(size)})` });
+  if (!match)
+    throw new InvalidArgumentError({
+      argument: "size",
+      message: `size must be "{width}x{height}" in pixels, e.g. "1024x768" (got ${JSON.stringify(size)})`,
+    });
   return { width: Number(match[1]), height: Number(match[2]) };
 }

@@ -33,8 +33,17 @@ export function usageOf(usage: ChatCompletionUsage | null | undefined): Usage {
   const cached = count(detail(u?.prompt_tokens_details, "cached_tokens"));
   const reasoning = count(detail(u?.completion_tokens_details, "reasoning_tokens"));
   return {
-    inputTokens: { total: input, noCache: input === undefined || cached === undefined ? input : input - cached, cacheRead: cached, cacheWrite: undefined },
-    outputTokens: { total: output, text: output === undefined || reasoning === undefined ? output : output - reasoning, reasoning },
+    inputTokens: {
+      total: input,
+      noCache: input === undefined || cached === undefined ? input : input - cached,
+      cacheRead: cached,
+      cacheWrite: undefined,
+    },
+    outputTokens: {
+      total: output,
+      text: output === undefined || reasoning === undefined ? output : output - reasoning,
+      reasoning,
+    },
     ...(u ? { raw: JSON.parse(JSON.stringify(u)) as NonNullable<Usage["raw"]> } : {}),
   };
 }
@@ -65,6 +74,8 @@ export type ServedCost = { input: number; output: number; total: number; currenc
  */
 export function servedMetadata(served: Served): { model: string; provider: string; cost?: ServedCost } {
   const { cost } = served;
-  const priced = cost ? { cost: { input: cost.input, output: cost.output, total: cost.total, currency: cost.currency } } : {};
+  const priced = cost
+    ? { cost: { input: cost.input, output: cost.output, total: cost.total, currency: cost.currency } }
+    : {};
   return { model: served.model, provider: served.provider, ...priced };
 }

@@ -85,14 +85,24 @@ export class HfkitChatLanguageModel<V extends SpecVersion = SpecVersion> {
     const choice = out.choices[0];
     const message = choice?.message;
     const content: Content[] = [];
-    if (typeof message?.reasoning === "string" && message.reasoning !== "") content.push({ type: "reasoning", text: message.reasoning });
-    if (typeof message?.content === "string" && message.content !== "") content.push({ type: "text", text: message.content });
+    if (typeof message?.reasoning === "string" && message.reasoning !== "")
+      content.push({ type: "reasoning", text: message.reasoning });
+    if (typeof message?.content === "string" && message.content !== "")
+      content.push({ type: "text", text: message.content });
     const ids = new Set<string>();
     for (const toolCall of message?.tool_calls ?? []) {
       const id = toolCall.id && !ids.has(String(toolCall.id)) ? String(toolCall.id) : this.config.generateId();
       ids.add(id);
-      const input = typeof toolCall.function.arguments === "string" ? toolCall.function.arguments : JSON.stringify(toolCall.function.arguments ?? {});
-      content.push({ type: "tool-call", toolCallId: id, toolName: toolCall.function.name, input: input.trim() || "{}" });
+      const input =
+        typeof toolCall.function.arguments === "string"
+          ? toolCall.function.arguments
+          : JSON.stringify(toolCall.function.arguments ?? {});
+      content.push({
+        type: "tool-call",
+        toolCallId: id,
+        toolName: toolCall.function.name,
+        input: input.trim() || "{}",
+      });
     }
     return {
       content,
@@ -120,7 +130,8 @@ export class HfkitChatLanguageModel<V extends SpecVersion = SpecVersion> {
     const next = (): Promise<IteratorResult<ChatCompletionStreamOutput, undefined>> =>
       mapper.finished && !mapper.usageSeen ? nextWithin(iterator, USAGE_WAIT_MS) : iterator.next();
     const version = this.specificationVersion;
-    const enqueue = (controller: ReadableStreamDefaultController<StreamPart<V>>, part: StreamPart) => controller.enqueue(streamPartFor(version, part));
+    const enqueue = (controller: ReadableStreamDefaultController<StreamPart<V>>, part: StreamPart) =>
+      controller.enqueue(streamPartFor(version, part));
     const stream = new ReadableStream<StreamPart<V>>({
       start(controller) {
         enqueue(controller, { type: "stream-start", warnings: call.warnings });
@@ -160,15 +171,29 @@ export class HfkitChatLanguageModel<V extends SpecVersion = SpecVersion> {
     const settings: Options = typeof provider === "string" ? { ...rest, provider } : rest;
     const { args, warnings } = toChatArgs(options, jsonSchemaFormat ?? jsonSchemaFormatFor(settings), stream);
     const body: ChatCompletionArgs = this.model === undefined ? args : { model: this.model, ...args };
-    const sent: ChatCompletionArgs = { ...body, ...failover, ...(fallbackModels ? { fallbackModels } : {}), accessToken: this.config.accessToken() };
-    const { options: sdkOptions, headers, url } = callContext(settings, options, () => targetUrl(settings, this.modelId, "/v1/chat/completions", ROUTER_CHAT_URL));
+    const sent: ChatCompletionArgs = {
+      ...body,
+      ...failover,
+      ...(fallbackModels ? { fallbackModels } : {}),
+      accessToken: this.config.accessToken(),
+    };
+    const {
+      options: sdkOptions,
+      headers,
+      url,
+    } = callContext(settings, options, () =>
+      targetUrl(settings, this.modelId, "/v1/chat/completions", ROUTER_CHAT_URL),
+    );
     const info = (): CallInfo => ({ url: url(), body, prompt: options.prompt });
     return { sent, body, options: sdkOptions, warnings, headers, url, info };
   }
 }
 
 /** The iterator's next chunk, or its end after `ms` without one (the body is then cancelled). */
-async function nextWithin<T>(iterator: AsyncGenerator<T, undefined>, ms: number): Promise<IteratorResult<T, undefined>> {
+async function nextWithin<T>(
+  iterator: AsyncGenerator<T, undefined>,
+  ms: number,
+): Promise<IteratorResult<T, undefined>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const next = iterator.next();
   const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), ms)));

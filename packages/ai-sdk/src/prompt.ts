@@ -1,7 +1,11 @@
 /** The AI SDK's prompt as the chat messages of `@hfkit/inference` (OpenAI's and TGI's Messages API). */
 import { UnsupportedFunctionalityError } from "./spec/errors";
 import type { FileData, FilePart, Prompt, TextPart, ToolResultOutput } from "./spec/types";
-import type { ChatCompletionInputMessage, ChatCompletionInputMessageChunk, ChatCompletionInputToolCall } from "@hfkit/inference";
+import type {
+  ChatCompletionInputMessage,
+  ChatCompletionInputMessageChunk,
+  ChatCompletionInputToolCall,
+} from "@hfkit/inference";
 
 /**
  * System, user, assistant and tool messages as chat messages: text and image parts, tool calls with
@@ -24,16 +28,25 @@ export function toChatMessages(prompt: Prompt): ChatCompletionInputMessage[] {
         for (const part of message.content) {
           if (part.type === "text") text += part.text;
           else if (part.type === "tool-call" && part.providerExecuted !== true) {
-            toolCalls.push({ id: part.toolCallId, type: "function", function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) } });
+            toolCalls.push({
+              id: part.toolCallId,
+              type: "function",
+              function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) },
+            });
           }
           // Reasoning, provider-executed calls and their results, files and custom parts stay out.
         }
-        messages.push(toolCalls.length > 0 ? { role: "assistant", content: text || null, tool_calls: toolCalls } : { role: "assistant", content: text });
+        messages.push(
+          toolCalls.length > 0
+            ? { role: "assistant", content: text || null, tool_calls: toolCalls }
+            : { role: "assistant", content: text },
+        );
         break;
       }
       case "tool":
         for (const part of message.content) {
-          if (part.type === "tool-result") messages.push({ role: "tool", tool_call_id: part.toolCallId, content: toolOutputText(part.output) });
+          if (part.type === "tool-result")
+            messages.push({ role: "tool", tool_call_id: part.toolCallId, content: toolOutputText(part.output) });
           // Tool approval responses concern provider-executed tools, which these servers have none of.
         }
         break;
@@ -52,16 +65,21 @@ function userContent(parts: ReadonlyArray<TextPart | FilePart>): string | ChatCo
 function userChunk(part: TextPart | FilePart): ChatCompletionInputMessageChunk {
   if (part.type === "text") return { type: "text", text: part.text };
   const data = tagged(part.data, part.originalUrl);
-  if (data.type === "text" && (part.mediaType === "text" || part.mediaType.startsWith("text/"))) return { type: "text", text: data.text };
+  if (data.type === "text" && (part.mediaType === "text" || part.mediaType.startsWith("text/")))
+    return { type: "text", text: data.text };
   if (part.mediaType !== "image" && !part.mediaType.startsWith("image/")) {
-    throw new UnsupportedFunctionalityError({ functionality: `file parts of media type ${part.mediaType} (images only)` });
+    throw new UnsupportedFunctionalityError({
+      functionality: `file parts of media type ${part.mediaType} (images only)`,
+    });
   }
   if (data.type === "url") return { type: "image_url", image_url: { url: data.originalUrl ?? data.url.toString() } };
   if (data.type === "data") {
     const base64 = typeof data.data === "string" ? data.data : toBase64(data.data);
     return { type: "image_url", image_url: { url: `data:${imageMediaType(part.mediaType, base64)};base64,${base64}` } };
   }
-  throw new UnsupportedFunctionalityError({ functionality: `image parts given as ${data.type} (give a URL or the image's data)` });
+  throw new UnsupportedFunctionalityError({
+    functionality: `image parts given as ${data.type} (give a URL or the image's data)`,
+  });
 }
 
 /** A file's data as v4 tags it; v2 and v3 give the bytes, their base64 or a URL as they are. */

@@ -78,7 +78,10 @@ function taskSettings<S extends HfkitTaskSettings>(defaults: HfkitChatSettings, 
   const merged = { ...rest, ...own, headers: { ...rest.headers, ...own?.headers } } as unknown as S;
   if (own?.provider !== undefined || provider === undefined) return merged;
   if (typeof provider !== "string") {
-    throw new InvalidArgumentError({ argument: "provider", message: "A list of providers (failover) is for chat models: give this model one provider in its own settings" });
+    throw new InvalidArgumentError({
+      argument: "provider",
+      message: "A list of providers (failover) is for chat models: give this model one provider in its own settings",
+    });
   }
   return { ...merged, provider };
 }
@@ -88,13 +91,26 @@ function taskSettings<S extends HfkitTaskSettings>(defaults: HfkitChatSettings, 
  * (`provider`, `baseUrl`, `endpointUrl` choose another route, as for `InferenceClient`). Every error it
  * throws says `isRetryable: false`: `@hfkit/inference` has retried already (its `maxRetries`).
  */
-export function createProvider<V extends SpecVersion>(version: V, options: HfkitProviderSettings = {}): HfkitProvider<V> {
+export function createProvider<V extends SpecVersion>(
+  version: V,
+  options: HfkitProviderSettings = {},
+): HfkitProvider<V> {
   const { accessToken, name = "hfkit", ...defaults } = options;
   const token = accessToken === undefined ? environmentToken : () => accessToken;
-  const config = <S>(kind: string, settings: S): HfkitModelConfig<V, S> => ({ specificationVersion: version, provider: `${name}.${kind}`, accessToken: token, settings, generateId: newId });
+  const config = <S>(kind: string, settings: S): HfkitModelConfig<V, S> => ({
+    specificationVersion: version,
+    provider: `${name}.${kind}`,
+    accessToken: token,
+    settings,
+    generateId: newId,
+  });
   const chat = (modelId: string | undefined, settings: HfkitChatSettings = {}) =>
-    new HfkitChatLanguageModel(modelId, config("chat", { ...defaults, ...settings, headers: { ...defaults.headers, ...settings.headers } }));
-  const embedding = (modelId: string, settings?: HfkitEmbeddingSettings) => new HfkitEmbeddingModel(modelId, config("embedding", taskSettings(defaults, settings)));
+    new HfkitChatLanguageModel(
+      modelId,
+      config("chat", { ...defaults, ...settings, headers: { ...defaults.headers, ...settings.headers } }),
+    );
+  const embedding = (modelId: string, settings?: HfkitEmbeddingSettings) =>
+    new HfkitEmbeddingModel(modelId, config("embedding", taskSettings(defaults, settings)));
   const provider = (modelId: string, settings?: HfkitChatSettings) => chat(modelId, settings);
   return Object.assign(provider, {
     specificationVersion: version,
@@ -106,12 +122,26 @@ export function createProvider<V extends SpecVersion>(version: V, options: Hfkit
     },
     embeddingModel: embedding,
     textEmbeddingModel: embedding,
-    imageModel: (modelId: string, settings?: HfkitTaskSettings) => new HfkitImageModel(modelId, config("image", taskSettings(defaults, settings))),
-    transcriptionModel: (modelId: string, settings?: HfkitTaskSettings) => new HfkitTranscriptionModel(modelId, config("transcription", taskSettings(defaults, settings))),
-    speechModel: (modelId: string, settings?: HfkitTaskSettings) => new HfkitSpeechModel(modelId, config("speech", taskSettings(defaults, settings))),
+    imageModel: (modelId: string, settings?: HfkitTaskSettings) =>
+      new HfkitImageModel(modelId, config("image", taskSettings(defaults, settings))),
+    transcriptionModel: (modelId: string, settings?: HfkitTaskSettings) =>
+      new HfkitTranscriptionModel(modelId, config("transcription", taskSettings(defaults, settings))),
+    speechModel: (modelId: string, settings?: HfkitTaskSettings) =>
+      new HfkitSpeechModel(modelId, config("speech", taskSettings(defaults, settings))),
     rerankingModel: (modelId: string, settings?: HfkitTaskSettings) => {
-      if (version === "v2") throw new NoSuchModelError({ modelId, modelType: "rerankingModel", message: `ai 5 has no rerank: use @hfkit/ai-sdk (ai 6 or 7) for reranking models (${modelId})` });
-      return new HfkitRerankingModel(modelId, config("reranking", taskSettings(defaults, settings)) as HfkitModelConfig<V & RerankingVersion, HfkitTaskSettings>);
+      if (version === "v2")
+        throw new NoSuchModelError({
+          modelId,
+          modelType: "rerankingModel",
+          message: `ai 5 has no rerank: use @hfkit/ai-sdk (ai 6 or 7) for reranking models (${modelId})`,
+        });
+      return new HfkitRerankingModel(
+        modelId,
+        config("reranking", taskSettings(defaults, settings)) as HfkitModelConfig<
+          V & RerankingVersion,
+          HfkitTaskSettings
+        >,
+      );
     },
   });
 }

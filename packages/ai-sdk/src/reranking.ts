@@ -21,12 +21,25 @@ export interface RerankResult {
  * A reranking model (`rerank`, `ai` 6 and 7): each document's similarity to the query, most similar first.
  * Object documents are compared as their JSON text.
  */
-export class HfkitRerankingModel<V extends Exclude<SpecVersion, "v2"> = Exclude<SpecVersion, "v2">> extends HfkitTaskModel<V> {
+export class HfkitRerankingModel<
+  V extends Exclude<SpecVersion, "v2"> = Exclude<SpecVersion, "v2">,
+> extends HfkitTaskModel<V> {
   async doRerank(options: RerankCallOptions): Promise<RerankResult> {
-    const sentences = options.documents.type === "text" ? options.documents.values : options.documents.values.map((value) => JSON.stringify(value));
+    const sentences =
+      options.documents.type === "text"
+        ? options.documents.values
+        : options.documents.values.map((value) => JSON.stringify(value));
     const inputs = { source_sentence: options.query, sentences };
-    const { value, response } = await this.run(this.config.settings, options, { inputs }, (accessToken, sdk) => sentenceSimilarity({ model: this.modelId, accessToken, inputs }, sdk));
-    const ranking = value.map((relevanceScore, index) => ({ index, relevanceScore })).sort((a, b) => b.relevanceScore - a.relevanceScore);
-    return { ranking: ranking.slice(0, options.topN ?? ranking.length), warnings: [], response: { ...response, body: value } };
+    const { value, response } = await this.run(this.config.settings, options, { inputs }, (accessToken, sdk) =>
+      sentenceSimilarity({ model: this.modelId, accessToken, inputs }, sdk),
+    );
+    const ranking = value
+      .map((relevanceScore, index) => ({ index, relevanceScore }))
+      .sort((a, b) => b.relevanceScore - a.relevanceScore);
+    return {
+      ranking: ranking.slice(0, options.topN ?? ranking.length),
+      warnings: [],
+      response: { ...response, body: value },
+    };
   }
 }

@@ -29,11 +29,18 @@ const UNSENT = ["voice", "outputFormat", "instructions", "speed", "language"] as
 /** A text-to-speech model (`generateSpeech`; `experimental_generateSpeech` in `ai` 5 and 6). */
 export class HfkitSpeechModel<V extends SpecVersion = SpecVersion> extends HfkitTaskModel<V> {
   async doGenerate(options: SpeechCallOptions): Promise<SpeechResult<V>> {
-    if (typeof options.text !== "string" || options.text === "") throw new InvalidArgumentError({ argument: "text", message: "text must be a non-empty text" });
-    const warnings: Warning[] = UNSENT.filter((key) => options[key] !== undefined).map((feature) => ({ type: "unsupported", feature, details: "Pass the model's own parameter in providerOptions.hfkit.extraBody." }));
+    if (typeof options.text !== "string" || options.text === "")
+      throw new InvalidArgumentError({ argument: "text", message: "text must be a non-empty text" });
+    const warnings: Warning[] = UNSENT.filter((key) => options[key] !== undefined).map((feature) => ({
+      type: "unsupported",
+      feature,
+      details: "Pass the model's own parameter in providerOptions.hfkit.extraBody.",
+    }));
     const parameters = extraBodyOf(options);
     const body = { inputs: options.text, ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
-    const { value, response } = await this.run(this.config.settings, options, body, async (accessToken, sdk) => bytesOf(await textToSpeech({ model: this.modelId, accessToken, ...body }, sdk)));
+    const { value, response } = await this.run(this.config.settings, options, body, async (accessToken, sdk) =>
+      bytesOf(await textToSpeech({ model: this.modelId, accessToken, ...body }, sdk)),
+    );
     return { audio: value, warnings: modelWarningsFor(this.specificationVersion, warnings), response };
   }
 }

@@ -87,16 +87,23 @@ export class StreamMapper {
     for (const call of this.toolCalls.values()) {
       parts.push({ type: "tool-input-end", id: call.id });
       // A call cut by an error is not made: its arguments may be incomplete.
-      if (error === undefined) parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.input.trim() || "{}" });
+      if (error === undefined)
+        parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.input.trim() || "{}" });
     }
     if (error !== undefined) parts.push({ type: "error", error });
-    const reason = error === undefined ? finishReason(this.rawFinish, this.toolCalls.size > 0) : { unified: "error" as const, raw: this.rawFinish };
+    const reason =
+      error === undefined
+        ? finishReason(this.rawFinish, this.toolCalls.size > 0)
+        : { unified: "error" as const, raw: this.rawFinish };
     const served = this.served === undefined ? {} : { providerMetadata: { hfkit: servedMetadata(this.served) } };
     parts.push({ type: "finish", usage: usageOf(this.usage), finishReason: reason, ...served });
     return parts;
   }
 
-  private toolCallPiece(piece: NonNullable<ChatCompletionStreamOutput["choices"][number]["delta"]["tool_calls"]>[number], parts: StreamPart[]): void {
+  private toolCallPiece(
+    piece: NonNullable<ChatCompletionStreamOutput["choices"][number]["delta"]["tool_calls"]>[number],
+    parts: StreamPart[],
+  ): void {
     const index = typeof piece.index === "number" ? piece.index : this.toolCalls.size;
     let call = this.toolCalls.get(index);
     if (!call) {

@@ -29,7 +29,11 @@ export abstract class HfkitTaskModel<V extends SpecVersion, S extends HfkitTaskS
   protected readonly config: HfkitModelConfig<V, S>;
 
   constructor(modelId: string, config: HfkitModelConfig<V, S>) {
-    if (typeof modelId !== "string" || modelId === "") throw new InvalidArgumentError({ argument: "modelId", message: "modelId must be a non-empty string, e.g. \"org/model\"" });
+    if (typeof modelId !== "string" || modelId === "")
+      throw new InvalidArgumentError({
+        argument: "modelId",
+        message: 'modelId must be a non-empty string, e.g. "org/model"',
+      });
     this.specificationVersion = config.specificationVersion;
     this.provider = config.provider;
     this.modelId = modelId;
@@ -37,8 +41,15 @@ export abstract class HfkitTaskModel<V extends SpecVersion, S extends HfkitTaskS
   }
 
   /** Runs `task` with the settings, the call's signal and headers; `body` is what the errors report as sent. */
-  protected async run<T>(settings: Options, call: BaseCallOptions, body: unknown, task: (accessToken: string, options: Options, url: () => string) => Promise<T>): Promise<TaskAnswer<T>> {
-    const context = callContext(settings, call, () => targetUrl(settings, this.modelId, "", `https://router.huggingface.co/${settings.provider ?? "auto"}`));
+  protected async run<T>(
+    settings: Options,
+    call: BaseCallOptions,
+    body: unknown,
+    task: (accessToken: string, options: Options, url: () => string) => Promise<T>,
+  ): Promise<TaskAnswer<T>> {
+    const context = callContext(settings, call, () =>
+      targetUrl(settings, this.modelId, "", `https://router.huggingface.co/${settings.provider ?? "auto"}`),
+    );
     let value: T;
     try {
       value = await task(this.config.accessToken(), context.options, context.url);
@@ -52,7 +63,10 @@ export abstract class HfkitTaskModel<V extends SpecVersion, S extends HfkitTaskS
 /** A setting that must be a whole number of at least 1, checked before any request. */
 export function positiveInteger(value: number | undefined, argument: string): number | undefined {
   if (value === undefined || (Number.isInteger(value) && value >= 1)) return value;
-  throw new InvalidArgumentError({ argument, message: `${argument} must be a whole number of at least 1 (got ${String(value)})` });
+  throw new InvalidArgumentError({
+    argument,
+    message: `${argument} must be a whole number of at least 1 (got ${String(value)})`,
+  });
 }
 
 /** A Blob's bytes. */

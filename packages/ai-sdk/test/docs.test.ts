@@ -22,13 +22,26 @@ interface Block {
 
 /** The names a block imports from "ai". */
 function aiImports(code: string): string[] {
-  return [...code.matchAll(/import \{([^}]*)\} from "ai";/g)].flatMap((m) => m[1]!.split(",").map((name) => name.trim()).filter(Boolean));
+  return [...code.matchAll(/import \{([^}]*)\} from "ai";/g)].flatMap((m) =>
+    m[1]!
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
 }
 
 /** Each block with `ai` 7, and with `ai` 6 when ai 6 exports every name it imports. */
 function runs(blocks: Block[]): Array<[number, string, Block]> {
   return blocks.flatMap((block) => {
-    const with6 = aiImports(block.code).every((name) => name in ai6) ? [[block.line, "ai 6", { ...block, code: block.code.replace(/ from "ai";/g, ' from "ai6";') }] as [number, string, Block]] : [];
+    const with6 = aiImports(block.code).every((name) => name in ai6)
+      ? [
+          [block.line, "ai 6", { ...block, code: block.code.replace(/ from "ai";/g, ' from "ai6";') }] as [
+            number,
+            string,
+            Block,
+          ],
+        ]
+      : [];
     return [[block.line, "ai 7", block] as [number, string, Block], ...with6];
   });
 }
@@ -54,10 +67,15 @@ function run(file: string, preload: string, hubUrl: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const { HF_TOKEN: _t, HUGGING_FACE_HUB_TOKEN: _h, ...inherited } = process.env;
     const env = { ...inherited, HF_ENDPOINT: hubUrl, HF_INFERENCE_ENDPOINT: hubUrl, AI_SDK_LOG_WARNINGS: "false" };
-    execFile(process.execPath, ["--import", preload, file], { cwd: PACKAGE_DIR, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${error.message}\n${stderr}`));
-      else resolvePromise(stdout);
-    });
+    execFile(
+      process.execPath,
+      ["--import", preload, file],
+      { cwd: PACKAGE_DIR, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolvePromise(stdout);
+      },
+    );
   });
 }
 
@@ -74,23 +92,27 @@ describe("docs/ai-sdk.md", () => {
     expect(runs(blocks).filter(([, major]) => major === "ai 6").length).toBeGreaterThanOrEqual(4);
   });
 
-  it.each(runs(blocks))("the js block at line %i runs with %s and prints what it says", async (line, major, block) => {
-    // Inside the package, so `@hfkit/ai-sdk` resolves to its own build and `ai` to its devDependency.
-    const tag = `${process.pid}-${line}-${major.replace(" ", "")}`;
-    const file = join(PACKAGE_DIR, `.docs-sample-${tag}.mjs`);
-    const preload = join(PACKAGE_DIR, `.docs-guard-${tag}.mjs`);
-    writeFileSync(file, block.code);
-    writeFileSync(preload, OFFLINE_GUARD);
-    try {
-      const stdout = await run(file, preload, ctx.hub.url);
-      const expected = [...block.code.matchAll(/\/\/ prints: (.+)$/gm)].map((m) => m[1]!.trim());
-      expect(expected.length).toBeGreaterThan(0);
-      for (const text of expected) expect(stdout).toContain(text);
-      expect(ctx.hub.requests.length).toBeGreaterThan(0);
-      expect(ctx.hub.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
-    } finally {
-      rmSync(file, { force: true });
-      rmSync(preload, { force: true });
-    }
-  }, 60_000);
+  it.each(runs(blocks))(
+    "the js block at line %i runs with %s and prints what it says",
+    async (line, major, block) => {
+      // Inside the package, so `@hfkit/ai-sdk` resolves to its own build and `ai` to its devDependency.
+      const tag = `${process.pid}-${line}-${major.replace(" ", "")}`;
+      const file = join(PACKAGE_DIR, `.docs-sample-${tag}.mjs`);
+      const preload = join(PACKAGE_DIR, `.docs-guard-${tag}.mjs`);
+      writeFileSync(file, block.code);
+      writeFileSync(preload, OFFLINE_GUARD);
+      try {
+        const stdout = await run(file, preload, ctx.hub.url);
+        const expected = [...block.code.matchAll(/\/\/ prints: (.+)$/gm)].map((m) => m[1]!.trim());
+        expect(expected.length).toBeGreaterThan(0);
+        for (const text of expected) expect(stdout).toContain(text);
+        expect(ctx.hub.requests.length).toBeGreaterThan(0);
+        expect(ctx.hub.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
+      } finally {
+        rmSync(file, { force: true });
+        rmSync(preload, { force: true });
+      }
+    },
+    60_000,
+  );
 });

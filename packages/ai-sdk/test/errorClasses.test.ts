@@ -12,17 +12,30 @@ const made = {
 };
 const NAMES = Object.keys(made) as Array<keyof typeof made>;
 
-describe.each(MAJORS.filter((major, i) => MAJORS.findIndex((m) => m.errors === major.errors) === i))("$name's error classes", (major) => {
-  it.each(NAMES)("%s: theirs recognises ours and no other kind; ours recognises theirs", (name) => {
-    const theirs = major.errors[name];
-    expect(theirs.isInstance(made[name])).toBe(true);
-    expect(major.errors.AISDKError.isInstance(made[name])).toBe(true);
-    for (const other of NAMES.filter((n) => n !== name)) expect(major.errors[other].isInstance(made[name])).toBe(false);
-    const their = new (theirs as unknown as new (o: object) => Error)({ message: "m", url: "u", requestBodyValues: {}, argument: "a", prompt: [], modelId: "x", modelType: "imageModel", functionality: "f" });
-    expect(ours[name].isInstance(their)).toBe(true);
-    expect(made[name].name).toBe(their.name);
-  });
-});
+describe.each(MAJORS.filter((major, i) => MAJORS.findIndex((m) => m.errors === major.errors) === i))(
+  "$name's error classes",
+  (major) => {
+    it.each(NAMES)("%s: theirs recognises ours and no other kind; ours recognises theirs", (name) => {
+      const theirs = major.errors[name];
+      expect(theirs.isInstance(made[name])).toBe(true);
+      expect(major.errors.AISDKError.isInstance(made[name])).toBe(true);
+      for (const other of NAMES.filter((n) => n !== name))
+        expect(major.errors[other].isInstance(made[name])).toBe(false);
+      const their = new (theirs as unknown as new (o: object) => Error)({
+        message: "m",
+        url: "u",
+        requestBodyValues: {},
+        argument: "a",
+        prompt: [],
+        modelId: "x",
+        modelType: "imageModel",
+        functionality: "f",
+      });
+      expect(ours[name].isInstance(their)).toBe(true);
+      expect(made[name].name).toBe(their.name);
+    });
+  },
+);
 
 it("our errors keep what the AI SDK reads: isRetryable false by default, the cause, the argument", () => {
   const cause = new Error("inner");

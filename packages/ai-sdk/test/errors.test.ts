@@ -30,7 +30,9 @@ describe("errors", () => {
   it("an overloaded error inside a 200 stream, after two chunks: an error part, APICallError 429, our message", async () => {
     const model = "hfkit/tgi-3.2";
     ctx.hub.inject({ type: "overloadedInStream", afterChunks: 2 }, { model });
-    const { text, error, types } = await within(run(streamText({ model: onHub(ctx.hub)(model), prompt: QUESTION, ...quiet })));
+    const { text, error, types } = await within(
+      run(streamText({ model: onHub(ctx.hub)(model), prompt: QUESTION, ...quiet })),
+    );
     expect(text.length).toBeLessThan(TEXT.length);
     expect(types).toContain("error");
     expect(APICallError.isInstance(error)).toBe(true);
@@ -46,7 +48,9 @@ describe("errors", () => {
   it("a TGI validation error inside the stream (TGI 2.0, max_tokens over the limit): APICallError 422 with TGI's message", async () => {
     const model = "hfkit/tgi-2.0";
     ctx.hub.inject({ type: "linger" }, { model });
-    const { error } = await within(run(streamText({ model: onHub(ctx.hub)(model), prompt: QUESTION, maxOutputTokens: 5000, ...quiet })));
+    const { error } = await within(
+      run(streamText({ model: onHub(ctx.hub)(model), prompt: QUESTION, maxOutputTokens: 5000, ...quiet })),
+    );
     const e = error as APICallError;
     expect(APICallError.isInstance(e)).toBe(true);
     expect(e.statusCode).toBe(422);
@@ -58,19 +62,31 @@ describe("errors", () => {
   });
 
   it("an error before any chunk: generateText rejects with APICallError, sent once despite the AI SDK's maxRetries", async () => {
-    const error = await within(generateText({ model: onHub(ctx.hub)("org/does-not-exist"), prompt: QUESTION, maxRetries: 3 }).catch((e: unknown) => e));
+    const error = await within(
+      generateText({ model: onHub(ctx.hub)("org/does-not-exist"), prompt: QUESTION, maxRetries: 3 }).catch(
+        (e: unknown) => e,
+      ),
+    );
     expect(APICallError.isInstance(error)).toBe(true);
     const e = error as APICallError;
     expect(e.statusCode).toBe(404);
     expect(e.isRetryable).toBe(false);
     expect(e.responseBody).toContain("does-not-exist");
-    expect(e.requestBodyValues).toMatchObject({ model: "org/does-not-exist", messages: [{ role: "user", content: QUESTION }] });
+    expect(e.requestBodyValues).toMatchObject({
+      model: "org/does-not-exist",
+      messages: [{ role: "user", content: QUESTION }],
+    });
     expect(ctx.hub.requests).toHaveLength(1);
   });
 
   it("a 429 our retries gave up on is not retried by the AI SDK either", async () => {
     ctx.hub.inject({ type: "rateLimit", retryAfter: 0 }, { model: "hfkit/tgi-3.2" });
-    const result = streamText({ model: onHub(ctx.hub, { maxRetries: 1 })("hfkit/tgi-3.2"), prompt: QUESTION, maxRetries: 2, ...quiet });
+    const result = streamText({
+      model: onHub(ctx.hub, { maxRetries: 1 })("hfkit/tgi-3.2"),
+      prompt: QUESTION,
+      maxRetries: 2,
+      ...quiet,
+    });
     const { error } = await within(run(result), 10_000);
     expect((error as APICallError).statusCode).toBe(429);
     expect((error as APICallError).cause).toBeInstanceOf(RateLimitError);
@@ -79,7 +95,10 @@ describe("errors", () => {
 
   it("an overloaded error as the stream's first event is retried by hfkit, and the answer arrives", async () => {
     ctx.hub.inject({ type: "overloadedInStream", times: 1 }, { model: "hfkit/tgi-3.2" });
-    const { text, error } = await within(run(streamText({ model: onHub(ctx.hub, { maxRetries: 2 })("hfkit/tgi-3.2"), prompt: QUESTION, ...quiet })), 10_000);
+    const { text, error } = await within(
+      run(streamText({ model: onHub(ctx.hub, { maxRetries: 2 })("hfkit/tgi-3.2"), prompt: QUESTION, ...quiet })),
+      10_000,
+    );
     expect(error).toBeUndefined();
     expect(text).toBe(TEXT);
     expect(ctx.hub.requests).toHaveLength(2);
@@ -87,7 +106,11 @@ describe("errors", () => {
 
   it("a timeout is an APICallError whose cause is our TimeoutError", async () => {
     ctx.hub.inject({ type: "headersDelay", delayMs: 3000 }, { model: "hfkit/tgi-3.2" });
-    const error = await within(generateText({ model: onHub(ctx.hub, { timeout: 300 })("hfkit/tgi-3.2"), prompt: QUESTION }).catch((e: unknown) => e));
+    const error = await within(
+      generateText({ model: onHub(ctx.hub, { timeout: 300 })("hfkit/tgi-3.2"), prompt: QUESTION }).catch(
+        (e: unknown) => e,
+      ),
+    );
     expect(APICallError.isInstance(error)).toBe(true);
     expect((error as APICallError).cause).toBeInstanceOf(TimeoutError);
     expect((error as APICallError).statusCode).toBeUndefined();
@@ -104,7 +127,9 @@ describe("errors", () => {
   });
 
   it("bad arguments are an InvalidArgumentError naming the argument, before any request", async () => {
-    const error = await generateText({ model: onHub(ctx.hub)("hfkit/tgi-3.2"), prompt: QUESTION, topP: 7 }).catch((e: unknown) => e);
+    const error = await generateText({ model: onHub(ctx.hub)("hfkit/tgi-3.2"), prompt: QUESTION, topP: 7 }).catch(
+      (e: unknown) => e,
+    );
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as InvalidArgumentError).argument).toBe("top_p");
     expect(ctx.hub.requests).toHaveLength(0);
@@ -115,7 +140,13 @@ describe("errors", () => {
     ctx.hub.inject({ type: "slow", delayMs: 150 }, { model });
     const controller = new AbortController();
     let aborted = false;
-    const result = streamText({ model: onHub(ctx.hub)(model), prompt: QUESTION, abortSignal: controller.signal, onAbort: () => void (aborted = true), ...quiet });
+    const result = streamText({
+      model: onHub(ctx.hub)(model),
+      prompt: QUESTION,
+      abortSignal: controller.signal,
+      onAbort: () => void (aborted = true),
+      ...quiet,
+    });
     let text = "";
     const reading = (async () => {
       for await (const part of result.fullStream) {
@@ -135,7 +166,11 @@ describe("errors", () => {
   it("an abort before the answer rejects generateText with our AbortError, the signal's reason as cause", async () => {
     ctx.hub.inject({ type: "headersDelay", delayMs: 60_000 }, { model: "hfkit/tgi-3.2" });
     const controller = new AbortController();
-    const call = generateText({ model: onHub(ctx.hub)("hfkit/tgi-3.2"), prompt: QUESTION, abortSignal: controller.signal }).catch((e: unknown) => e);
+    const call = generateText({
+      model: onHub(ctx.hub)("hfkit/tgi-3.2"),
+      prompt: QUESTION,
+      abortSignal: controller.signal,
+    }).catch((e: unknown) => e);
     // aborted once the hub holds the request (its headers a minute away), whenever that is
     await within(until(() => chatRequests(ctx.hub).length === 1));
     controller.abort();

@@ -8,7 +8,13 @@ const MODEL = "hfkit/router-multi";
 
 /** A provider on the hub as the HF router (`routerUrl`), failing over across `provider`. */
 const onRouter = (settings: Parameters<typeof createHfkit>[0] = {}) =>
-  createHfkit({ routerUrl: ctx.hub.url, accessToken: "hf_ai_sdk_test", maxRetries: 0, provider: ["together", "novita"], ...settings });
+  createHfkit({
+    routerUrl: ctx.hub.url,
+    accessToken: "hf_ai_sdk_test",
+    maxRetries: 0,
+    provider: ["together", "novita"],
+    ...settings,
+  });
 
 const sentModels = () => chatRequests(ctx.hub).map((r) => (r.body as { model: string }).model);
 
@@ -21,7 +27,9 @@ describe("failover from the provider's settings", () => {
     // The same shape as the answer's `served`: cost is `{ input, output, total, currency }`.
     const cost = { input: expect.any(Number), output: expect.any(Number), total: expect.any(Number), currency: "USD" };
     expect(result.providerMetadata?.hfkit).toEqual({ model: MODEL, provider: "novita", cost });
-    const { total, input, output } = (result.providerMetadata?.hfkit as { cost: { total: number; input: number; output: number } }).cost;
+    const { total, input, output } = (
+      result.providerMetadata?.hfkit as { cost: { total: number; input: number; output: number } }
+    ).cost;
     expect(total).toBeCloseTo(input + output, 12);
   });
 
@@ -38,7 +46,10 @@ describe("failover from the provider's settings", () => {
 
   it("fallbackModels from a model's settings are tried after its providers", async () => {
     ctx.hub.inject({ type: "serverError", status: 500 }, { model: MODEL });
-    const result = await generateText({ model: onRouter({ fallbackModels: ["hfkit/tgi-3.2"] })(MODEL), prompt: QUESTION });
+    const result = await generateText({
+      model: onRouter({ fallbackModels: ["hfkit/tgi-3.2"] })(MODEL),
+      prompt: QUESTION,
+    });
     expect(result.text).toBe(TEXT);
     expect(sentModels()).toEqual([`${MODEL}:together`, `${MODEL}:novita`, "hfkit/tgi-3.2"]);
   });

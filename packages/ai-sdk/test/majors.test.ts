@@ -4,12 +4,17 @@ import { chatRequests, QUESTION, settled, TEXT, useHub, within } from "./helpers
 import { type Major, MAJORS } from "./majors";
 
 const ctx = useHub();
-const on = (major: Major, settings = {}) => major.create({ baseUrl: ctx.hub.url, accessToken: "hf_ai_sdk_test", maxRetries: 0, ...settings });
+const on = (major: Major, settings = {}) =>
+  major.create({ baseUrl: ctx.hub.url, accessToken: "hf_ai_sdk_test", maxRetries: 0, ...settings });
 
 describe.each(MAJORS)("$name", (major) => {
   it(`its models follow specification ${major.spec}`, () => {
     const hf = on(major);
-    expect([hf("m").specificationVersion, hf.embeddingModel("m").specificationVersion, hf.speechModel("m").specificationVersion]).toEqual([major.spec, major.spec, major.spec]);
+    expect([
+      hf("m").specificationVersion,
+      hf.embeddingModel("m").specificationVersion,
+      hf.speechModel("m").specificationVersion,
+    ]).toEqual([major.spec, major.spec, major.spec]);
   });
 
   it("the major logs no warning at all for our models (no compatibility mode)", async () => {
@@ -28,7 +33,9 @@ describe.each(MAJORS)("$name", (major) => {
   });
 
   it("generateText: the answer, its usage and finish reason in the major's shapes", async () => {
-    const result = await within(major.generateText({ model: on(major)("hfkit/tgi-3.2"), prompt: QUESTION, maxOutputTokens: 50 }));
+    const result = await within(
+      major.generateText({ model: on(major)("hfkit/tgi-3.2"), prompt: QUESTION, maxOutputTokens: 50 }),
+    );
     expect(result.text).toBe(TEXT);
     expect(result.finishReason).toBe("stop");
     expect(result.usage.outputTokens).toBe(7);
@@ -40,15 +47,25 @@ describe.each(MAJORS)("$name", (major) => {
   it("streamText with a tool: the call streamed, executed, its result sent back in a second step", async () => {
     const weather = major.tool({
       description: "The weather in a city",
-      inputSchema: major.jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
+      inputSchema: major.jsonSchema<{ city: string }>({
+        type: "object",
+        properties: { city: { type: "string" } },
+        required: ["city"],
+      }),
       execute: async ({ city }: { city: string }) => ({ city, temperatureC: 21 }),
     });
-    const result = major.streamText({ model: on(major)("hfkit/tgi-3.2"), prompt: "Weather in Paris?", tools: { weather }, stopWhen: major.stepCountIs(2) });
+    const result = major.streamText({
+      model: on(major)("hfkit/tgi-3.2"),
+      prompt: "Weather in Paris?",
+      tools: { weather },
+      stopWhen: major.stepCountIs(2),
+    });
     const types: string[] = [];
     let text = "";
     for await (const part of result.fullStream) {
       types.push(part.type);
-      if (part.type === "text-delta") text += (part as { text?: string; delta?: string }).text ?? (part as { delta?: string }).delta ?? "";
+      if (part.type === "text-delta")
+        text += (part as { text?: string; delta?: string }).text ?? (part as { delta?: string }).delta ?? "";
     }
     expect(types.indexOf("tool-input-start")).toBeLessThan(types.indexOf("tool-call"));
     expect(types.indexOf("tool-call")).toBeLessThan(types.indexOf("tool-result"));
@@ -64,7 +81,10 @@ describe.each(MAJORS)("$name", (major) => {
   });
 
   it("images in the prompt, as a URL and as bytes, are image_url parts in the major's prompt format", async () => {
-    const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+    const png = Uint8Array.from(
+      atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+      (c) => c.charCodeAt(0),
+    );
     const content = [
       { type: "text" as const, text: "Which is bigger?" },
       { type: "file" as const, data: new URL("https://example.com/cat.png"), mediaType: "image/png" },
@@ -82,21 +102,31 @@ describe.each(MAJORS)("$name", (major) => {
   it("an unsupported setting is the major's warning", async () => {
     const result = await within(major.generateText({ model: on(major)("hfkit/tgi-3.2"), prompt: QUESTION, topK: 40 }));
     const warning = result.warnings?.[0] as Record<string, unknown> | undefined;
-    expect(warning).toMatchObject(major.spec === "v2" ? { type: "unsupported-setting", setting: "topK" } : { type: "unsupported", feature: "topK" });
+    expect(warning).toMatchObject(
+      major.spec === "v2" ? { type: "unsupported-setting", setting: "topK" } : { type: "unsupported", feature: "topK" },
+    );
   });
 
   it("an HTTP error is the major's APICallError (its own isInstance), the token nowhere in it", async () => {
     const hf = on(major, { provider: "hf-inference", accessToken: "hf_secret_do_not_show" });
-    const error = await within(major.generateText({ model: hf("org/does-not-exist"), prompt: QUESTION, maxRetries: 0 }).catch((e: unknown) => e));
+    const error = await within(
+      major.generateText({ model: hf("org/does-not-exist"), prompt: QUESTION, maxRetries: 0 }).catch((e: unknown) => e),
+    );
     expect(major.errors.APICallError.isInstance(error)).toBe(true);
     expect(major.errors.AISDKError.isInstance(error)).toBe(true);
     const e = error as InstanceType<typeof major.errors.APICallError>;
     expect([e.statusCode, e.isRetryable, (e.cause as Error).name]).toEqual([404, false, "NotFoundError"]);
-    expect(JSON.stringify({ message: e.message, body: e.responseBody, url: e.url, request: e.requestBodyValues })).not.toContain("hf_secret_do_not_show");
+    expect(
+      JSON.stringify({ message: e.message, body: e.responseBody, url: e.url, request: e.requestBodyValues }),
+    ).not.toContain("hf_secret_do_not_show");
   });
 
   it("a bad option of @hfkit/inference is the major's InvalidArgumentError naming it, before any request", async () => {
-    const error = await within(major.generateText({ model: on(major, { timeout: -1 })("hfkit/tgi-3.2"), prompt: QUESTION }).catch((e: unknown) => e));
+    const error = await within(
+      major
+        .generateText({ model: on(major, { timeout: -1 })("hfkit/tgi-3.2"), prompt: QUESTION })
+        .catch((e: unknown) => e),
+    );
     expect(major.errors.InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as { argument: string }).argument).toBe("timeout");
     expect(ctx.hub.requests).toEqual([]);

@@ -35,7 +35,15 @@ export interface Major {
   jsonSchema: Ai["jsonSchema"];
   stepCountIs: Ai["stepCountIs"];
   /** The error classes its provider package defines (which the major's functions throw and recognise). */
-  errors: Pick<typeof provider4, "AISDKError" | "APICallError" | "InvalidArgumentError" | "InvalidPromptError" | "NoSuchModelError" | "UnsupportedFunctionalityError">;
+  errors: Pick<
+    typeof provider4,
+    | "AISDKError"
+    | "APICallError"
+    | "InvalidArgumentError"
+    | "InvalidPromptError"
+    | "NoSuchModelError"
+    | "UnsupportedFunctionalityError"
+  >;
 }
 
 // The warnings the tests provoke are checked in the results, not printed.
@@ -48,7 +56,12 @@ export const MAJORS: Major[] = [
     name: "ai 5 with @hfkit/ai-sdk/ai5",
     spec: "v2",
     create: as(createHfkit5),
-    ...as<Omit<Major, "name" | "spec" | "create" | "errors" | "rerank">>({ ...ai5, generateImage: ai5.experimental_generateImage, transcribe: ai5.experimental_transcribe, generateSpeech: ai5.experimental_generateSpeech }),
+    ...as<Omit<Major, "name" | "spec" | "create" | "errors" | "rerank">>({
+      ...ai5,
+      generateImage: ai5.experimental_generateImage,
+      transcribe: ai5.experimental_transcribe,
+      generateSpeech: ai5.experimental_generateSpeech,
+    }),
     rerank: undefined,
     errors: as(provider2),
   },
@@ -56,7 +69,11 @@ export const MAJORS: Major[] = [
     name: "ai 6 with @hfkit/ai-sdk",
     spec: "v3",
     create: createHfkit,
-    ...as<Omit<Major, "name" | "spec" | "create" | "errors">>({ ...ai6, transcribe: ai6.experimental_transcribe, generateSpeech: ai6.experimental_generateSpeech }),
+    ...as<Omit<Major, "name" | "spec" | "create" | "errors">>({
+      ...ai6,
+      transcribe: ai6.experimental_transcribe,
+      generateSpeech: ai6.experimental_generateSpeech,
+    }),
     errors: as(provider3),
   },
   { name: "ai 7 with @hfkit/ai-sdk", spec: "v3", create: createHfkit, ...ai7, errors: provider4 },
@@ -65,4 +82,6 @@ export const MAJORS: Major[] = [
 
 /** The 1×1 PNG the hub's text-to-image answers, and the empty WAV its text-to-speech answers. */
 export const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
-export const WAV = Uint8Array.from(atob("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="), (c) => c.charCodeAt(0));
+export const WAV = Uint8Array.from(atob("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="), (c) =>
+  c.charCodeAt(0),
+);

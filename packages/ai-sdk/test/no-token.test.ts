@@ -15,7 +15,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllEnvs());
 
 describe("createHfkit with a named provider and no token", () => {
-  it("answers from the mock hub: no HF_TOKEN, or accessToken \"\"", async () => {
+  it('answers from the mock hub: no HF_TOKEN, or accessToken ""', async () => {
     for (const settings of [{}, { accessToken: "" }, { accessToken: " " }]) {
       const model = createHfkit({ provider: "together", maxRetries: 0, ...settings })("hfkit/router-multi");
       expect((await within(generateText({ model, prompt: QUESTION }))).text, JSON.stringify(settings)).toBe(TEXT);
@@ -32,7 +32,9 @@ describe("createHfkit with a named provider and no token", () => {
     const model = createHfkit({ provider: "together", maxRetries: 0, fetch: refusing })("hfkit/router-multi");
     const error = await generateText({ model, prompt: QUESTION, maxRetries: 0 }).catch((e: unknown) => e);
     const message = (error as Error).message;
-    expect(message).toContain("No token was sent: set HF_TOKEN to a token from https://huggingface.co/settings/tokens.");
+    expect(message).toContain(
+      "No token was sent: set HF_TOKEN to a token from https://huggingface.co/settings/tokens.",
+    );
     expect(message.match(/HF_TOKEN/g)).toHaveLength(1);
   });
 });

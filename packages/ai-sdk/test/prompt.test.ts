@@ -1,5 +1,10 @@
 /** The AI SDK's prompt as chat messages (images, tool results), and the error mapping on its own. */
-import { APICallError, InvalidArgumentError, InvalidPromptError, UnsupportedFunctionalityError } from "@ai-sdk/provider";
+import {
+  APICallError,
+  InvalidArgumentError,
+  InvalidPromptError,
+  UnsupportedFunctionalityError,
+} from "@ai-sdk/provider";
 import { ConnectionError, InputError, MalformedEventError, ModelLoadingError } from "@hfkit/inference";
 import { generateText } from "ai";
 import { describe, expect, it } from "vitest";
@@ -39,14 +44,32 @@ describe("the prompt", () => {
   });
 
   it("text parts alone are sent as one string", async () => {
-    await within(generateText({ model: onHub(ctx.hub)("hfkit/tgi-3.2"), messages: [{ role: "user", content: [{ type: "text", text: "One." }, { type: "text", text: "Two." }] }] }));
+    await within(
+      generateText({
+        model: onHub(ctx.hub)("hfkit/tgi-3.2"),
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "One." },
+              { type: "text", text: "Two." },
+            ],
+          },
+        ],
+      }),
+    );
     expect(lastBody(ctx.hub).messages).toEqual([{ role: "user", content: "One.\nTwo." }]);
   });
 
   it("a file that is not an image is refused before any request", async () => {
     const error = await generateText({
       model: onHub(ctx.hub)("hfkit/tgi-3.2"),
-      messages: [{ role: "user", content: [{ type: "file", data: new Uint8Array([37, 80, 68, 70]), mediaType: "application/pdf" }] }],
+      messages: [
+        {
+          role: "user",
+          content: [{ type: "file", data: new Uint8Array([37, 80, 68, 70]), mediaType: "application/pdf" }],
+        },
+      ],
     }).catch((e: unknown) => e);
     expect(UnsupportedFunctionalityError.isInstance(error)).toBe(true);
     expect(ctx.hub.requests).toHaveLength(0);
@@ -58,12 +81,24 @@ describe("the prompt", () => {
     expect(toolOutputText({ type: "error-text", value: "no such city" })).toBe("no such city");
     expect(toolOutputText({ type: "error-json", value: { error: "x" } })).toBe('{"error":"x"}');
     expect(toolOutputText({ type: "execution-denied", reason: "not allowed" })).toBe("not allowed");
-    expect(toolOutputText({ type: "content", value: [{ type: "text", text: "a" }, { type: "text", text: "b" }] })).toBe("a\nb");
+    expect(
+      toolOutputText({
+        type: "content",
+        value: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      }),
+    ).toBe("a\nb");
   });
 });
 
 describe("toAiSdkError", () => {
-  const info = { url: "https://host/v1/chat/completions", body: { messages: [] }, prompt: [{ role: "user", content: [] }] };
+  const info = {
+    url: "https://host/v1/chat/completions",
+    body: { messages: [] },
+    prompt: [{ role: "user", content: [] }],
+  };
 
   it("an InputError on messages is an InvalidPromptError; on another field, an InvalidArgumentError", () => {
     const prompt = toAiSdkError(new InputError("`messages[0].role` must be a string", "messages[0].role"), info);
@@ -86,7 +121,12 @@ describe("toAiSdkError", () => {
     });
     const error = toAiSdkError(original, info) as APICallError;
     expect(APICallError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ statusCode: 503, url: "https://host/models/x", isRetryable: false, requestBodyValues: { inputs: "hi" } });
+    expect(error).toMatchObject({
+      statusCode: 503,
+      url: "https://host/models/x",
+      isRetryable: false,
+      requestBodyValues: { inputs: "hi" },
+    });
     expect(JSON.parse(error.responseBody!)).toEqual({ error: "Model x is currently loading", estimated_time: 20 });
     expect(error.responseHeaders).toEqual({ "x-request-id": "req-1" });
     expect(error.data).toMatchObject({ estimatedTime: 20 });
@@ -94,9 +134,20 @@ describe("toAiSdkError", () => {
   });
 
   it("a connection failure and a malformed event are APICallErrors without a status", () => {
-    const dropped = toAiSdkError(new ConnectionError("connection reset by host", { url: "https://other/v1/chat/completions" }), info) as APICallError;
-    expect(dropped).toMatchObject({ statusCode: undefined, url: "https://other/v1/chat/completions", isRetryable: false, requestBodyValues: info.body });
-    const malformed = toAiSdkError(new MalformedEventError("an event is not JSON", "data: {oops"), info) as APICallError;
+    const dropped = toAiSdkError(
+      new ConnectionError("connection reset by host", { url: "https://other/v1/chat/completions" }),
+      info,
+    ) as APICallError;
+    expect(dropped).toMatchObject({
+      statusCode: undefined,
+      url: "https://other/v1/chat/completions",
+      isRetryable: false,
+      requestBodyValues: info.body,
+    });
+    const malformed = toAiSdkError(
+      new MalformedEventError("an event is not JSON", "data: {oops"),
+      info,
+    ) as APICallError;
     expect(malformed).toMatchObject({ url: info.url, responseBody: "data: {oops", isRetryable: false });
   });
 
@@ -118,5 +169,10 @@ it("a system prompt and a multi-turn conversation keep their order and roles", a
       ],
     }),
   );
-  expect((lastBody(ctx.hub).messages as Array<{ role: string }>).map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+  expect((lastBody(ctx.hub).messages as Array<{ role: string }>).map((m) => m.role)).toEqual([
+    "system",
+    "user",
+    "assistant",
+    "user",
+  ]);
 });

@@ -26,7 +26,9 @@ describe("reasoning", () => {
   });
 
   it("generateText on vLLM: a reasoning part before the text", async () => {
-    const result = await within(generateText({ model: onHub(ctx.hub, { backend: "openai" })("hfkit/vllm"), prompt: QUESTION }));
+    const result = await within(
+      generateText({ model: onHub(ctx.hub, { backend: "openai" })("hfkit/vllm"), prompt: QUESTION }),
+    );
     expect(result.reasoningText).toBe(REASONING);
     expect(result.text).toBe(TEXT);
     expect(result.content.map((part) => part.type)).toEqual(["reasoning", "text"]);
@@ -44,7 +46,13 @@ describe("reasoning", () => {
         model: onHub(ctx.hub, { backend: "openai" })("hfkit/vllm"),
         messages: [
           { role: "user", content: QUESTION },
-          { role: "assistant", content: [{ type: "reasoning", text: "Thinking." }, { type: "text", text: "Paris." }] },
+          {
+            role: "assistant",
+            content: [
+              { type: "reasoning", text: "Thinking." },
+              { type: "text", text: "Paris." },
+            ],
+          },
           { role: "user", content: "And of Italy?" },
         ],
       }),

@@ -22,29 +22,58 @@ const schema = jsonSchema<{ city: string; country: string }>(SCHEMA);
 
 describe("structured output", () => {
   it("TGI (a baseUrl route, backend detected): the schema sent as TGI's {type: json, value: schema}", async () => {
-    const result = await within(generateText({ model: onHub(ctx.hub)("hfkit/json-tgi"), prompt: "Where is the Eiffel tower?", output: Output.object({ schema }) }));
+    const result = await within(
+      generateText({
+        model: onHub(ctx.hub)("hfkit/json-tgi"),
+        prompt: "Where is the Eiffel tower?",
+        output: Output.object({ schema }),
+      }),
+    );
     expect(result.output).toEqual({ city: "Paris", country: "France" });
-    expect(lastBody(ctx.hub).response_format).toEqual({ type: "json", value: expect.objectContaining({ properties: SCHEMA.properties, required: SCHEMA.required }) });
+    expect(lastBody(ctx.hub).response_format).toEqual({
+      type: "json",
+      value: expect.objectContaining({ properties: SCHEMA.properties, required: SCHEMA.required }),
+    });
   });
 
   it("an OpenAI-protocol server (backend: openai): OpenAI's {type: json_schema, json_schema: {name, schema}}", async () => {
     const model = onHub(ctx.hub, { backend: "openai" })("hfkit/json-vllm");
-    const result = await within(generateText({ model, prompt: "Where?", output: Output.object({ schema, name: "place", description: "A place" }) }));
+    const result = await within(
+      generateText({
+        model,
+        prompt: "Where?",
+        output: Output.object({ schema, name: "place", description: "A place" }),
+      }),
+    );
     expect(result.output).toEqual({ city: "Paris", country: "France" });
     expect(lastBody(ctx.hub).response_format).toEqual({
       type: "json_schema",
-      json_schema: { name: "place", description: "A place", schema: expect.objectContaining({ required: SCHEMA.required }) },
+      json_schema: {
+        name: "place",
+        description: "A place",
+        schema: expect.objectContaining({ required: SCHEMA.required }),
+      },
     });
   });
 
   it("streamText with an object output: the object assembled from the stream", async () => {
-    const result = streamText({ model: onHub(ctx.hub)("hfkit/json-tgi"), prompt: "Where?", output: Output.object({ schema }) });
+    const result = streamText({
+      model: onHub(ctx.hub)("hfkit/json-tgi"),
+      prompt: "Where?",
+      output: Output.object({ schema }),
+    });
     expect(await within(result.output)).toEqual({ city: "Paris", country: "France" });
     expect(lastBody(ctx.hub)).toMatchObject({ stream: true, response_format: { type: "json" } });
   });
 
   it("JSON without a schema: json_object (OpenAI), any JSON object (TGI)", async () => {
-    await within(generateText({ model: onHub(ctx.hub, { backend: "openai" })("hfkit/json-vllm"), prompt: "Where?", output: Output.json() }));
+    await within(
+      generateText({
+        model: onHub(ctx.hub, { backend: "openai" })("hfkit/json-vllm"),
+        prompt: "Where?",
+        output: Output.json(),
+      }),
+    );
     expect(lastBody(ctx.hub).response_format).toEqual({ type: "json_object" });
     await within(generateText({ model: onHub(ctx.hub)("hfkit/json-tgi"), prompt: "Where?", output: Output.json() }));
     expect(lastBody(ctx.hub).response_format).toEqual({ type: "json", value: { type: "object" } });
@@ -69,8 +98,14 @@ describe("structured output", () => {
   });
 
   it("on the HF router (the default route) the OpenAI form is sent", async () => {
-    const hf = createHfkit({ accessToken: "hf_x", maxRetries: 0, fetch: (url, init) => fetch(url.replace("https://router.huggingface.co", ctx.hub.url), init) });
-    const result = await within(generateText({ model: hf("hfkit/json-vllm"), prompt: "Where?", output: Output.object({ schema }) }));
+    const hf = createHfkit({
+      accessToken: "hf_x",
+      maxRetries: 0,
+      fetch: (url, init) => fetch(url.replace("https://router.huggingface.co", ctx.hub.url), init),
+    });
+    const result = await within(
+      generateText({ model: hf("hfkit/json-vllm"), prompt: "Where?", output: Output.object({ schema }) }),
+    );
     expect(result.output).toEqual({ city: "Paris", country: "France" });
     expect(lastBody(ctx.hub).response_format).toMatchObject({ type: "json_schema" });
   });

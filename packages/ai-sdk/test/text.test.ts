@@ -75,11 +75,19 @@ describe("generateText and streamText", () => {
       presence_penalty: 0.5,
     });
     expect(lastBody(ctx.hub)).not.toHaveProperty("top_k");
-    expect(result.warnings?.map((w) => (w.type === "unsupported" ? w.feature : w.type))).toEqual(expect.arrayContaining(["topK", "reasoning"]));
+    expect(result.warnings?.map((w) => (w.type === "unsupported" ? w.feature : w.type))).toEqual(
+      expect.arrayContaining(["topK", "reasoning"]),
+    );
   });
 
   it("providerOptions.hfkit.extraBody goes into the request body", async () => {
-    await within(generateText({ model: onHub(ctx.hub)("hfkit/tgi-3.2"), prompt: QUESTION, providerOptions: { hfkit: { extraBody: { top_k: 40 } } } }));
+    await within(
+      generateText({
+        model: onHub(ctx.hub)("hfkit/tgi-3.2"),
+        prompt: QUESTION,
+        providerOptions: { hfkit: { extraBody: { top_k: 40 } } },
+      }),
+    );
     expect(lastBody(ctx.hub)).toMatchObject({ top_k: 40 });
   });
 
@@ -101,7 +109,11 @@ describe("generateText and streamText", () => {
   it("a model still loading (503, estimated_time 1 s) is waited out and answers", async () => {
     // durationMs Infinity: loading lasts until its 503 is sent, however late the request comes
     ctx.hub.inject({ type: "loading", estimatedTime: 1, durationMs: Infinity, times: 1 }, { model: "hfkit/tgi-3.2" });
-    const result = streamText({ model: onHub(ctx.hub, { maxRetries: 2 })("hfkit/tgi-3.2"), prompt: QUESTION, maxRetries: 0 });
+    const result = streamText({
+      model: onHub(ctx.hub, { maxRetries: 2 })("hfkit/tgi-3.2"),
+      prompt: QUESTION,
+      maxRetries: 0,
+    });
     expect(await within(streamed(result), 15_000)).toBe(TEXT);
     expect(chatRequests(ctx.hub).length).toBeGreaterThanOrEqual(2);
     const loaded = await within(generateText({ model: onHub(ctx.hub)("hfkit/tgi-3.2"), prompt: QUESTION }));
@@ -135,7 +147,10 @@ describe("generateText and streamText", () => {
     try {
       const model = hfkit("hfkit/tgi-3.2", {
         maxRetries: 0,
-        fetch: (url, init) => (bodies.push(url), fetch(url.replace("https://router.huggingface.co", ctx.hub.url), init)),
+        fetch: (url, init) => (
+          bodies.push(url),
+          fetch(url.replace("https://router.huggingface.co", ctx.hub.url), init)
+        ),
       });
       expect(model.provider).toBe("hfkit.chat");
       expect((await within(generateText({ model, prompt: QUESTION }))).text).toBe(TEXT);
@@ -151,11 +166,11 @@ describe("generateText and streamText", () => {
   it("every model type is offered, named as the AI SDK names them", () => {
     expect(hfkit.embeddingModel("x").provider).toBe("hfkit.embedding");
     expect(hfkit.textEmbeddingModel("x").maxEmbeddingsPerCall).toBe(32);
-    expect([hfkit.imageModel("x").provider, hfkit.transcriptionModel("x").provider, hfkit.speechModel("x").provider, hfkit.rerankingModel("x").provider]).toEqual([
-      "hfkit.image",
-      "hfkit.transcription",
-      "hfkit.speech",
-      "hfkit.reranking",
-    ]);
+    expect([
+      hfkit.imageModel("x").provider,
+      hfkit.transcriptionModel("x").provider,
+      hfkit.speechModel("x").provider,
+      hfkit.rerankingModel("x").provider,
+    ]).toEqual(["hfkit.image", "hfkit.transcription", "hfkit.speech", "hfkit.reranking"]);
   });
 });

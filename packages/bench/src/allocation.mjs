@@ -56,7 +56,10 @@ export async function measureAllocation(key, shape, withSites) {
     sites = bytesBySite(await sampledRun(session, stream, shape), mapped);
   }
   session.disconnect();
-  return { perEvent: total / EVENTS, sites: sites.slice(0, 8).map(([site, bytes]) => ({ site, perEvent: bytes / EVENTS })) };
+  return {
+    perEvent: total / EVENTS,
+    sites: sites.slice(0, 8).map(([site, bytes]) => ({ site, perEvent: bytes / EVENTS })),
+  };
 }
 
 if (isMain(import.meta.url)) {

@@ -7,7 +7,12 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
 import { BENCH_DIR } from "./child.mjs";
 
-export const APPS = { hfkit: "hfkit-client.mjs", "hfkit-fn": "hfkit-function.mjs", hf: "huggingface.mjs", openai: "openai.mjs" };
+export const APPS = {
+  hfkit: "hfkit-client.mjs",
+  "hfkit-fn": "hfkit-function.mjs",
+  hf: "huggingface.mjs",
+  openai: "openai.mjs",
+};
 const HFKIT_SOURCE = fileURLToPath(new URL("../../inference/src/index.ts", import.meta.url));
 /** Built-ins stay imports (not build errors), so the check below can name them. */
 const NODE_BUILTINS = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), "node:*"];
@@ -52,16 +57,21 @@ async function firstChunk(app) {
     write: false,
     logLevel: "silent",
   });
-  const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([path, o]) => [`${BENCH_DIR}${path}`, o]));
+  const outputs = Object.fromEntries(
+    Object.entries(result.metafile.outputs).map(([path, o]) => [`${BENCH_DIR}${path}`, o]),
+  );
   const entry = Object.keys(outputs).find((path) => outputs[path].entryPoint);
   const start = new Set();
   const visit = (path) => {
     if (start.has(path)) return;
     start.add(path);
-    for (const i of outputs[path]?.imports ?? []) if (i.kind === "import-statement" && !i.external) visit(`${BENCH_DIR}${i.path}`);
+    for (const i of outputs[path]?.imports ?? [])
+      if (i.kind === "import-statement" && !i.external) visit(`${BENCH_DIR}${i.path}`);
   };
   visit(entry);
-  return result.outputFiles.filter((f) => start.has(f.path)).reduce((sum, f) => sum + gzipSync(f.contents, { level: 9 }).length, 0);
+  return result.outputFiles
+    .filter((f) => start.has(f.path))
+    .reduce((sum, f) => sum + gzipSync(f.contents, { level: 9 }).length, 0);
 }
 
 function sizes(code) {

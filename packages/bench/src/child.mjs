@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 export const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
 
 /** The version of `pkg` as installed for packages/bench. */
-export const version = (pkg) => JSON.parse(readFileSync(`${BENCH_DIR}node_modules/${pkg}/package.json`, "utf8")).version;
+export const version = (pkg) =>
+  JSON.parse(readFileSync(`${BENCH_DIR}node_modules/${pkg}/package.json`, "utf8")).version;
 
 /**
  * Runs `fn`, and again (up to 3 tries, 3 s apart) if it throws: a `pnpm build` elsewhere in the
@@ -29,19 +30,24 @@ export function runChild(script, args = [], flags = []) {
 }
 
 function runChildOnce(script, args, flags) {
-  const out = execFileSync(process.execPath, [...flags, fileURLToPath(new URL(script, import.meta.url)), ...args.map(String)], {
-    cwd: BENCH_DIR,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const out = execFileSync(
+    process.execPath,
+    [...flags, fileURLToPath(new URL(script, import.meta.url)), ...args.map(String)],
+    {
+      cwd: BENCH_DIR,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return JSON.parse(out);
 }
 
 /** `step("what")`: a progress line on stderr, with the seconds since `stepper()` was called. */
 export function stepper() {
   const started = performance.now();
-  return (what) => process.stderr.write(`· ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s  ${what}\n`);
+  return (what) =>
+    process.stderr.write(`· ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s  ${what}\n`);
 }
 
 /** True when the module at `url` is the script Node was started with. */

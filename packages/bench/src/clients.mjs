@@ -12,23 +12,45 @@ const messages = [{ role: "user", content: "What is the capital of France?" }];
 export function hfkitStreams({ InferenceClient, chatCompletionStream }) {
   return {
     hfkit: async (fetch) =>
-      new InferenceClient("hf_bench", { fetch, endpointUrl: ENDPOINT, backend: "tgi" }).chatCompletionStream({ model: MODEL, messages }),
+      new InferenceClient("hf_bench", { fetch, endpointUrl: ENDPOINT, backend: "tgi" }).chatCompletionStream({
+        model: MODEL,
+        messages,
+      }),
     "hfkit-fn": async (fetch) =>
-      chatCompletionStream({ accessToken: "hf_bench", endpointUrl: ENDPOINT, model: MODEL, messages }, { fetch, backend: "tgi" }),
+      chatCompletionStream(
+        { accessToken: "hf_bench", endpointUrl: ENDPOINT, model: MODEL, messages },
+        { fetch, backend: "tgi" },
+      ),
     // The same stream told to an observer that does nothing: the price of `observe` itself.
     "hfkit-observed": async (fetch) =>
-      new InferenceClient("hf_bench", { fetch, endpointUrl: ENDPOINT, backend: "tgi", observe: () => {} }).chatCompletionStream({ model: MODEL, messages }),
+      new InferenceClient("hf_bench", {
+        fetch,
+        endpointUrl: ENDPOINT,
+        backend: "tgi",
+        observe: () => {},
+      }).chatCompletionStream({ model: MODEL, messages }),
   };
 }
 
 /** key -> async (fetch) => the AsyncIterable of chat chunks each app would loop over. */
 export const STREAMS = {
   ...hfkitStreams(hfkit),
-  hf: async (fetch) => new HfInferenceClient("hf_bench", { fetch }).chatCompletionStream({ endpointUrl: ENDPOINT, model: MODEL, messages }),
+  hf: async (fetch) =>
+    new HfInferenceClient("hf_bench", { fetch }).chatCompletionStream({
+      endpointUrl: ENDPOINT,
+      model: MODEL,
+      messages,
+    }),
   openai: (fetch) =>
-    new OpenAI({ apiKey: "bench", baseURL: `${ENDPOINT}/v1`, fetch, maxRetries: 0 }).chat.completions.create({ model: MODEL, messages, stream: true }),
-  floor: async (fetch) => floorStream((await fetch(`${ENDPOINT}/v1/chat/completions`, { method: "POST", body: "{}" })).body),
-  parser: async (fetch) => parserStream((await fetch(`${ENDPOINT}/v1/chat/completions`, { method: "POST", body: "{}" })).body),
+    new OpenAI({ apiKey: "bench", baseURL: `${ENDPOINT}/v1`, fetch, maxRetries: 0 }).chat.completions.create({
+      model: MODEL,
+      messages,
+      stream: true,
+    }),
+  floor: async (fetch) =>
+    floorStream((await fetch(`${ENDPOINT}/v1/chat/completions`, { method: "POST", body: "{}" })).body),
+  parser: async (fetch) =>
+    parserStream((await fetch(`${ENDPOINT}/v1/chat/completions`, { method: "POST", body: "{}" })).body),
 };
 
 /** Reads a stream to its end, touching each chunk's content as an app would; answers the count. */

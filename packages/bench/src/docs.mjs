@@ -52,7 +52,10 @@ export function runNotes(r) {
     `Importing an empty module costs ${r.importTime.empty.overMs.toFixed(1)} ms over bare node (${r.importTime.bare.ms.toFixed(0)} ms): Node's ESM loader, in every import row; a one-line module file costs ${r.importTime.file.overMs.toFixed(1)} ms.`,
     `eventsource-parser alone (its parser, JSON.parse, an async generator) runs at ${parser} the floor.`,
     `hfkit with an \`observe\` hook (one that does nothing) runs at ${Object.entries(r.throughput)
-      .map(([shape, t]) => `${t["hfkit-observed"].toFloor.toFixed(2)}× (${SHAPE_NAMES[shape]}; hfkit without it ${t.hfkit.toFloor.toFixed(2)}×)`)
+      .map(
+        ([shape, t]) =>
+          `${t["hfkit-observed"].toFloor.toFixed(2)}× (${SHAPE_NAMES[shape]}; hfkit without it ${t.hfkit.toFloor.toFixed(2)}×)`,
+      )
       .join(", ")} the floor, in the same run.`,
     ...Object.entries(r.throughput).map(([shape, t]) => {
       const spread = (key) => `${Math.min(...t[key].ratios).toFixed(2)}–${Math.max(...t[key].ratios).toFixed(2)}`;
@@ -69,7 +72,8 @@ export function runNotes(r) {
 function profileTable(profile) {
   const lines = ["| shape | function (hfkit sources) | self ms per 100 000 events |", "| --- | --- | ---: |"];
   for (const [shape, p] of Object.entries(profile)) {
-    for (const f of p.functions.slice(0, 10)) lines.push(`| ${SHAPE_NAMES[shape]} | \`${f.name}\` | ${f.ms.toFixed(1)} |`);
+    for (const f of p.functions.slice(0, 10))
+      lines.push(`| ${SHAPE_NAMES[shape]} | \`${f.name}\` | ${f.ms.toFixed(1)} |`);
   }
   return lines.join("\n");
 }
@@ -82,14 +86,20 @@ function modulesTable(modules) {
 
 /** What each module of the client is for: the capability its bytes buy. */
 const CAPABILITIES = [
-  ["streaming: SSE parsing, termination without `[DONE]`, the async iterator", /core\/sse|streamIterator|chatCompletionStream/],
+  [
+    "streaming: SSE parsing, termination without `[DONE]`, the async iterator",
+    /core\/sse|streamIterator|chatCompletionStream/,
+  ],
   ["typed errors and the mapping of every server error", /errors\.ts|errorTable/],
   ["deadline, first-chunk and idle timeouts; bounded, loading-aware retries", /transport\/(call|retry)|warnOnce/],
   ["input validation and per-call options", /params|prepare/],
   ["the request: headers, token redaction, error bodies", /transport\/request|version/],
   ["routing, TGI payloads and chunk normalisation", /router|backends\/(tgi|memory)/],
   ["transformers-pipeline backend and its detection", /backends\/transformers|chatDispatch/],
-  ["the other client methods: chatCompletion, textGeneration(Stream), conversational", /tasks\/(chatCompletion|textGeneration|textGenerationStream|conversational)\.ts|client\.ts/],
+  [
+    "the other client methods: chatCompletion, textGeneration(Stream), conversational",
+    /tasks\/(chatCompletion|textGeneration|textGenerationStream|conversational)\.ts|client\.ts/,
+  ],
   ["the app itself", /^apps\//],
 ];
 
@@ -112,7 +122,8 @@ function capabilityTable(modules) {
 function sitesTable(allocation) {
   const lines = ["| client | site | bytes per event |", "| --- | --- | ---: |"];
   for (const key of ["floor", "hfkit"]) {
-    for (const s of allocation[key].sites.slice(0, 6)) lines.push(`| ${key} | \`${s.site}\` | ${Math.round(s.perEvent)} |`);
+    for (const s of allocation[key].sites.slice(0, 6))
+      lines.push(`| ${key} | \`${s.site}\` | ${Math.round(s.perEvent)} |`);
   }
   return lines.join("\n");
 }

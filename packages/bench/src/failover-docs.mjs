@@ -22,7 +22,16 @@ const over = (cell, anchor) => {
 const ratio = (cell, anchor) => `${(cell.median / anchor.median).toFixed(2)}×`;
 
 function tableCells(r) {
-  const header = ["scenario", "client", "first token", "median ms", "p90 ms", "ms over nothing down", "median / Portkey's", "outcomes"];
+  const header = [
+    "scenario",
+    "client",
+    "first token",
+    "median ms",
+    "p90 ms",
+    "ms over nothing down",
+    "median / Portkey's",
+    "outcomes",
+  ];
   const healthy = r.scenarios.find((s) => s.key === "healthy")?.cells ?? [];
   const body = r.scenarios.flatMap((s) => {
     const portkey = s.cells.find((c) => c.key === "portkey");
@@ -32,7 +41,13 @@ function tableCells(r) {
       `${c.tokens}/${c.runs}`,
       ms(c.median),
       ms(c.p90),
-      s.key === "healthy" ? "" : compared(c, healthy.find((h) => h.key === c.key), over),
+      s.key === "healthy"
+        ? ""
+        : compared(
+            c,
+            healthy.find((h) => h.key === c.key),
+            over,
+          ),
       compared(c, portkey, ratio),
       c.outcomes.join("; "),
     ]);
@@ -51,14 +66,24 @@ export function failoverTable(r, format = "markdown") {
     return [line(header), line(header.map((_, i) => (figure(i) ? "---:" : "---"))), ...body.map(line)].join("\n");
   }
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells) => cells.map((c, i) => (figure(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (cells) =>
+    cells
+      .map((c, i) => (figure(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
 /** The section, markers included. */
 export function failoverSection(r) {
   const { versions: v, model, fallback, limitMs, giveUpMs } = r;
-  const config = fallbackConfig({ downUrl: "<first candidate>", routerUrl: "<mock hub>", model, fallbackModel: fallback, timeoutMs: limitMs });
+  const config = fallbackConfig({
+    downUrl: "<first candidate>",
+    routerUrl: "<mock hub>",
+    model,
+    fallbackModel: fallback,
+    timeoutMs: limitMs,
+  });
   const stall = r.scenarios.find((s) => s.key === "stall").cells.find((c) => c.key === "portkey");
   return `${BEGIN}
 ## Failover: time to first token when a provider is down
@@ -133,7 +158,9 @@ export function withFailoverSection(doc, section) {
   const end = doc.indexOf(END);
   if (begin !== -1 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + END.length);
   const running = doc.indexOf("\n## Running");
-  return running === -1 ? `${doc.trimEnd()}\n\n${section}\n` : `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
+  return running === -1
+    ? `${doc.trimEnd()}\n\n${section}\n`
+    : `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
 }
 
 /** Rewrites the section of docs/benchmarks.md; answers the path. */

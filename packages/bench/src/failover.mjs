@@ -25,9 +25,17 @@ const messages = [{ role: "user", content: "What is the capital of France?" }];
  */
 const SCENARIOS = [
   { key: "healthy", label: "0. nothing down (anchor)", down: (hub) => endpoint(hub) },
-  { key: "refused", label: "1. connection refused", down: async () => ({ url: `http://127.0.0.1:${await closedPort()}`, undo() {} }) },
+  {
+    key: "refused",
+    label: "1. connection refused",
+    down: async () => ({ url: `http://127.0.0.1:${await closedPort()}`, undo() {} }),
+  },
   { key: "503", label: "2. 503, not loading", down: (hub) => endpoint(hub, { type: "serverError", status: 503 }) },
-  { key: "stall", label: "3. stall: 200 and headers, then nothing", down: (hub) => endpoint(hub, { type: "stall", afterChunks: 0 }) },
+  {
+    key: "stall",
+    label: "3. stall: 200 and headers, then nothing",
+    down: (hub) => endpoint(hub, { type: "stall", afterChunks: 0 }),
+  },
 ];
 
 /** A loopback port that was bound and closed: connecting to it is refused. */
@@ -50,17 +58,28 @@ const tokenOf = (chunk) => chunk.choices?.[0]?.delta?.content;
 
 function hfkitStream(setup, signal, fallbackModels) {
   const moves = [];
-  const client = new InferenceClient("hf_bench", { fetch: setup.fetch, onFailover: (event) => moves.push(event.reason) });
+  const client = new InferenceClient("hf_bench", {
+    fetch: setup.fetch,
+    onFailover: (event) => moves.push(event.reason),
+  });
   const args = { model: MODEL, endpointUrl: setup.down, messages, ...(fallbackModels && { fallbackModels }) };
   const stream = client.chatCompletionStream(args, { firstChunkTimeout: LIMIT_MS, maxRetries: 2, signal });
   return { stream, via: () => (moves.length ? `moved on: ${moves.join(", ")}` : "") };
 }
 
 async function portkeyStream(setup, signal) {
-  const config = fallbackConfig({ downUrl: setup.down, routerUrl: setup.hub.url, model: MODEL, fallbackModel: FALLBACK, timeoutMs: LIMIT_MS });
+  const config = fallbackConfig({
+    downUrl: setup.down,
+    routerUrl: setup.hub.url,
+    model: MODEL,
+    fallbackModel: FALLBACK,
+    timeoutMs: LIMIT_MS,
+  });
   const openai = new OpenAI({ apiKey: "hf_bench", baseURL: `${setup.gateway.url}/v1`, maxRetries: 0 });
   const headers = { "x-portkey-config": JSON.stringify(config) };
-  const { data, response } = await openai.chat.completions.create({ model: MODEL, messages, stream: true }, { signal, headers }).withResponse();
+  const { data, response } = await openai.chat.completions
+    .create({ model: MODEL, messages, stream: true }, { signal, headers })
+    .withResponse();
   return { stream: data, via: () => `served by ${response.headers.get("x-portkey-last-used-option-index") ?? "?"}` };
 }
 
@@ -84,7 +103,11 @@ async function runOnce(client, setup) {
     return { ms: ms(), token: false, outcome: "ended without a token" };
   } catch (error) {
     if (signal.aborted) return { ms: ms(), token: false, outcome: `no token in ${GIVE_UP_MS} ms: gave up` };
-    return { ms: ms(), token: false, outcome: typeof error.status === "number" ? `${error.name} (HTTP ${error.status})` : error.name };
+    return {
+      ms: ms(),
+      token: false,
+      outcome: typeof error.status === "number" ? `${error.name} (HTTP ${error.status})` : error.name,
+    };
   }
 }
 
@@ -97,7 +120,13 @@ function outcomes(samples) {
 
 function summary(samples) {
   const ms = samples.map((s) => s.ms);
-  return { runs: samples.length, tokens: samples.filter((s) => s.token).length, median: median(ms), p90: percentile(ms, 90), outcomes: outcomes(samples) };
+  return {
+    runs: samples.length,
+    tokens: samples.filter((s) => s.token).length,
+    median: median(ms),
+    p90: percentile(ms, 90),
+    outcomes: outcomes(samples),
+  };
 }
 
 async function measureScenario(scenario, base, reps) {
@@ -109,7 +138,11 @@ async function measureScenario(scenario, base, reps) {
     for (let round = 0; round < reps; round++) {
       for (const client of rotated(CLIENTS, round)) samples.get(client).push(await runOnce(client, setup));
     }
-    return { key: scenario.key, label: scenario.label, cells: CLIENTS.map((c) => ({ key: c.key, label: c.label, ...summary(samples.get(c)) })) };
+    return {
+      key: scenario.key,
+      label: scenario.label,
+      cells: CLIENTS.map((c) => ({ key: c.key, label: c.label, ...summary(samples.get(c)) })),
+    };
   } finally {
     undo();
   }
@@ -117,7 +150,9 @@ async function measureScenario(scenario, base, reps) {
 
 /** Every scenario × client, `reps` rounds each; `step` is told of each scenario as it starts. */
 export async function measureFailover(reps = 15, step = () => {}) {
-  const hub = await startMockHub({ models: { [FALLBACK]: { text: TEXT, providers: ["together"] }, [MODEL]: { text: TEXT } } });
+  const hub = await startMockHub({
+    models: { [FALLBACK]: { text: TEXT, providers: ["together"] }, [MODEL]: { text: TEXT } },
+  });
   const gateway = await startGateway().catch(async (error) => (await hub.close(), Promise.reject(error)));
   const fetch = (url, init) => globalThis.fetch(String(url).replace("https://router.huggingface.co", hub.url), init);
   try {
@@ -133,7 +168,12 @@ export async function measureFailover(reps = 15, step = () => {}) {
       giveUpMs: GIVE_UP_MS,
       model: MODEL,
       fallback: FALLBACK,
-      versions: { hfkit: version("@hfkit/inference"), portkey: version("@portkey-ai/gateway"), honoNodeServer: version("@hono/node-server"), openai: version("openai") },
+      versions: {
+        hfkit: version("@hfkit/inference"),
+        portkey: version("@portkey-ai/gateway"),
+        honoNodeServer: version("@hono/node-server"),
+        openai: version("openai"),
+      },
       node: process.version,
       date: new Date().toISOString().slice(0, 10),
     };

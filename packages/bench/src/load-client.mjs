@@ -23,7 +23,12 @@ async function oneStream(client, model, headers) {
     }
     return { first, gaps, chunks };
   } catch (error) {
-    return { first, gaps, chunks, error: `${error.name}${typeof error.status === "number" ? ` (HTTP ${error.status})` : ""}: ${error.message}` };
+    return {
+      first,
+      gaps,
+      chunks,
+      error: `${error.name}${typeof error.status === "number" ? ` (HTTP ${error.status})` : ""}: ${error.message}`,
+    };
   }
 }
 
@@ -45,7 +50,8 @@ async function run({ baseURL, model, n, headers, expected }) {
     firstP99: percentile(firsts, 99),
     gapP99: gaps.length ? percentile(gaps, 99) : undefined,
     failed: failed.length,
-    error: failed.find((s) => s.error)?.error ?? (failed.length ? `${failed[0].chunks} chunks of ${expected}` : undefined),
+    error:
+      failed.find((s) => s.error)?.error ?? (failed.length ? `${failed[0].chunks} chunks of ${expected}` : undefined),
   };
 }
 

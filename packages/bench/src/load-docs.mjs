@@ -12,8 +12,22 @@ const ms = (v) => (v === undefined ? "" : v < 100 ? v.toFixed(1) : v.toFixed(0))
 const times = (v, floor) => (floor || v === undefined ? "" : `${v.toFixed(2)}×`);
 
 const HEADER = [
-  "mode", "N", "path", "chunks/s (k)", "× floor", "first chunk p50 ms", "p99 ms", "× floor", "gap p99 ms", "× floor",
-  "failed", "gateway CPU s", "µs CPU per chunk", "peak RSS MB", "KB per open stream", "hub, clients µs per chunk",
+  "mode",
+  "N",
+  "path",
+  "chunks/s (k)",
+  "× floor",
+  "first chunk p50 ms",
+  "p99 ms",
+  "× floor",
+  "gap p99 ms",
+  "× floor",
+  "failed",
+  "gateway CPU s",
+  "µs CPU per chunk",
+  "peak RSS MB",
+  "KB per open stream",
+  "hub, clients µs per chunk",
 ];
 
 function rows(r) {
@@ -21,9 +35,21 @@ function rows(r) {
     const floor = c.path === "direct";
     const first = i === 0 || r.cells[i - 1].n !== c.n || r.cells[i - 1].mode !== c.mode;
     return [
-      first ? c.mode : "", first ? String(c.n) : "", c.label, fixed(c.rate / 1000, 1), times(c.rateRatio, floor),
-      ms(c.firstP50), ms(c.firstP99), times(c.firstP99Ratio, floor), ms(c.gapP99), times(c.gapP99Ratio, floor),
-      String(c.failed), fixed(c.gatewayCpu, 2), fixed(c.cpuPerChunkUs, 0), fixed(c.rssMB, 0), fixed(c.perStreamKB, 0),
+      first ? c.mode : "",
+      first ? String(c.n) : "",
+      c.label,
+      fixed(c.rate / 1000, 1),
+      times(c.rateRatio, floor),
+      ms(c.firstP50),
+      ms(c.firstP99),
+      times(c.firstP99Ratio, floor),
+      ms(c.gapP99),
+      times(c.gapP99Ratio, floor),
+      String(c.failed),
+      fixed(c.gatewayCpu, 2),
+      fixed(c.cpuPerChunkUs, 0),
+      fixed(c.rssMB, 0),
+      fixed(c.perStreamKB, 0),
       `${fixed(c.hubUs, 0)}, ${fixed(c.clientsUs, 0)}`,
     ];
   });
@@ -40,7 +66,11 @@ export function loadTable(r, format = "markdown") {
     return [line(HEADER), line(HEADER.map((_, i) => (figure(i) ? "---:" : "---"))), ...body.map(line)].join("\n");
   }
   const widths = HEADER.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells) => cells.map((c, i) => (figure(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (cells) =>
+    cells
+      .map((c, i) => (figure(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   return [line(HEADER), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
@@ -131,7 +161,9 @@ export function withLoadSection(doc, section) {
   const end = doc.indexOf(END);
   if (begin !== -1 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + END.length);
   const running = doc.indexOf("\n## Running");
-  return running === -1 ? `${doc.trimEnd()}\n\n${section}\n` : `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
+  return running === -1
+    ? `${doc.trimEnd()}\n\n${section}\n`
+    : `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
 }
 
 /** Rewrites the section of docs/benchmarks.md; answers the path. */

@@ -36,7 +36,9 @@ async function firstMessage(child, what) {
   child.stderr?.on("data", (data) => (log = (log + data).slice(-2000)));
   const [message] = await Promise.race([
     once(child, "message"),
-    once(child, "exit").then(([code]) => Promise.reject(new Error(`${what} exited (${code}) before it was ready:\n${log}`))),
+    once(child, "exit").then(([code]) =>
+      Promise.reject(new Error(`${what} exited (${code}) before it was ready:\n${log}`)),
+    ),
   ]);
   return message;
 }
@@ -71,13 +73,21 @@ export async function startHfkit(hubUrl, profileDir, build) {
     once(child, "exit").then(([code]) => Promise.reject(new Error(`hfkit proxy exited (${code}):\n${log}`))),
   ]);
   // A proxy that dies mid-run says why before the run fails on its missing /proc entry.
-  child.once("exit", (code, signal) => child.killed || process.stderr.write(`hfkit proxy exited (${code ?? signal}):\n${log}\n`));
+  child.once(
+    "exit",
+    (code, signal) => child.killed || process.stderr.write(`hfkit proxy exited (${code ?? signal}):\n${log}\n`),
+  );
   return { name: "hfkit proxy", pid: child.pid, url: String(line).trim(), close: () => stop(child, false) };
 }
 
 /** Its bin, `start-server.js --port=0 --headless`, as the failover bench starts it. */
 export async function startPortkey() {
-  const child = tracked(fork(PORTKEY_BIN, ["--port=0", "--headless"], { execArgv: ["--import", PORTKEY_PRELOAD], stdio: ["ignore", "ignore", "pipe", "ipc"] }));
+  const child = tracked(
+    fork(PORTKEY_BIN, ["--port=0", "--headless"], {
+      execArgv: ["--import", PORTKEY_PRELOAD],
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    }),
+  );
   const { port } = await firstMessage(child, "the Portkey gateway");
   return { name: "Portkey gateway", pid: child.pid, url: `http://127.0.0.1:${port}`, close: () => stop(child, false) };
 }

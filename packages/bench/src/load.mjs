@@ -24,7 +24,13 @@ function paths(hub, hfkit, portkey, other) {
   const viaOther = other && { key: "other", label: other.label, url: `${other.url}/v1`, headers: {}, proc: other };
   // Portkey's documented headers for an OpenAI-compatible server of one's own.
   const headers = { "x-portkey-provider": "openai", "x-portkey-custom-host": `${hub.url}/v1` };
-  const viaPortkey = portkey && { key: "portkey", label: "Portkey gateway", url: `${portkey.url}/v1`, headers, proc: portkey };
+  const viaPortkey = portkey && {
+    key: "portkey",
+    label: "Portkey gateway",
+    url: `${portkey.url}/v1`,
+    headers,
+    proc: portkey,
+  };
   return [direct, viaHfkit, viaOther, viaPortkey].filter(Boolean);
 }
 
@@ -44,30 +50,58 @@ async function runOnce(clients, hub, path, mode, n) {
   const r = await clients.run({ baseURL: path.url, model: mode.model, n, headers: path.headers, expected: CHUNKS });
   const [hubCpu, clientsCpu, gatewayCpu] = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
   const rssPeakMB = peak?.();
-  return { ...r, hubCpu, clientsCpu, gatewayCpu, rssMB: rssPeakMB, perStreamKB: path.proc ? ((rssPeakMB - rssBefore) * 1024) / n : undefined };
+  return {
+    ...r,
+    hubCpu,
+    clientsCpu,
+    gatewayCpu,
+    rssMB: rssPeakMB,
+    perStreamKB: path.proc ? ((rssPeakMB - rssBefore) * 1024) / n : undefined,
+  };
 }
 
 /** Medians over rounds of every figure, and of the per-round ratios to the floor. */
 function summarise(samples, floors) {
   const m = (key) => (samples[0][key] === undefined ? undefined : median(samples.map((s) => s[key])));
   const ratio = (key) => median(samples.map((s, i) => s[key] / floors[i][key]));
-  const perChunkUs = (key) => (samples[0][key] === undefined ? undefined : median(samples.map((s) => (s[key] / s.chunks) * 1e6)));
+  const perChunkUs = (key) =>
+    samples[0][key] === undefined ? undefined : median(samples.map((s) => (s[key] / s.chunks) * 1e6));
   return {
-    rate: m("rate"), firstP50: m("firstP50"), firstP99: m("firstP99"), gapP99: m("gapP99"),
-    failed: Math.max(...samples.map((s) => s.failed)), error: samples.find((s) => s.error)?.error,
-    gatewayCpu: m("gatewayCpu"), cpuPerChunkUs: perChunkUs("gatewayCpu"), hubUs: perChunkUs("hubCpu"), clientsUs: perChunkUs("clientsCpu"),
-    rssMB: m("rssMB"), perStreamKB: m("perStreamKB"),
-    rateRatio: ratio("rate"), firstP99Ratio: ratio("firstP99"), gapP99Ratio: ratio("gapP99"),
+    rate: m("rate"),
+    firstP50: m("firstP50"),
+    firstP99: m("firstP99"),
+    gapP99: m("gapP99"),
+    failed: Math.max(...samples.map((s) => s.failed)),
+    error: samples.find((s) => s.error)?.error,
+    gatewayCpu: m("gatewayCpu"),
+    cpuPerChunkUs: perChunkUs("gatewayCpu"),
+    hubUs: perChunkUs("hubCpu"),
+    clientsUs: perChunkUs("clientsCpu"),
+    rssMB: m("rssMB"),
+    perStreamKB: m("perStreamKB"),
+    rateRatio: ratio("rate"),
+    firstP99Ratio: ratio("firstP99"),
+    gapP99Ratio: ratio("gapP99"),
   };
 }
 
-export async function measureLoad({ rounds = 3, ns = [50, 200, 500], modes = MODES, withPortkey = true, profileDir, compare, step = () => {} } = {}) {
+export async function measureLoad({
+  rounds = 3,
+  ns = [50, 200, 500],
+  modes = MODES,
+  withPortkey = true,
+  profileDir,
+  compare,
+  step = () => {},
+} = {}) {
   const hub = await startHub(PACE_MS);
   const procs = [hub];
   try {
     const hfkit = await startHfkit(hub.url, profileDir);
     procs.push(hfkit);
-    const other = compare ? { ...(await startHfkit(hub.url, undefined, compare.build)), label: compare.label } : undefined;
+    const other = compare
+      ? { ...(await startHfkit(hub.url, undefined, compare.build)), label: compare.label }
+      : undefined;
     if (other) procs.push(other);
     const portkey = withPortkey ? await startPortkey() : undefined;
     if (portkey) procs.push(portkey);
@@ -92,15 +126,33 @@ export async function measureLoad({ rounds = 3, ns = [50, 200, 500], modes = MOD
       loads.push(loadavg()[0]);
     }
     const cells = modes.flatMap((mode) =>
-      ns.flatMap((n) => all.map((path) => {
-        const floors = samples.get(`${mode.key}/${n}/direct`);
-        return { mode: mode.label, n, path: path.key, label: path.label, ...summarise(samples.get(`${mode.key}/${n}/${path.key}`), floors) };
-      })),
+      ns.flatMap((n) =>
+        all.map((path) => {
+          const floors = samples.get(`${mode.key}/${n}/direct`);
+          return {
+            mode: mode.label,
+            n,
+            path: path.key,
+            label: path.label,
+            ...summarise(samples.get(`${mode.key}/${n}/${path.key}`), floors),
+          };
+        }),
+      ),
     );
     return {
-      cells, rounds, chunks: CHUNKS, paceMs: PACE_MS, loads,
-      versions: { hfkit: version("@hfkit/inference"), portkey: version("@portkey-ai/gateway"), honoNodeServer: version("@hono/node-server"), openai: version("openai") },
-      node: process.version, date: new Date().toISOString().slice(0, 16).replace("T", " "),
+      cells,
+      rounds,
+      chunks: CHUNKS,
+      paceMs: PACE_MS,
+      loads,
+      versions: {
+        hfkit: version("@hfkit/inference"),
+        portkey: version("@portkey-ai/gateway"),
+        honoNodeServer: version("@hono/node-server"),
+        openai: version("openai"),
+      },
+      node: process.version,
+      date: new Date().toISOString().slice(0, 16).replace("T", " "),
     };
   } finally {
     for (const p of procs.reverse()) await p.close();
@@ -110,15 +162,35 @@ export async function measureLoad({ rounds = 3, ns = [50, 200, 500], modes = MOD
 if (isMain(import.meta.url)) {
   const { values } = parseArgs({
     options: {
-      rounds: { type: "string" }, quick: { type: "boolean" }, profile: { type: "string" },
-      "no-docs": { type: "boolean" }, "no-portkey": { type: "boolean" }, n: { type: "string" }, compare: { type: "string" }, "compare-label": { type: "string" }, mode: { type: "string" },
+      rounds: { type: "string" },
+      quick: { type: "boolean" },
+      profile: { type: "string" },
+      "no-docs": { type: "boolean" },
+      "no-portkey": { type: "boolean" },
+      n: { type: "string" },
+      compare: { type: "string" },
+      "compare-label": { type: "string" },
+      mode: { type: "string" },
     },
   });
   const rounds = Number(values.rounds ?? (values.quick ? 1 : 3));
   const ns = values.n ? values.n.split(",").map(Number) : values.quick ? [50, 200] : [50, 200, 500];
   const modes = MODES.filter((m) => !values.mode || m.key === values.mode);
-  const results = await measureLoad({ rounds, ns, modes, withPortkey: !values["no-portkey"], profileDir: values.profile, compare: values.compare && { build: values.compare, label: values["compare-label"] ?? "hfkit proxy, --compare build" }, step: stepper() });
+  const results = await measureLoad({
+    rounds,
+    ns,
+    modes,
+    withPortkey: !values["no-portkey"],
+    profileDir: values.profile,
+    compare: values.compare && {
+      build: values.compare,
+      label: values["compare-label"] ?? "hfkit proxy, --compare build",
+    },
+    step: stepper(),
+  });
   console.log(`\n${loadTable(results, "text")}`);
-  console.log(`\nload average (1 min) before and after each round: ${results.loads.map((l) => l.toFixed(2)).join(", ")}`);
+  console.log(
+    `\nload average (1 min) before and after each round: ${results.loads.map((l) => l.toFixed(2)).join(", ")}`,
+  );
   if (!values["no-docs"]) console.log(`wrote its section of ${updateLoadDocs(results)}`);
 }

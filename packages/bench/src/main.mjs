@@ -45,7 +45,8 @@ async function measureAll() {
   step("import time");
   const importTime = measureImportTime(quick ? 5 : 10);
   step("memory (one child per client)");
-  const memoryRun = (flags) => eachClient(MEASURED, (k) => runChild("memory.mjs", [k, MEMORY_EVENTS], ["--expose-gc", ...flags]));
+  const memoryRun = (flags) =>
+    eachClient(MEASURED, (k) => runChild("memory.mjs", [k, MEMORY_EVENTS], ["--expose-gc", ...flags]));
   const memory = { capped: memoryRun(["--max-semi-space-size=1"]), defaults: quick ? {} : memoryRun([]) };
   step("requests per call");
   const requests = await measureRequests();
@@ -54,7 +55,20 @@ async function measureAll() {
   step("typed answers and tools, side by side");
   const typed = await measureTyped(quick ? 1 : 3);
   step("done");
-  return { bundle, throughput, profile, allocation, timers, firstToken, importTime, memory, memoryEvents: MEMORY_EVENTS, requests, failover, typed };
+  return {
+    bundle,
+    throughput,
+    profile,
+    allocation,
+    timers,
+    firstToken,
+    importTime,
+    memory,
+    memoryEvents: MEMORY_EVENTS,
+    requests,
+    failover,
+    typed,
+  };
 }
 
 function bundleCheck(strangers) {
@@ -68,14 +82,22 @@ function bundleCheck(strangers) {
 
 const results = await measureAll();
 const rows = buildRows(results);
-const versions = { hfkit: version("@hfkit/inference"), hf: version("@huggingface/inference"), openai: version("openai") };
-console.log(`\n@hfkit/inference ${versions.hfkit} · @huggingface/inference ${versions.hf} · openai ${versions.openai} · Node ${process.version}\n`);
+const versions = {
+  hfkit: version("@hfkit/inference"),
+  hf: version("@huggingface/inference"),
+  openai: version("openai"),
+};
+console.log(
+  `\n@hfkit/inference ${versions.hfkit} · @huggingface/inference ${versions.hf} · openai ${versions.openai} · Node ${process.version}\n`,
+);
 console.log(consoleTable(rows));
 console.log(`\n${bundleCheck(results.bundle.strangers)}`);
 console.log(`\n${runNotes(results).join("\n")}`);
 const missed = rows.filter((r) => r.met === false).map((r) => `${r.section.split(":")[0]} ${r.label}`);
 console.log(missed.length ? `\nhfkit misses: ${missed.join("; ")}` : "\nhfkit meets every goal");
-console.log(`\nFailover: time to first token when the first candidate is down\n${failoverTable(results.failover, "text")}`);
+console.log(
+  `\nFailover: time to first token when the first candidate is down\n${failoverTable(results.failover, "text")}`,
+);
 
 const docs = fileURLToPath(new URL("../../../docs/", import.meta.url));
 writeDocs({

@@ -98,7 +98,11 @@ function settled() {
  */
 function liveStreams(delay, startedAt) {
   return {
-    first: 0, ended: 0, chunks: 0, taken: undefined, sampleCpu: 0,
+    first: 0,
+    ended: 0,
+    chunks: 0,
+    taken: undefined,
+    sampleCpu: 0,
     opened() {
       if (++this.first === n) this.sample();
     },
@@ -126,12 +130,20 @@ function figures(results, { cpu, wallMs, base, sample, delay }) {
   const failed = results.filter((r) => r.error !== undefined || r.count !== chunks);
   const perStreamKB = (field) => (sample ? (sample[field] - base[field]) / sample.open / 1000 : undefined);
   return {
-    key, n, chunks: received, chars: results.reduce((sum, r) => sum + r.chars, 0), failed: failed.length,
+    key,
+    n,
+    chunks: received,
+    chars: results.reduce((sum, r) => sum + r.chars, 0),
+    failed: failed.length,
     error: failed[0] && (failed[0].error ?? `${failed[0].count} chunks of ${chunks}`),
-    cpu, cpuPerChunkUs: (cpu / received) * 1e6, wallMs,
-    heapPerStreamKB: perStreamKB("heapUsed"), rssPerStreamKB: perStreamKB("rss"),
+    cpu,
+    cpuPerChunkUs: (cpu / received) * 1e6,
+    wallMs,
+    heapPerStreamKB: perStreamKB("heapUsed"),
+    rssPerStreamKB: perStreamKB("rss"),
     sample: sample && { open: sample.open, first: sample.first, chunks: sample.chunks, ms: sample.ms },
-    delayP99Ms: delay.histogram.percentile(99) / 1e6, delayMaxMs: delay.histogram.max / 1e6,
+    delayP99Ms: delay.histogram.percentile(99) / 1e6,
+    delayMaxMs: delay.histogram.max / 1e6,
   };
 }
 

@@ -20,15 +20,35 @@ function goal(c) {
 }
 
 const HEADER = [
-  "client", "chunks", "failed", "µs CPU per chunk", "rate × floor", "heap kB per open stream", "× floor",
-  "RSS kB per open stream", "× floor", "event-loop delay p99 ms", "server µs CPU per chunk", "hfkit goal", "",
+  "client",
+  "chunks",
+  "failed",
+  "µs CPU per chunk",
+  "rate × floor",
+  "heap kB per open stream",
+  "× floor",
+  "RSS kB per open stream",
+  "× floor",
+  "event-loop delay p99 ms",
+  "server µs CPU per chunk",
+  "hfkit goal",
+  "",
 ];
 
 function rows(r) {
   return r.cells.map((c) => [
-    c.label, `${c.chunks}/${r.n * r.chunks}`, String(c.failed), fixed(c.cpuPerChunkUs, 1), times(c.rateRatio, c),
-    fixed(c.heapPerStreamKB, 1), times(c.heapRatio, c), fixed(c.rssPerStreamKB, 1), times(c.rssRatio, c),
-    fixed(c.delayP99Ms, 0), fixed(c.serverUsPerChunk, 1), ...goal(c),
+    c.label,
+    `${c.chunks}/${r.n * r.chunks}`,
+    String(c.failed),
+    fixed(c.cpuPerChunkUs, 1),
+    times(c.rateRatio, c),
+    fixed(c.heapPerStreamKB, 1),
+    times(c.heapRatio, c),
+    fixed(c.rssPerStreamKB, 1),
+    times(c.rssRatio, c),
+    fixed(c.delayP99Ms, 0),
+    fixed(c.serverUsPerChunk, 1),
+    ...goal(c),
   ]);
 }
 

@@ -31,10 +31,13 @@ const HFKIT = here("../node_modules/@hfkit/inference/");
 function fingerprint(dir, entry) {
   try {
     statSync(join(dir, entry));
-    return readdirSync(join(dir, "dist"), { recursive: true }).sort().map((f) => {
-      const st = statSync(join(dir, "dist", f));
-      return `${f}:${st.size}:${st.mtimeMs}`;
-    }).join();
+    return readdirSync(join(dir, "dist"), { recursive: true })
+      .sort()
+      .map((f) => {
+        const st = statSync(join(dir, "dist", f));
+        return `${f}:${st.size}:${st.mtimeMs}`;
+      })
+      .join();
   } catch {
     return "";
   }
@@ -139,14 +142,20 @@ export async function measureMany({ n = 1000, chunks = CHUNKS, rounds = 3, step 
     const floors = samples.get("floor");
     return {
       cells: CLIENTS.map((c) => ({ ...c, ...summarise(samples.get(c.key), floors) })),
-      n, rounds, chunks, paceMs: PACE_MS, loads, cpus: availableParallelism(),
+      n,
+      rounds,
+      chunks,
+      paceMs: PACE_MS,
+      loads,
+      cpus: availableParallelism(),
       seconds: (performance.now() - started) / 1000,
       versions: {
         hfkit: JSON.parse(readFileSync(join(copy, "package.json"), "utf8")).version,
         hf: version("@huggingface/inference"),
         openai: version("openai"),
       },
-      node: process.version, date: new Date().toISOString().slice(0, 16).replace("T", " "),
+      node: process.version,
+      date: new Date().toISOString().slice(0, 16).replace("T", " "),
     };
   } finally {
     await server.close();
@@ -155,11 +164,21 @@ export async function measureMany({ n = 1000, chunks = CHUNKS, rounds = 3, step 
 }
 
 if (isMain(import.meta.url)) {
-  const options = { n: { type: "string" }, chunks: { type: "string" }, rounds: { type: "string" }, "no-docs": { type: "boolean" } };
+  const options = {
+    n: { type: "string" },
+    chunks: { type: "string" },
+    rounds: { type: "string" },
+    "no-docs": { type: "boolean" },
+  };
   const { values } = parseArgs({ options });
   const step = stepper();
   const n = Number(values.n ?? 1000);
-  const results = await measureMany({ n, chunks: Number(values.chunks ?? CHUNKS), rounds: Number(values.rounds ?? 3), step });
+  const results = await measureMany({
+    n,
+    chunks: Number(values.chunks ?? CHUNKS),
+    rounds: Number(values.rounds ?? 3),
+    step,
+  });
   step("done");
   console.log(`\n${manyTable(results, "text")}`);
   const loads = results.loads.map((l) => l.toFixed(2)).join(", ");

@@ -10,5 +10,10 @@ const listen = net.Server.prototype.listen;
 // The gateway calls `listen(port, undefined, callback)` once.
 net.Server.prototype.listen = function (port, ...rest) {
   this.once("listening", () => process.send?.({ port: this.address().port }));
-  return listen.call(this, port, "127.0.0.1", rest.find((arg) => typeof arg === "function"));
+  return listen.call(
+    this,
+    port,
+    "127.0.0.1",
+    rest.find((arg) => typeof arg === "function"),
+  );
 };

@@ -17,7 +17,9 @@ export async function startGateway() {
   const exited = once(child, "exit");
   const port = await Promise.race([
     once(child, "message").then(([message]) => message.port),
-    exited.then(([code]) => Promise.reject(new Error(`the Portkey gateway exited (${code}) before listening:\n${log}`))),
+    exited.then(([code]) =>
+      Promise.reject(new Error(`the Portkey gateway exited (${code}) before listening:\n${log}`)),
+    ),
   ]);
   return {
     url: `http://127.0.0.1:${port}`,
@@ -36,7 +38,12 @@ export const ON_STATUS_CODES = [408, 429, 500, 502, 503, 504];
  * (`custom_host`); no `retry` block, so each target is tried once, as hfkit's failover does.
  */
 export function fallbackConfig({ downUrl, routerUrl, model, fallbackModel, timeoutMs }) {
-  const target = (host, m) => ({ provider: "openai", api_key: "hf_bench", custom_host: `${host}/v1`, override_params: { model: m } });
+  const target = (host, m) => ({
+    provider: "openai",
+    api_key: "hf_bench",
+    custom_host: `${host}/v1`,
+    override_params: { model: m },
+  });
   return {
     strategy: { mode: "fallback", on_status_codes: ON_STATUS_CODES },
     request_timeout: timeoutMs,

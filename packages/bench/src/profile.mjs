@@ -39,7 +39,11 @@ export async function profileHfkit(shape) {
   const sites = [...selfTimes(profile, mapped)].filter(([site]) => !site.startsWith("(idle)"));
   const files = new Map();
   for (const [site, us] of sites) files.set(fileOf(site), (files.get(fileOf(site)) ?? 0) + us);
-  const top = (entries, n) => [...entries].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, us]) => ({ name, ms: perRun(us) }));
+  const top = (entries, n) =>
+    [...entries]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, us]) => ({ name, ms: perRun(us) }));
   return { functions: top(sites, 14), files: top(files, 10) };
 }
 

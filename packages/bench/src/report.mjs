@@ -23,7 +23,8 @@ function valueOf(cell) {
 
 function ratioOf(r, key) {
   const cell = r.cells[key];
-  if (typeof cell === "object" && cell !== null && cell.ratio !== undefined) return key === r.anchor ? undefined : cell.ratio;
+  if (typeof cell === "object" && cell !== null && cell.ratio !== undefined)
+    return key === r.anchor ? undefined : cell.ratio;
   const value = valueOf(cell);
   const base = valueOf(r.cells[r.anchor]);
   if (key === r.anchor || typeof value !== "number" || typeof base !== "number" || base === 0) return undefined;
@@ -77,7 +78,13 @@ export function consoleTable(rows) {
 export function markdownTable(rows) {
   const { header, body } = tableCells(rows);
   const esc = (s) => s.replaceAll("|", "\\|");
-  const out = [`| ${header.map(esc).join(" | ")} |`, `| --- | ${header.slice(1).map(() => "---:").join(" | ")} |`];
+  const out = [
+    `| ${header.map(esc).join(" | ")} |`,
+    `| --- | ${header
+      .slice(1)
+      .map(() => "---:")
+      .join(" | ")} |`,
+  ];
   let section;
   for (let i = 0; i < rows.length; i++) {
     if (rows[i].section !== section) {

@@ -27,24 +27,38 @@ export async function measureRequests() {
     const hfkit = (options) => (fetch) => new InferenceClient("hf_bench", { baseUrl: hub.url, fetch, ...options });
     return {
       known: {
-        hfkit: await perCall(hub, (f) => hfkit({ backend: "tgi" })(f).chatCompletionStream({ model: "hfkit/tgi-3.2", messages })),
+        hfkit: await perCall(hub, (f) =>
+          hfkit({ backend: "tgi" })(f).chatCompletionStream({ model: "hfkit/tgi-3.2", messages }),
+        ),
         "hfkit-fn": await perCall(hub, (fetch) =>
           chatCompletionStream({ model: "hfkit/tgi-3.1", messages }, { baseUrl: hub.url, fetch, backend: "tgi" }),
         ),
         hf: await perCall(hub, (fetch) =>
-          new HfInferenceClient("hf_bench", { fetch }).chatCompletionStream({ endpointUrl: `${hub.url}/models/hfkit/tgi-3.2`, messages }),
+          new HfInferenceClient("hf_bench", { fetch }).chatCompletionStream({
+            endpointUrl: `${hub.url}/models/hfkit/tgi-3.2`,
+            messages,
+          }),
         ),
         openai: await perCall(hub, (fetch) =>
-          new OpenAI({ apiKey: "bench", baseURL: `${hub.url}/models/hfkit/tgi-3.2/v1`, fetch, maxRetries: 0 }).chat.completions.create({
+          new OpenAI({
+            apiKey: "bench",
+            baseURL: `${hub.url}/models/hfkit/tgi-3.2/v1`,
+            fetch,
+            maxRetries: 0,
+          }).chat.completions.create({
             model: "tgi",
             messages,
             stream: true,
           }),
         ),
       },
-      detectedTgi: { hfkit: await perCall(hub, (f) => hfkit({})(f).chatCompletionStream({ model: "hfkit/tgi-2.4.1", messages })) },
+      detectedTgi: {
+        hfkit: await perCall(hub, (f) => hfkit({})(f).chatCompletionStream({ model: "hfkit/tgi-2.4.1", messages })),
+      },
       detectedPipeline: {
-        hfkit: await perCall(hub, (f) => hfkit({})(f).chatCompletionStream({ model: "hfkit/transformers-chat", messages })),
+        hfkit: await perCall(hub, (f) =>
+          hfkit({})(f).chatCompletionStream({ model: "hfkit/transformers-chat", messages }),
+        ),
       },
     };
   } finally {

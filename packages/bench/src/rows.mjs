@@ -10,7 +10,13 @@ function bundleRows({ sizes, strangers }) {
   const foreign = map(strangers, (list) => (list.length ? list.join(", ") : "none"));
   return [
     row({ section, label: "minified", unit: "kB", anchor: "hfkit", cells: map(sizes, (s) => s.min / KB) }),
-    row({ section, label: "gzip -9, the whole app", unit: "kB", anchor: "hfkit", cells: map(sizes, (s) => s.gzip / KB) }),
+    row({
+      section,
+      label: "gzip -9, the whole app",
+      unit: "kB",
+      anchor: "hfkit",
+      cells: map(sizes, (s) => s.gzip / KB),
+    }),
     row({
       section,
       label: "gzip -9, loaded at start (--splitting)",
@@ -98,12 +104,12 @@ function firstTokenRows(firstToken) {
 }
 
 function importRows(importTime) {
-  const section = "4. import time: node --input-type=module -e \"await import(pkg)\", medians of 10";
+  const section = '4. import time: node --input-type=module -e "await import(pkg)", medians of 10';
   const { bare, empty: _empty, file: _file, ...packages } = importTime;
   return [
     row({
       section,
-      label: "node start to exit (floor: bare node -e \"\")",
+      label: 'node start to exit (floor: bare node -e "")',
       unit: "ms",
       digits: 0,
       cells: { ...map(packages, (r) => r.ms), floor: bare.ms },
@@ -131,7 +137,12 @@ function memoryRows({ capped, defaults }, events) {
       goal: "< 10 MB",
       met: HFKIT.filter((k) => capped[k]).every((k) => capped[k].growthMB < 10),
     }),
-    row({ section, label: "… of which after the first tenth of the stream", unit: "MB", cells: map(capped, (r) => r.lateGrowthMB) }),
+    row({
+      section,
+      label: "… of which after the first tenth of the stream",
+      unit: "MB",
+      cells: map(capped, (r) => r.lateGrowthMB),
+    }),
     ...(Object.keys(defaults).length
       ? [row({ section, label: "peak RSS growth, V8 defaults", unit: "MB", cells: map(defaults, (r) => r.growthMB) })]
       : []),

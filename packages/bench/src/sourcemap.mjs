@@ -62,7 +62,9 @@ export async function buildHfkitWithMap() {
   for (const out of result.outputFiles) writeFileSync(out.path, out.contents);
   const map = JSON.parse(result.outputFiles.find((o) => o.path.endsWith(".map")).text);
   const lines = lineTable(map.mappings);
-  const sources = map.sources.map((s) => s.replace(/^.*packages\/inference\//, "").replace(/^.*node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?/, ""));
+  const sources = map.sources.map((s) =>
+    s.replace(/^.*packages\/inference\//, "").replace(/^.*node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?/, ""),
+  );
   const url = pathToFileURL(file).href;
   /** "src/x.ts:12" for a 0-based generated line of the built file. */
   const sourceOf = (line) => {

@@ -42,7 +42,10 @@ export function bodyOf(chunks) {
 }
 
 export function sseResponse(body) {
-  return new Response(body, { status: 200, headers: { "content-type": "text/event-stream", "x-request-id": "bench-1" } });
+  return new Response(body, {
+    status: 200,
+    headers: { "content-type": "text/event-stream", "x-request-id": "bench-1" },
+  });
 }
 
 /** A `fetch` that answers every request with the SSE body `makeBody()` returns. */

@@ -47,7 +47,14 @@ async function attempt(hub, fn) {
     return { right, steps, requests: hub.requests.length - before, ms: performance.now() - started, note };
   } catch (error) {
     const name = error?.constructor?.name ?? "Error";
-    return { right: false, requests: hub.requests.length - before, ms: performance.now() - started, note: `${name}: ${String(error?.message ?? error).split("\n")[0].slice(0, 90)}` };
+    return {
+      right: false,
+      requests: hub.requests.length - before,
+      ms: performance.now() - started,
+      note: `${name}: ${String(error?.message ?? error)
+        .split("\n")[0]
+        .slice(0, 90)}`,
+    };
   }
 }
 
@@ -57,7 +64,12 @@ const valid = (value) => Place.safeParse(value).success;
 function clients(hub, modelId, backend) {
   const endpoint = `${hub.url}/models/${modelId}`;
   const openai = new OpenAI({ apiKey: "hf_bench", baseURL: `${endpoint}/v1`, maxRetries: 0 });
-  const compatible = createOpenAICompatible({ name: "hf", baseURL: `${endpoint}/v1`, apiKey: "hf_bench", supportsStructuredOutputs: true });
+  const compatible = createOpenAICompatible({
+    name: "hf",
+    baseURL: `${endpoint}/v1`,
+    apiKey: "hf_bench",
+    supportsStructuredOutputs: true,
+  });
   const hfkitAi = createHfkit({ accessToken: "hf_bench", maxRetries: 0 });
   const aiModels = [
     ["AI SDK + openai-compatible", compatible.chatModel("tgi")],
@@ -73,17 +85,44 @@ function clients(hub, modelId, backend) {
     weather: tool({ inputSchema: z.object({ city: z.string() }), execute: t.weather }),
     time: tool({ inputSchema: z.object({ zone: z.string() }), execute: t.time }),
   });
-  const oaTools = (t) => [zodFunction({ name: "weather", parameters: z.object({ city: z.string() }), function: t.weather }), zodFunction({ name: "time", parameters: z.object({ zone: z.string() }), function: t.time })];
+  const oaTools = (t) => [
+    zodFunction({ name: "weather", parameters: z.object({ city: z.string() }), function: t.weather }),
+    zodFunction({ name: "time", parameters: z.object({ zone: z.string() }), function: t.time }),
+  ];
   return {
     extract: {
-      hfkit: async () => ({ right: valid((await chatCompletion({ messages: EXTRACT, response_format: format }, options)).choices[0]?.message.parsed) }),
+      hfkit: async () => ({
+        right: valid(
+          (await chatCompletion({ messages: EXTRACT, response_format: format }, options)).choices[0]?.message.parsed,
+        ),
+      }),
       "hfkit, streamed": async () => {
         let parsed;
-        for await (const c of chatCompletionStream({ messages: EXTRACT, response_format: format }, options)) parsed = c.choices[0]?.parsed ?? parsed;
+        for await (const c of chatCompletionStream({ messages: EXTRACT, response_format: format }, options))
+          parsed = c.choices[0]?.parsed ?? parsed;
         return { right: valid(parsed) };
       },
-      openai: async () => ({ right: valid((await openai.chat.completions.parse({ model: "tgi", messages: EXTRACT, response_format: zodResponseFormat(Place, "place") })).choices[0]?.message.parsed) }),
-      ...Object.fromEntries(aiModels.map(([name, model]) => [name, async () => ({ right: valid((await generateText({ model, messages: EXTRACT, output: Output.object({ schema: Place }) })).output) })])),
+      openai: async () => ({
+        right: valid(
+          (
+            await openai.chat.completions.parse({
+              model: "tgi",
+              messages: EXTRACT,
+              response_format: zodResponseFormat(Place, "place"),
+            })
+          ).choices[0]?.message.parsed,
+        ),
+      }),
+      ...Object.fromEntries(
+        aiModels.map(([name, model]) => [
+          name,
+          async () => ({
+            right: valid(
+              (await generateText({ model, messages: EXTRACT, output: Output.object({ schema: Place }) })).output,
+            ),
+          }),
+        ]),
+      ),
     },
     tools: {
       hfkit: async () => {
@@ -94,7 +133,8 @@ function clients(hub, modelId, backend) {
       "hfkit, streamed": async () => {
         const t = toolTask();
         let run;
-        for await (const e of runToolsStream({ messages: QUESTION, tools: hfTools(t) }, options)) if (e.type === "done") run = e.run;
+        for await (const e of runToolsStream({ messages: QUESTION, tools: hfTools(t) }, options))
+          if (e.type === "done") run = e.run;
         return { right: t.right(run?.message.content), steps: run?.steps.length };
       },
       openai: async () => {
@@ -105,7 +145,12 @@ function clients(hub, modelId, backend) {
       },
       "openai, streamed": async () => {
         const t = toolTask();
-        const runner = openai.chat.completions.runTools({ model: "tgi", messages: QUESTION, tools: oaTools(t), stream: true });
+        const runner = openai.chat.completions.runTools({
+          model: "tgi",
+          messages: QUESTION,
+          tools: oaTools(t),
+          stream: true,
+        });
         const text = await runner.finalContent();
         return { right: t.right(text), steps: runner.messages.filter((m) => m.role === "assistant").length };
       },
@@ -115,7 +160,12 @@ function clients(hub, modelId, backend) {
             name,
             async () => {
               const t = toolTask();
-              const result = await generateText({ model, messages: QUESTION, tools: aiTools(t), stopWhen: stepCountIs(5) });
+              const result = await generateText({
+                model,
+                messages: QUESTION,
+                tools: aiTools(t),
+                stopWhen: stepCountIs(5),
+              });
               return { right: t.right(result.text), steps: result.steps.length };
             },
           ],
@@ -145,7 +195,16 @@ export async function measureTyped(rounds = 3) {
           for (let r = 0; r < rounds; r++) runs.push(await attempt(hub, fn));
           const last = runs.at(-1);
           const ms = runs.map((x) => x.ms).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
-          rows.push({ task, server, client, right: runs.every((x) => x.right), steps: last.steps, requests: last.requests, ms, note: runs.find((x) => !x.right)?.note ?? "" });
+          rows.push({
+            task,
+            server,
+            client,
+            right: runs.every((x) => x.right),
+            steps: last.steps,
+            requests: last.requests,
+            ms,
+            note: runs.find((x) => !x.right)?.note ?? "",
+          });
         }
       }
     }
@@ -156,10 +215,15 @@ export async function measureTyped(rounds = 3) {
 }
 
 function table(rows) {
-  const lines = ["| task | server | client | right | steps | requests | median ms | what went wrong |", "| --- | --- | --- | --- | ---: | ---: | ---: | --- |"];
+  const lines = [
+    "| task | server | client | right | steps | requests | median ms | what went wrong |",
+    "| --- | --- | --- | --- | ---: | ---: | ---: | --- |",
+  ];
   for (const r of rows) {
     const task = r.task === "extract" ? "extraction" : "two tools, then an answer";
-    lines.push(`| ${task} | ${r.server} | ${r.client} | ${r.right ? "yes" : "**no**"} | ${r.steps ?? ""} | ${r.requests} | ${r.ms.toFixed(1)} | ${r.note.replace(/\|/g, "\\|")} |`);
+    lines.push(
+      `| ${task} | ${r.server} | ${r.client} | ${r.right ? "yes" : "**no**"} | ${r.steps ?? ""} | ${r.requests} | ${r.ms.toFixed(1)} | ${r.note.replace(/\|/g, "\\|")} |`,
+    );
   }
   return lines.join("\n");
 }
@@ -202,7 +266,10 @@ if (isMain(import.meta.url)) {
   const section = typedSection(rows);
   const begin = doc.indexOf("<!-- typed:begin");
   const end = doc.indexOf("<!-- typed:end -->");
-  const next = begin >= 0 && end > begin ? doc.slice(0, begin) + section + doc.slice(end + "<!-- typed:end -->".length) : doc.replace("\n## Running", `\n${section}\n\n## Running`);
+  const next =
+    begin >= 0 && end > begin
+      ? doc.slice(0, begin) + section + doc.slice(end + "<!-- typed:end -->".length)
+      : doc.replace("\n## Running", `\n${section}\n\n## Running`);
   writeFileSync(path, next);
   console.log(`\nwrote its section of ${path}`);
 }

@@ -6,5 +6,9 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-if (!existsSync(cli)) execSync("pnpm --silent build", { cwd: fileURLToPath(new URL("../../..", import.meta.url)), stdio: ["ignore", 2, 2] });
+if (!existsSync(cli))
+  execSync("pnpm --silent build", {
+    cwd: fileURLToPath(new URL("../../..", import.meta.url)),
+    stdio: ["ignore", 2, 2],
+  });
 await import(cli);

@@ -13,7 +13,9 @@ export function withNegatives(argv: string[], options: NonNullable<ParseArgsConf
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     if (arg === "--") return [...out, ...argv.slice(i)];
-    const name = arg.startsWith("--") ? arg.slice(2) : Object.keys(options).find((key) => arg === `-${options[key]?.short}`);
+    const name = arg.startsWith("--")
+      ? arg.slice(2)
+      : Object.keys(options).find((key) => arg === `-${options[key]?.short}`);
     const next = argv[i + 1];
     if (name !== undefined && options[name]?.type === "string" && next !== undefined && NEGATIVE.test(next)) {
       out.push(`--${name}=${next}`);

@@ -15,7 +15,8 @@ export interface Paint {
   bold: (text: string) => string;
 }
 
-const style = (on: boolean, open: string, close: string) => (text: string) => (on ? `\x1b[${open}m${text}\x1b[${close}m` : text);
+const style = (on: boolean, open: string, close: string) => (text: string) =>
+  on ? `\x1b[${open}m${text}\x1b[${close}m` : text;
 
 export function paint(on: boolean): Paint {
   return { red: style(on, "31", "39"), dim: style(on, "2", "22"), bold: style(on, "1", "22") };

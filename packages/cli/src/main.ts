@@ -61,13 +61,16 @@ function ownWords(error: unknown, name: string, help: string | undefined): unkno
   const known = [...new Set(help?.match(/--[a-z][a-z-]*/g) ?? [])];
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option !== undefined) {
     const near = nearest(option, known);
-    return new UsageError(`unknown option ${option}${near ? `: did you mean ${near}?` : ""} (hfkit ${name} --help lists them)`);
+    return new UsageError(
+      `unknown option ${option}${near ? `: did you mean ${near}?` : ""} (hfkit ${name} --help lists them)`,
+    );
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const flag = /--[a-z][a-z-]*/.exec(message)?.[0] ?? option ?? "an option";
     return new UsageError(/argument missing/.test(message) ? `${flag} needs a value` : `${flag} takes no value`);
   }
-  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return new UsageError(`hfkit ${name} takes no argument here (hfkit ${name} --help)`);
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+    return new UsageError(`hfkit ${name} takes no argument here (hfkit ${name} --help)`);
   return error;
 }
 
@@ -87,14 +90,17 @@ function nearest(typed: string, known: readonly string[]): string | undefined {
 
 /** Levenshtein distance, with a swap of two neighbours counted as one edit. */
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const row = d[i] as number[];
       const up = d[i - 1] as number[];
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       row[j] = Math.min((up[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (up[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] ?? 0, ((d[i - 2] as number[])[j - 2] ?? 0) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] ?? 0, ((d[i - 2] as number[])[j - 2] ?? 0) + 1);
     }
   }
   return (d[a.length] as number[])[b.length] ?? Infinity;

@@ -18,7 +18,10 @@ interface Run {
   stderr: string;
 }
 
-function hfkit(args: string[], { stdin, env = {} }: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
+function hfkit(
+  args: string[],
+  { stdin, env = {} }: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: "pipe" });
     let stdout = "";
@@ -48,13 +51,32 @@ describe("hfkit chat", () => {
   });
 
   it("streams the answer to stdout", async () => {
-    const run = await hfkit(["chat", "--base-url", hub.url, "--model", "hfkit/tgi-3.2", "What is the capital of France?"]);
+    const run = await hfkit([
+      "chat",
+      "--base-url",
+      hub.url,
+      "--model",
+      "hfkit/tgi-3.2",
+      "What is the capital of France?",
+    ]);
     expect(run).toMatchObject({ code: 0, stdout: "The capital of France is Paris.\n", stderr: "" });
   });
 
   it("reads the prompt from stdin, sends the system message, max tokens and temperature", async () => {
     const run = await hfkit(
-      ["chat", "--base-url", hub.url, "--model", "hfkit/tgi-3.2", "--system", "Be brief", "--max-tokens", "2", "--temperature", "0"],
+      [
+        "chat",
+        "--base-url",
+        hub.url,
+        "--model",
+        "hfkit/tgi-3.2",
+        "--system",
+        "Be brief",
+        "--max-tokens",
+        "2",
+        "--temperature",
+        "0",
+      ],
       { stdin: "Capital of France?\n" },
     );
     expect(run.stdout).toBe("The capital\n");
@@ -85,9 +107,13 @@ describe("hfkit chat", () => {
   });
 
   it("an error is one clear line on stderr and a non-zero exit; the stack only with --verbose", async () => {
-    const run = await hfkit(["chat", "--base-url", hub.url, "--model", "org/does-not-exist", "hi"], { env: { HF_TOKEN: "hf_secret" } });
+    const run = await hfkit(["chat", "--base-url", hub.url, "--model", "org/does-not-exist", "hi"], {
+      env: { HF_TOKEN: "hf_secret" },
+    });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^hfkit: NotFoundError: Model org\/does-not-exist does not exist \(HTTP 404, request id mock-\d+\)\n$/);
+    expect(run.stderr).toMatch(
+      /^hfkit: NotFoundError: Model org\/does-not-exist does not exist \(HTTP 404, request id mock-\d+\)\n$/,
+    );
     expect(run.stderr).not.toContain("hf_secret");
     const verbose = await hfkit(["chat", "--base-url", hub.url, "--model", "org/does-not-exist", "--verbose", "hi"]);
     expect(verbose.stderr.split("\n").length).toBeGreaterThan(3);
@@ -101,7 +127,12 @@ describe("hfkit chat", () => {
   });
 
   it("bad usage exits 2", async () => {
-    for (const args of [["chat"], ["chat", "--model", "m"], ["chat", "--model", "m", "--max-tokens", "x", "hi"], ["nope"]]) {
+    for (const args of [
+      ["chat"],
+      ["chat", "--model", "m"],
+      ["chat", "--model", "m", "--max-tokens", "x", "hi"],
+      ["nope"],
+    ]) {
       const run = await hfkit(args);
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stderr).toMatch(/^hfkit: /);
@@ -121,7 +152,9 @@ describe("hfkit", () => {
     const exited = new Promise((resolve) => child.on("close", resolve));
     onTestFinished(() => void child.kill("SIGKILL"));
     // Its URL is the first line; the lines to export follow it.
-    const url = await new Promise<string>((resolve) => child.stdout.setEncoding("utf8").once("data", (c: string) => resolve(c.split("\n")[0]!.trim())));
+    const url = await new Promise<string>((resolve) =>
+      child.stdout.setEncoding("utf8").once("data", (c: string) => resolve(c.split("\n")[0]!.trim())),
+    );
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${url}/v1/chat/completions`, {
       method: "POST",
@@ -135,7 +168,9 @@ describe("hfkit", () => {
 
   it("proxy prints its URL and answers OpenAI's protocol", async () => {
     const child = spawn(process.execPath, [CLI, "proxy", "--target", hub.url], { stdio: ["ignore", "pipe", "pipe"] });
-    const url = await new Promise<string>((resolve) => child.stdout.setEncoding("utf8").once("data", (c: string) => resolve(c.trim())));
+    const url = await new Promise<string>((resolve) =>
+      child.stdout.setEncoding("utf8").once("data", (c: string) => resolve(c.trim())),
+    );
     const res = await fetch(`${url}/v1/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -156,8 +191,13 @@ describe("hfkit snippet", () => {
     const { join } = await import("node:path");
     const dir = await mkdtemp(join(tmpdir(), "hfkit-"));
     const file = join(dir, "model.json");
-    await writeFile(file, JSON.stringify({ id: "org/chat", pipeline_tag: "text-generation", tags: ["conversational"] }));
-    const run = await hfkit(["snippet", "org/chat", "--model-file", file, "--lang", "sh"], { env: { HF_TOKEN: "hf_secret_env" } });
+    await writeFile(
+      file,
+      JSON.stringify({ id: "org/chat", pipeline_tag: "text-generation", tags: ["conversational"] }),
+    );
+    const run = await hfkit(["snippet", "org/chat", "--model-file", file, "--lang", "sh"], {
+      env: { HF_TOKEN: "hf_secret_env" },
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("/v1/chat/completions");
     expect(run.stdout).toContain("hf_***");
@@ -169,10 +209,17 @@ describe("hfkit snippet", () => {
     const { runSnippetCommand } = await import("@hfkit/snippets");
     let usage = "";
     const io = { stdout: { write: (t: string) => (usage += t) }, stderr: { write: () => true }, env: {} };
-    await runSnippetCommand(["--help"], { ...io, readFile: async () => "", fetch: async () => Promise.reject(new Error("no")) });
+    await runSnippetCommand(["--help"], {
+      ...io,
+      readFile: async () => "",
+      fetch: async () => Promise.reject(new Error("no")),
+    });
     const flags = usage.match(/--[a-z][a-z-]*/g) ?? [];
     expect(flags.length).toBeGreaterThanOrEqual(6);
-    for (const args of [["snippet", "--help"], ["snippet", "-h"]]) {
+    for (const args of [
+      ["snippet", "--help"],
+      ["snippet", "-h"],
+    ]) {
       const run = await hfkit(args);
       expect(run.code).toBe(0);
       for (const flag of flags) expect(run.stdout, flag).toMatch(new RegExp(`^  ${flag}\\b`, "m"));

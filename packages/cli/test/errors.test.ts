@@ -22,7 +22,10 @@ const MODEL = "hfkit/tgi-3.2";
 const ESC = "\x1b[";
 
 it("a port in use is one line naming the port and --port (exit 1, no stack), for proxy and mock-hub", async () => {
-  for (const args of [["proxy", "--target", hub.url, "--port", String(port)], ["mock-hub", "--port", String(port)]]) {
+  for (const args of [
+    ["proxy", "--target", hub.url, "--port", String(port)],
+    ["mock-hub", "--port", String(port)],
+  ]) {
     const run = await hfkit(args);
     expect(run.code, args[0]).toBe(1);
     expect(run.stderr, args[0]).toBe(`hfkit: port ${port} is in use (EADDRINUSE); choose another with --port\n`);
@@ -33,10 +36,14 @@ it("a 401 adds a hint about HF_TOKEN", async () => {
   hub.inject({ type: "unauthorized" }, { model: MODEL });
   const none = await hfkit(["chat", "--base-url", hub.url, "-m", MODEL, "hi"]);
   expect(none.code).toBe(1);
-  expect(none.stderr).toMatch(/^hfkit: AuthenticationError: .*set HF_TOKEN to a token from https:\/\/huggingface\.co\/settings\/tokens\. \(HTTP 401.*\)\n$/);
+  expect(none.stderr).toMatch(
+    /^hfkit: AuthenticationError: .*set HF_TOKEN to a token from https:\/\/huggingface\.co\/settings\/tokens\. \(HTTP 401.*\)\n$/,
+  );
   expect(none.stderr.match(/HF_TOKEN/g)).toHaveLength(1);
   const refused = await hfkit(["chat", "--base-url", hub.url, "-m", MODEL, "hi"], { env: { HF_TOKEN: "hf_refused" } });
-  expect(refused.stderr).toMatch(/^hfkit: AuthenticationError: .*; HF_TOKEN was refused: check it, or make a new one at https:\/\/huggingface\.co\/settings\/tokens\n$/);
+  expect(refused.stderr).toMatch(
+    /^hfkit: AuthenticationError: .*; HF_TOKEN was refused: check it, or make a new one at https:\/\/huggingface\.co\/settings\/tokens\n$/,
+  );
   expect(refused.stderr).not.toContain("hf_refused");
 });
 
@@ -46,7 +53,9 @@ it("a model loading for longer than --timeout says so and which flag to raise", 
   const run = await hfkit(["chat", "--base-url", hub.url, "-m", MODEL, "--timeout", "1000", "hi"]);
   expect(run.code).toBe(1);
   expect(run.stderr.split("\n")).toHaveLength(2);
-  expect(run.stderr).toMatch(/^hfkit: ModelLoadingError: .*; its estimated loading time \(about 30 s\) exceeds --timeout 1000 ms: raise --timeout/);
+  expect(run.stderr).toMatch(
+    /^hfkit: ModelLoadingError: .*; its estimated loading time \(about 30 s\) exceeds --timeout 1000 ms: raise --timeout/,
+  );
 
   // A short estimate, a long load: the deadline fires while the hub holds the retry (room for a slow start).
   hub.reset();
@@ -54,7 +63,9 @@ it("a model loading for longer than --timeout says so and which flag to raise", 
   const waited = await hfkit(["chat", "--base-url", hub.url, "-m", MODEL, "--timeout", "5000", "hi"]);
   expect(waited.code).toBe(1);
   expect(waited.stderr).toMatch(/^Model hfkit\/tgi-3\.2 is loading \(about 0 s\)\.\.\.\n/);
-  expect(waited.stderr).toMatch(/\nhfkit: TimeoutError: .*; the model was still loading when --timeout 5000 ms ran out: raise --timeout\n$/);
+  expect(waited.stderr).toMatch(
+    /\nhfkit: TimeoutError: .*; the model was still loading when --timeout 5000 ms ran out: raise --timeout\n$/,
+  );
 }, 30_000);
 
 it("colour only when asked for off a terminal: FORCE_COLOR colours the error line, NO_COLOR keeps it plain", async () => {
@@ -65,7 +76,12 @@ it("colour only when asked for off a terminal: FORCE_COLOR colours the error lin
   expect(forced.code).toBe(1);
   expect(forced.stderr).toContain(`${ESC}31mhfkit:`);
   // Without its colour codes (ESC [ N m) and the request id, the line is the plain one.
-  const same = (text: string) => text.split(ESC).map((part, i) => (i === 0 ? part : part.replace(/^\d+m/, ""))).join("").replace(/mock-\d+/, "mock-N");
+  const same = (text: string) =>
+    text
+      .split(ESC)
+      .map((part, i) => (i === 0 ? part : part.replace(/^\d+m/, "")))
+      .join("")
+      .replace(/mock-\d+/, "mock-N");
   expect(same(forced.stderr)).toBe(same(plain.stderr));
   const no = await hfkit(args, { env: { NO_COLOR: "1", FORCE_COLOR: "1" } });
   expect(no.stderr).not.toContain(ESC);

@@ -9,7 +9,10 @@ const chat = (...args: string[]) => hfkit(["chat", "--base-url", hub().url, "-m"
 it("--json streams one JSON chunk per line (NDJSON); --json --no-stream prints the whole ChatCompletionOutput", async () => {
   const ndjson = await chat("--json", "hi");
   expect(ndjson.code).toBe(0);
-  const chunks = ndjson.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+  const chunks = ndjson.stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
   expect(chunks.length).toBeGreaterThan(3);
   expect(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("")).toBe("The capital of France is Paris.");
   expect(chunks.at(-1).choices[0].finish_reason).toBe("stop");
@@ -18,7 +21,10 @@ it("--json streams one JSON chunk per line (NDJSON); --json --no-stream prints t
   expect(whole.code).toBe(0);
   expect(whole.stdout.endsWith("}\n")).toBe(true);
   expect(whole.stdout.trimEnd().split("\n")).toHaveLength(1);
-  expect(JSON.parse(whole.stdout)).toMatchObject({ object: "chat.completion", choices: [{ message: { content: "The capital of France is Paris." } }] });
+  expect(JSON.parse(whole.stdout)).toMatchObject({
+    object: "chat.completion",
+    choices: [{ message: { content: "The capital of France is Paris." } }],
+  });
   expect(hub().requests.at(-1)?.body).toMatchObject({ stream: false });
 
   const text = await chat("--no-stream", "hi");
@@ -74,5 +80,6 @@ it("a mistyped option is named in the CLI's own words, with the nearest one the 
   expect(valued.stderr).toBe("hfkit: --json takes no value\n");
   const proxy = await hfkit(["proxy", "--targt", "http://127.0.0.1:1"]);
   expect(proxy.stderr).toMatch(/unknown option --targt: did you mean --target\?/);
-  for (const run of [typo, swapped, far, missing, valued, proxy]) expect(run.stderr).not.toMatch(/To specify a positional|'--/);
+  for (const run of [typo, swapped, far, missing, valued, proxy])
+    expect(run.stderr).not.toMatch(/To specify a positional|'--/);
 });

@@ -8,7 +8,8 @@ const hub = useHub();
 
 const MODEL = "hfkit/tgi-3.2";
 const ANSWER = "The capital of France is Paris.";
-const converse = (...args: string[]) => new Child(["chat", "--base-url", hub().url, "-m", MODEL, "--interactive", ...args]);
+const converse = (...args: string[]) =>
+  new Child(["chat", "--base-url", hub().url, "-m", MODEL, "--interactive", ...args]);
 const prompts = (child: Child) => child.stdout.split("> ").length - 1;
 const chats = () => hub().requests.filter((r) => r.path.endsWith("/chat/completions"));
 
@@ -67,7 +68,14 @@ it("without a prompt and with stdin a terminal, chat is a conversation (the firs
   const stderr = new PassThrough();
   let out = "";
   stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
-  const io = { stdin, stdout, stderr, env: {}, interrupts: new Interrupts(() => {}), untilStopped: () => new Promise<void>(() => {}) };
+  const io = {
+    stdin,
+    stdout,
+    stderr,
+    env: {},
+    interrupts: new Interrupts(() => {}),
+    untilStopped: () => new Promise<void>(() => {}),
+  };
   const running = main(["chat", "--base-url", hub().url, "-m", MODEL], io);
   expect(await poll(() => out === "> ")).toBe(true);
   stdin.write("Hi\n");
@@ -76,7 +84,10 @@ it("without a prompt and with stdin a terminal, chat is a conversation (the firs
   expect(await running).toBe(0);
 
   out = "";
-  const first = main(["chat", "--base-url", hub().url, "-m", MODEL, "-i", "Hello"], { ...io, stdin: Object.assign(new PassThrough(), { isTTY: false }) });
+  const first = main(["chat", "--base-url", hub().url, "-m", MODEL, "-i", "Hello"], {
+    ...io,
+    stdin: Object.assign(new PassThrough(), { isTTY: false }),
+  });
   expect(await poll(() => out === `${ANSWER}\n> `)).toBe(true);
   io.interrupts.fire();
   expect(await first).toBe(130);

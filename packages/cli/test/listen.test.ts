@@ -23,7 +23,9 @@ const origin = (url: string) => url.replace(/:\d+$/, "");
 /** The URL a server prints first (the mock hub prints the lines to export after it). */
 const firstLine = (stdout: string): string => stdout.split("\n")[0]!.trim();
 
-async function listening(args: string[]): Promise<{ url: string; stderr: string; status: number; code: number | null }> {
+async function listening(
+  args: string[],
+): Promise<{ url: string; stderr: string; status: number; code: number | null }> {
   const child = new Child([...args, "--port", "0"]);
   const ended = child.exited.then(() => Promise.reject(new Error(`exited before listening: ${child.stderr}`)));
   ended.catch(() => {});
@@ -40,32 +42,53 @@ async function listening(args: string[]): Promise<{ url: string; stderr: string;
 }
 
 describe.each(SERVERS)("hfkit $name", ({ name, flags, risk }) => {
-  it('--host "" is bad usage (exit 2) naming --host, before anything listens', async () => {
-    for (const host of ["", " "]) {
-      const run = await hfkit([name, ...flags(), "--host", host]);
-      expect(run).toMatchObject({ code: 2, stdout: "" });
-      expect(run.stderr).toBe(
-        `hfkit: --host must be an address or host name to listen on: 127.0.0.1 (the default), ::1, or 0.0.0.0 / :: for every interface (got "${host}")\n`,
-      );
-    }
-  }, LONG);
+  it(
+    '--host "" is bad usage (exit 2) naming --host, before anything listens',
+    async () => {
+      for (const host of ["", " "]) {
+        const run = await hfkit([name, ...flags(), "--host", host]);
+        expect(run).toMatchObject({ code: 2, stdout: "" });
+        expect(run.stderr).toBe(
+          `hfkit: --host must be an address or host name to listen on: 127.0.0.1 (the default), ::1, or 0.0.0.0 / :: for every interface (got "${host}")\n`,
+        );
+      }
+    },
+    LONG,
+  );
 
-  it("--host 0.0.0.0 or ::: every interface, said in a warning; the URL printed is loopback's", async () => {
-    for (const [host, client] of [["0.0.0.0", "127.0.0.1"], ["::", "[::1]"]] as const) {
-      const { url, stderr, status, code } = await listening([name, ...flags(), "--host", host]);
-      expect(origin(url), host).toBe(`http://${client}`);
-      expect(stderr, host).toBe(`hfkit: warning: listening on every interface (${host}), reachable from the network: ${risk}\n`);
-      expect([status > 0, code], host).toEqual([true, 0]);
-    }
-  }, LONG);
+  it(
+    "--host 0.0.0.0 or ::: every interface, said in a warning; the URL printed is loopback's",
+    async () => {
+      for (const [host, client] of [
+        ["0.0.0.0", "127.0.0.1"],
+        ["::", "[::1]"],
+      ] as const) {
+        const { url, stderr, status, code } = await listening([name, ...flags(), "--host", host]);
+        expect(origin(url), host).toBe(`http://${client}`);
+        expect(stderr, host).toBe(
+          `hfkit: warning: listening on every interface (${host}), reachable from the network: ${risk}\n`,
+        );
+        expect([status > 0, code], host).toEqual([true, 0]);
+      }
+    },
+    LONG,
+  );
 
-  it("on loopback, no warning: 127.0.0.1 by default; --host ::1 (or [::1]) prints http://[::1]:PORT", async () => {
-    const cases = [[[], "http://127.0.0.1"], [["--host", "::1"], "http://[::1]"], [["--host", "[::1]"], "http://[::1]"]] as const;
-    for (const [host, client] of cases) {
-      const { url, stderr, status, code } = await listening([name, ...flags(), ...host]);
-      expect(origin(url), host.join(" ")).toBe(client);
-      expect(stderr, host.join(" ")).toBe("");
-      expect([status > 0, code], host.join(" ")).toEqual([true, 0]);
-    }
-  }, LONG);
+  it(
+    "on loopback, no warning: 127.0.0.1 by default; --host ::1 (or [::1]) prints http://[::1]:PORT",
+    async () => {
+      const cases = [
+        [[], "http://127.0.0.1"],
+        [["--host", "::1"], "http://[::1]"],
+        [["--host", "[::1]"], "http://[::1]"],
+      ] as const;
+      for (const [host, client] of cases) {
+        const { url, stderr, status, code } = await listening([name, ...flags(), ...host]);
+        expect(origin(url), host.join(" ")).toBe(client);
+        expect(stderr, host.join(" ")).toBe("");
+        expect([status > 0, code], host.join(" ")).toEqual([true, 0]);
+      }
+    },
+    LONG,
+  );
 });

@@ -28,7 +28,9 @@ it("answers with a provider list, or one provider, and HF_TOKEN unset or blank; 
     expect(result, run.args.join(" ")).toMatchObject({ code: 0, stdout: TEXT });
     expect(result.stderr, run.args.join(" ")).not.toMatch(/error|token/i);
   }
-  expect(hub.requests.filter((r) => r.method === "POST").map((r) => r.headers.authorization)).toEqual(Array(4).fill(undefined));
+  expect(hub.requests.filter((r) => r.method === "POST").map((r) => r.headers.authorization)).toEqual(
+    Array(4).fill(undefined),
+  );
   expect(hub.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
 });
 

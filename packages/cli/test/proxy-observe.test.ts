@@ -6,7 +6,10 @@ const TOKEN = "hf_secret_cli_token";
 const PROMPT = "What is the capital of France?";
 
 /** Runs `hfkit proxy` with `flags` until `use` is done with its URL, then stops it; answers what it printed. */
-async function withProxy(flags: string[], use: (url: string, child: Child) => Promise<void>): Promise<{ stderr: string; code: number | null }> {
+async function withProxy(
+  flags: string[],
+  use: (url: string, child: Child) => Promise<void>,
+): Promise<{ stderr: string; code: number | null }> {
   const child = new Child(["proxy", "--target", hub().url, ...flags]);
   await child.until(() => child.stdout.includes("\n"));
   await use(child.stdout.trim(), child);
@@ -34,14 +37,25 @@ describe("hfkit proxy --log and --metrics", () => {
       metrics = await res.text();
     });
     expect(code).toBe(0);
-    const lines = stderr.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = stderr
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ method: "POST", route: "/v1/chat/completions", model: "hfkit/tgi-3.2", status: 200, stream: true });
+    expect(lines[0]).toMatchObject({
+      method: "POST",
+      route: "/v1/chat/completions",
+      model: "hfkit/tgi-3.2",
+      status: 200,
+      stream: true,
+    });
     expect(lines[0]!.firstChunkMs).toEqual(expect.any(Number));
     expect(lines[1]).toMatchObject({ status: 200, stream: false });
     expect(stderr).not.toContain(TOKEN);
     expect(stderr).not.toContain(PROMPT);
-    expect(metrics).toMatch(/^hfkit_proxy_requests_total\{route="\/v1\/chat\/completions",model="hfkit\/tgi-3\.2",provider="",outcome="ok"\} 2$/m);
+    expect(metrics).toMatch(
+      /^hfkit_proxy_requests_total\{route="\/v1\/chat\/completions",model="hfkit\/tgi-3\.2",provider="",outcome="ok"\} 2$/m,
+    );
     expect(metrics).toMatch(/^hfkit_proxy_request_duration_seconds_count\{.*outcome="ok"\} 2$/m);
   });
 

@@ -13,7 +13,10 @@ export interface Run {
 }
 
 /** Runs the built CLI to its end with `stdin` (closed when undefined) and only PATH plus `env`. */
-export function hfkit(args: string[], { stdin, env = {} }: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
+export function hfkit(
+  args: string[],
+  { stdin, env = {} }: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<Run> {
   const child = new Child(args, env);
   child.process.stdin.end(stdin);
   return child.exited.then(({ code }) => ({ code, stdout: child.stdout, stderr: child.stderr }));
@@ -71,7 +74,8 @@ export class Child {
 
 /** Polls `done` every 10 ms for up to `ms`; answers whether it held. */
 export async function poll(done: () => boolean, ms = 2000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 10))) if (done()) return true;
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 10)))
+    if (done()) return true;
   return done();
 }
 

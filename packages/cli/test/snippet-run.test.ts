@@ -15,7 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => hub.close());
 
-function run(command: string, args: string[], cwd: string, stdio: StdioOptions): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  stdio: StdioOptions,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio, env: { ...process.env, FORCE_COLOR: "0" } });
     let stdout = "";
@@ -37,7 +42,20 @@ it("`pnpm -s hfkit snippet … > f.mjs` writes only the snippet; `node f.mjs` ru
 
   const file = join(dir, "f.mjs");
   const fd = openSync(file, "w");
-  const args = ["-s", "hfkit", "snippet", "org/chat", "--model-file", model, "--lang", "js", "--client", "hfkit", "--base-url", hub.url];
+  const args = [
+    "-s",
+    "hfkit",
+    "snippet",
+    "org/chat",
+    "--model-file",
+    model,
+    "--lang",
+    "js",
+    "--client",
+    "hfkit",
+    "--base-url",
+    hub.url,
+  ];
   const made = await run("pnpm", args, ROOT, ["ignore", fd, "pipe"]).finally(() => closeSync(fd));
   expect(made.code, made.stderr).toBe(0);
   const code = await readFile(file, "utf8");
@@ -69,15 +87,26 @@ it("`hfkit snippet MODEL` with HF_ENDPOINT at a mock hub prints what a --model-f
     const fromHub = await hfkit(["snippet", id], { env: { HF_ENDPOINT: hub.url, HF_TOKEN: "hf_snippet" } });
     expect(fromHub.code, fromHub.stderr).toBe(0);
     expect(fromHub.stdout, id).toBe(offline.stdout);
-    expect(hub.requests.at(-1)).toMatchObject({ method: "GET", path: `/api/models/${id}`, headers: { authorization: "Bearer hf_snippet" } });
+    expect(hub.requests.at(-1)).toMatchObject({
+      method: "GET",
+      path: `/api/models/${id}`,
+      headers: { authorization: "Bearer hf_snippet" },
+    });
   }
   // A model of another task: the Hub's pipeline tag says which, as for a real one.
   const fillMask = await hfkit(["snippet", "hfkit/fill-mask"], { env: { HF_ENDPOINT: hub.url } });
-  expect(fillMask).toMatchObject({ code: 1, stderr: "hfkit snippet: no snippets for hfkit/fill-mask (pipeline_tag: fill-mask): only text-generation and chat models have them\n" });
+  expect(fillMask).toMatchObject({
+    code: 1,
+    stderr:
+      "hfkit snippet: no snippets for hfkit/fill-mask (pipeline_tag: fill-mask): only text-generation and chat models have them\n",
+  });
   // What chat answers, snippet knows: a model the hub does not list is answered by both (lenient mode).
   const env = { HF_ENDPOINT: hub.url, HF_INFERENCE_ENDPOINT: hub.url };
   const listed = "meta-llama/Llama-3.1-8B-Instruct";
-  expect(await hfkit(["chat", "-m", listed, "hi"], { env })).toMatchObject({ code: 0, stdout: "The capital of France is Paris.\n" });
+  expect(await hfkit(["chat", "-m", listed, "hi"], { env })).toMatchObject({
+    code: 0,
+    stdout: "The capital of France is Paris.\n",
+  });
   const unlisted = await hfkit(["snippet", listed], { env });
   expect(unlisted.code, unlisted.stderr).toBe(0);
   expect(unlisted.stdout).toContain(listed);

@@ -96,7 +96,10 @@ it("--json: reasoning, content and the echoed model id hold no raw control chara
     const run = await chat(["-m", "org/model", "--json", ...flags, "hi"]);
     expect(run.code, flags.join()).toBe(0);
     expect(controls(run.stdout), flags.join()).toEqual([]);
-    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, any>);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, any>);
     expect(lines.every((line) => line.model === MODEL_ECHO)).toBe(true);
     const choices = lines.map((line) => line.choices[0]);
     const text = choices.map((c) => c.delta?.content ?? c.message?.content ?? "").join("");

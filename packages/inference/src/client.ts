@@ -56,7 +56,10 @@ export class InferenceClient extends TaskClient {
   }
 
   /** A chat answer streamed as chunks, for `for await`: see {@link chatCompletionStream}. */
-  chatCompletionStream<T = unknown>(args: ChatCompletionArgs<T>, options?: Options): AsyncGenerator<ChatCompletionStreamOutput<T>, undefined, unknown> {
+  chatCompletionStream<T = unknown>(
+    args: ChatCompletionArgs<T>,
+    options?: Options,
+  ): AsyncGenerator<ChatCompletionStreamOutput<T>, undefined, unknown> {
     return chatCompletionStream<T>(this.args(args), this.options(options));
   }
 
@@ -99,7 +102,10 @@ export class InferenceClient extends TaskClient {
   }
 
   /** A tool loop streamed as events, with the client's token and options: see {@link runToolsStream}. */
-  runToolsStream<const S extends readonly SchemaLike[]>(args: RunToolsArgs<S>, options?: RunToolsOptions): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
+  runToolsStream<const S extends readonly SchemaLike[]>(
+    args: RunToolsArgs<S>,
+    options?: RunToolsOptions,
+  ): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
     return runToolsStream<S>(this.args(args), this.options(options));
   }
 }
@@ -118,7 +124,8 @@ export class InferenceClientEndpoint extends InferenceClient {
   /** The older hfkit form: the endpoint every call goes to, then as {@link InferenceClient}'s constructor. */
   constructor(endpointUrl: string, accessToken?: string, defaultOptions?: Options);
   constructor(first?: string, second?: string | Options, third: Options = {}) {
-    if (first !== undefined && /^https?:\/\//i.test(first)) super(typeof second === "string" ? second : undefined, { ...third, endpointUrl: first });
+    if (first !== undefined && /^https?:\/\//i.test(first))
+      super(typeof second === "string" ? second : undefined, { ...third, endpointUrl: first });
     else super(first, typeof second === "object" ? second : third);
   }
 }

@@ -4,7 +4,15 @@ import { collectStream, InferenceClient, ValidationError } from "../src/index";
 import { messages, within } from "./helpers";
 
 // Every TGI version's framing (BACKENDS.md), over real loopback HTTP.
-const versions = ["hfkit/tgi-2.0", "hfkit/tgi-2.1", "hfkit/tgi-2.2", "hfkit/tgi-2.4.0", "hfkit/tgi-2.4.1", "hfkit/tgi-3.1", "hfkit/tgi-3.2"];
+const versions = [
+  "hfkit/tgi-2.0",
+  "hfkit/tgi-2.1",
+  "hfkit/tgi-2.2",
+  "hfkit/tgi-2.4.0",
+  "hfkit/tgi-2.4.1",
+  "hfkit/tgi-3.1",
+  "hfkit/tgi-3.2",
+];
 const TEXT = "The capital of France is Paris.";
 
 let hub: MockHub;
@@ -66,7 +74,11 @@ describe.each(versions)("%s", (model) => {
 
 it("usage chunks (TGI >= 2.3) arrive before completion", async () => {
   const chunks = [];
-  for await (const c of client.chatCompletionStream({ model: "hfkit/tgi-3.2", messages, stream_options: { include_usage: true } })) {
+  for await (const c of client.chatCompletionStream({
+    model: "hfkit/tgi-3.2",
+    messages,
+    stream_options: { include_usage: true },
+  })) {
     chunks.push(c);
   }
   const last = chunks.at(-1)!;
@@ -75,7 +87,9 @@ it("usage chunks (TGI >= 2.3) arrive before completion", async () => {
 });
 
 it("the server receives the payload TGI accepts", async () => {
-  await collectStream(client.chatCompletionStream({ model: "hfkit/tgi-3.2", messages, top_p: 1, presence_penalty: 0, seed: 7 }));
+  await collectStream(
+    client.chatCompletionStream({ model: "hfkit/tgi-3.2", messages, top_p: 1, presence_penalty: 0, seed: 7 }),
+  );
   const req = hub.requests.at(-1)!;
   expect(req.path).toBe("/models/hfkit/tgi-3.2/v1/chat/completions");
   expect(req.body).toEqual({ model: "hfkit/tgi-3.2", messages, seed: 7, stream: true });
@@ -101,7 +115,9 @@ describe("TGI before 2.0.2: temperature 0", () => {
   ])("%s: sent once more as greedy, then at once for later calls", async (_name, id, sampling) => {
     const model = oldTgi(id);
     for (let call = 0; call < 2; call++) {
-      const out = await within(collectStream(client.chatCompletionStream({ model, messages, ...sampling }, { logger })));
+      const out = await within(
+        collectStream(client.chatCompletionStream({ model, messages, ...sampling }, { logger })),
+      );
       expect(out.choices[0]?.message.content).toBe(TEXT);
     }
     const [refused, ...greedy] = chatBodies();
@@ -130,7 +146,9 @@ describe("TGI before 2.0.2: temperature 0", () => {
   });
 
   it("TGI 2.0.2 and later decode temperature 0 greedily themselves: sent as is, one request", async () => {
-    const out = await within(collectStream(client.chatCompletionStream({ model: "hfkit/tgi-2.0", messages, temperature: 0 }, { logger })));
+    const out = await within(
+      collectStream(client.chatCompletionStream({ model: "hfkit/tgi-2.0", messages, temperature: 0 }, { logger })),
+    );
     expect(out.choices[0]?.message.content).toBe(TEXT);
     expect(chatBodies().map((b) => [b.temperature, b.top_p])).toEqual([[0, undefined]]);
     expect(warnings).toEqual([]);
@@ -139,7 +157,9 @@ describe("TGI before 2.0.2: temperature 0", () => {
   it("another validation error is raised: resent at most once, and not at all by TGI >= 2.0.2", async () => {
     const model = oldTgi("other-error");
     const tooLong = { messages, temperature: 0, max_tokens: 5000 };
-    const error = await within(collectStream(client.chatCompletionStream({ model, ...tooLong }, { logger })).catch((e: unknown) => e));
+    const error = await within(
+      collectStream(client.chatCompletionStream({ model, ...tooLong }, { logger })).catch((e: unknown) => e),
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as Error).message).toContain("must be <= 4096");
     expect(chatBodies().map((b) => [b.temperature, b.top_p])).toEqual([
@@ -147,7 +167,9 @@ describe("TGI before 2.0.2: temperature 0", () => {
       [undefined, 1e-6],
     ]);
     hub.reset();
-    const refused = await client.chatCompletion({ model: "hfkit/tgi-2.0", ...tooLong }, { logger }).catch((e: unknown) => e);
+    const refused = await client
+      .chatCompletion({ model: "hfkit/tgi-2.0", ...tooLong }, { logger })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ValidationError);
     expect((refused as Error).message).toContain("must be <= 4096");
     expect(chatBodies()).toHaveLength(1);

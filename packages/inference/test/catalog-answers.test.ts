@@ -23,9 +23,17 @@ const raw = useRawServer(() => {
   catalogMemory.lookups.clear();
 });
 const JSON_TYPE = "application/json";
-const options = (extra: ListModelsOptions = {}): ListModelsOptions => ({ routerUrl: raw.server.url, accessToken: HF_SECRET, ...extra });
+const options = (extra: ListModelsOptions = {}): ListModelsOptions => ({
+  routerUrl: raw.server.url,
+  accessToken: HF_SECRET,
+  ...extra,
+});
 const answer = (body: unknown, status = 200, type = JSON_TYPE): void =>
-  raw.server.handle((_req, reply) => whole(reply, status, type, typeof body === "string" ? body : JSON.stringify(body), [["x-request-id", `req-${HF_SECRET}`]]));
+  raw.server.handle((_req, reply) =>
+    whole(reply, status, type, typeof body === "string" ? body : JSON.stringify(body), [
+      ["x-request-id", `req-${HF_SECRET}`],
+    ]),
+  );
 
 describe("tolerance", () => {
   it("fields missing or of the wrong type are left out; new fields are ignored; entries without an id or a provider name are skipped", async () => {
@@ -40,9 +48,22 @@ describe("tolerance", () => {
           owned_by: 7,
           architecture: { input_modalities: ["text", 3, "image"], output_modalities: "text", tokenizer: "x" },
           providers: [
-            { provider: "a", status: 1, context_length: "long", pricing: { input: 1 }, supports_tools: "yes", supports_structured_output: null, is_model_author: 0 },
+            {
+              provider: "a",
+              status: 1,
+              context_length: "long",
+              pricing: { input: 1 },
+              supports_tools: "yes",
+              supports_structured_output: null,
+              is_model_author: 0,
+            },
             { provider: "b", status: "live", context_length: 8192, pricing: { input: 0.5, output: "1" } },
-            { provider: "c", pricing: { input: 0.25, output: 2, cached: 0.1 }, new_field: { nested: true }, supports_tools: false },
+            {
+              provider: "c",
+              pricing: { input: 0.25, output: 2, cached: 0.1 },
+              new_field: { nested: true },
+              supports_tools: false,
+            },
             { status: "live" },
             { provider: 5 },
             "d",
@@ -63,7 +84,11 @@ describe("tolerance", () => {
       {
         id: "org/odd",
         architecture: { input_modalities: ["text", "image"], output_modalities: [] },
-        providers: [{ provider: "a" }, { provider: "b", status: "live", context_length: 8192 }, { provider: "c", pricing: { input: 0.25, output: 2 }, supports_tools: false }],
+        providers: [
+          { provider: "a" },
+          { provider: "b", status: "live", context_length: 8192 },
+          { provider: "c", pricing: { input: 0.25, output: 2 }, supports_tools: false },
+        ],
       },
       { id: "org/providers-not-a-list", providers: [] },
     ]);
@@ -115,16 +140,30 @@ describe("HTTP errors", () => {
     const error = await listModels(options()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toBeInstanceOf(InferenceClientHubApiError);
-    expect(error).toMatchObject({ status: 401, requestId: "req-[redacted]", url: `${raw.server.url}/v1/models`, httpRequest: { method: "GET" } });
-    expect((error as AuthenticationError).body).toEqual({ error: "Invalid credentials in Authorization header: Bearer [redacted]" });
+    expect(error).toMatchObject({
+      status: 401,
+      requestId: "req-[redacted]",
+      url: `${raw.server.url}/v1/models`,
+      httpRequest: { method: "GET" },
+    });
+    expect((error as AuthenticationError).body).toEqual({
+      error: "Invalid credentials in Authorization header: Bearer [redacted]",
+    });
     expectNoSecret(error, HF_SECRET);
   });
 
   it("a token of another form than hf_ is redacted too, wherever the answer echoes it", async () => {
     const key = "sk-OtherFormOfKey-0123456789";
-    raw.server.handle((_req, reply) => whole(reply, 403, JSON_TYPE, JSON.stringify({ error: `key ${key} refused` }), [["x-request-id", key]]));
+    raw.server.handle((_req, reply) =>
+      whole(reply, 403, JSON_TYPE, JSON.stringify({ error: `key ${key} refused` }), [["x-request-id", key]]),
+    );
     const error = await listModels(options({ accessToken: key })).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: "PermissionError", status: 403, requestId: "[redacted]", body: { error: "key [redacted] refused" } });
+    expect(error).toMatchObject({
+      name: "PermissionError",
+      status: 403,
+      requestId: "[redacted]",
+      body: { error: "key [redacted] refused" },
+    });
     expectNoSecret(error, key);
   });
 

@@ -15,7 +15,17 @@ beforeAll(async () => {
       "acme/vision": {
         maxTotalTokens: 8192,
         architecture: { inputModalities: ["text", "image"] },
-        providers: ["groq", { provider: "acme", status: "staging", contextLength: null, pricing: { input: 1, output: 2 }, supportsTools: false, isModelAuthor: true }],
+        providers: [
+          "groq",
+          {
+            provider: "acme",
+            status: "staging",
+            contextLength: null,
+            pricing: { input: 1, output: 2 },
+            supportsTools: false,
+            isModelAuthor: true,
+          },
+        ],
       },
     },
   });
@@ -30,7 +40,11 @@ afterEach(() => vi.useRealTimers());
 
 const TOKEN = "hf_catalogTokenAAAAAAAAAAAAAAAAAAAA";
 const OTHER = "hf_catalogTokenBBBBBBBBBBBBBBBBBBBB";
-const options = (extra: ListModelsOptions = {}): ListModelsOptions => ({ routerUrl: hub.url, accessToken: TOKEN, ...extra });
+const options = (extra: ListModelsOptions = {}): ListModelsOptions => ({
+  routerUrl: hub.url,
+  accessToken: TOKEN,
+  ...extra,
+});
 const asked = () => hub.requests.filter((r) => r.path === "/v1/models");
 const realFetch = globalThis.fetch;
 
@@ -43,17 +57,40 @@ describe("listModels", () => {
       owned_by: "acme",
       architecture: { input_modalities: ["text", "image"], output_modalities: ["text"] },
       providers: [
-        { provider: "groq", status: "live", context_length: 8192, pricing: { input: 0.1, output: 0.3 }, supports_tools: true, supports_structured_output: true, is_model_author: false },
-        { provider: "acme", status: "staging", pricing: { input: 1, output: 2 }, supports_tools: false, supports_structured_output: true, is_model_author: true },
+        {
+          provider: "groq",
+          status: "live",
+          context_length: 8192,
+          pricing: { input: 0.1, output: 0.3 },
+          supports_tools: true,
+          supports_structured_output: true,
+          is_model_author: false,
+        },
+        {
+          provider: "acme",
+          status: "staging",
+          pricing: { input: 1, output: 2 },
+          supports_tools: false,
+          supports_structured_output: true,
+          is_model_author: true,
+        },
       ],
     });
     expect(models.some((m) => m.id === "hfkit/router-none")).toBe(false);
-    expect(asked()).toEqual([expect.objectContaining({ method: "GET", headers: expect.objectContaining({ authorization: `Bearer ${TOKEN}` }) })]);
+    expect(asked()).toEqual([
+      expect.objectContaining({
+        method: "GET",
+        headers: expect.objectContaining({ authorization: `Bearer ${TOKEN}` }),
+      }),
+    ]);
   });
 
   it("asks https://router.huggingface.co/v1/models by default", async () => {
     const urls: string[] = [];
-    const fetch = (url: string, init?: RequestInit) => (urls.push(url), realFetch(url.replace("https://router.huggingface.co", hub.url), init));
+    const fetch = (url: string, init?: RequestInit) => (
+      urls.push(url),
+      realFetch(url.replace("https://router.huggingface.co", hub.url), init)
+    );
     const models = await listModels({ accessToken: TOKEN, fetch });
     expect(urls).toEqual(["https://router.huggingface.co/v1/models"]);
     expect(models.map((m) => m.id)).toContain("hfkit/router-multi");
@@ -125,13 +162,18 @@ describe("the memory of the list", () => {
 });
 
 describe("InferenceClient.listModels", () => {
-  const fetch = (url: string, init?: RequestInit) => realFetch(url.replace("https://router.huggingface.co", hub.url), init);
+  const fetch = (url: string, init?: RequestInit) =>
+    realFetch(url.replace("https://router.huggingface.co", hub.url), init);
 
   it("sends the client's token, with its default options (its fetch, its headers)", async () => {
     const client = new InferenceClient(TOKEN, { fetch, headers: { "x-app": "catalog" } });
     const models = await client.listModels();
     expect(models.map((m) => m.id)).toContain("acme/vision");
-    expect(asked()).toEqual([expect.objectContaining({ headers: expect.objectContaining({ authorization: `Bearer ${TOKEN}`, "x-app": "catalog" }) })]);
+    expect(asked()).toEqual([
+      expect.objectContaining({
+        headers: expect.objectContaining({ authorization: `Bearer ${TOKEN}`, "x-app": "catalog" }),
+      }),
+    ]);
   });
 
   it("a call's own token and options override the client's", async () => {

@@ -32,15 +32,22 @@ const binaryInvalid = (good: Record<string, unknown>): Case[] => [
   { name: "parameters a string", args: { ...good, parameters: "x" }, field: "parameters" },
 ];
 /** A prompt and an optional image: absent is fine, given it must be a file. */
-const optionalImageInvalid = (good: Record<string, unknown>): Case[] => binaryInvalid(good).filter((c) => c.name !== "inputs missing");
-const imageOut = (good: Record<string, unknown>): Case[] => [{ name: "outputType bogus", args: good, options: { outputType: "bogus" }, field: "outputType" }];
+const optionalImageInvalid = (good: Record<string, unknown>): Case[] =>
+  binaryInvalid(good).filter((c) => c.name !== "inputs missing");
+const imageOut = (good: Record<string, unknown>): Case[] => [
+  { name: "outputType bogus", args: good, options: { outputType: "bogus" }, field: "outputType" },
+];
 
 /** Each task served by a provider: its function and its invalid inputs. */
 const TASKS: Record<string, { fn: keyof typeof hf; cases: Case[] }> = {
   // A provider that fetches audio takes its URL (and refuses any other string in its own words): not a string, then.
   "automatic-speech-recognition": {
     fn: "automaticSpeechRecognition",
-    cases: [...binaryInvalid({ inputs: audio }).filter((c) => c.name !== "inputs a string"), { name: "inputs a number", args: { inputs: 42 }, field: "inputs" }, { name: "inputs an empty string", args: { inputs: "" }, field: "inputs" }],
+    cases: [
+      ...binaryInvalid({ inputs: audio }).filter((c) => c.name !== "inputs a string"),
+      { name: "inputs a number", args: { inputs: 42 }, field: "inputs" },
+      { name: "inputs an empty string", args: { inputs: "" }, field: "inputs" },
+    ],
   },
   "audio-to-audio": { fn: "audioToAudio", cases: binaryInvalid({ inputs: audio }) },
   "feature-extraction": {
@@ -52,8 +59,14 @@ const TASKS: Record<string, { fn: keyof typeof hf; cases: Case[] }> = {
     ],
   },
   "image-segmentation": { fn: "imageSegmentation", cases: binaryInvalid({ inputs: blob }) },
-  "image-text-to-image": { fn: "imageTextToImage", cases: optionalImageInvalid({ inputs: blob, parameters: { prompt: "a dog" } }) },
-  "image-text-to-video": { fn: "imageTextToVideo", cases: optionalImageInvalid({ inputs: blob, parameters: { prompt: "a dog" } }) },
+  "image-text-to-image": {
+    fn: "imageTextToImage",
+    cases: optionalImageInvalid({ inputs: blob, parameters: { prompt: "a dog" } }),
+  },
+  "image-text-to-video": {
+    fn: "imageTextToVideo",
+    cases: optionalImageInvalid({ inputs: blob, parameters: { prompt: "a dog" } }),
+  },
   "image-to-image": { fn: "imageToImage", cases: binaryInvalid({ inputs: blob }) },
   "image-to-text": { fn: "imageToText", cases: binaryInvalid({ inputs: blob }) },
   "image-to-video": { fn: "imageToVideo", cases: binaryInvalid({ inputs: blob }) },
@@ -61,12 +74,23 @@ const TASKS: Record<string, { fn: keyof typeof hf; cases: Case[] }> = {
     fn: "textGeneration",
     cases: [
       { name: "inputs a number", args: { inputs: 42 }, field: "inputs" },
-      { name: "temperature -1", args: { inputs: "a", parameters: { temperature: -1 } }, field: "parameters.temperature" },
-      { name: "max_new_tokens 1.5", args: { inputs: "a", parameters: { max_new_tokens: 1.5 } }, field: "parameters.max_new_tokens" },
+      {
+        name: "temperature -1",
+        args: { inputs: "a", parameters: { temperature: -1 } },
+        field: "parameters.temperature",
+      },
+      {
+        name: "max_new_tokens 1.5",
+        args: { inputs: "a", parameters: { max_new_tokens: 1.5 } },
+        field: "parameters.max_new_tokens",
+      },
     ],
   },
   "text-to-audio": { fn: "textToAudio", cases: textInvalid({ inputs: "a song" }) },
-  "text-to-image": { fn: "textToImage", cases: [...textInvalid({ inputs: "a cat" }), ...imageOut({ inputs: "a cat" })] },
+  "text-to-image": {
+    fn: "textToImage",
+    cases: [...textInvalid({ inputs: "a cat" }), ...imageOut({ inputs: "a cat" })],
+  },
   "text-to-speech": { fn: "textToSpeech", cases: textInvalid({ inputs: "hello" }) },
   "text-to-video": { fn: "textToVideo", cases: textInvalid({ inputs: "a cat" }) },
 };
@@ -99,7 +123,10 @@ describe.each(Object.entries(TASKS))("%s", (task, { fn, cases }) => {
         return new Response("{}", { status: 500 });
       };
       const call = hf[fn] as unknown as Fn;
-      const error = await call({ model: "org/model", accessToken: "hf_test", ...args, ...target }, { fetch, ...options }).catch((e: unknown) => e);
+      const error = await call(
+        { model: "org/model", accessToken: "hf_test", ...args, ...target },
+        { fetch, ...options },
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(hf.InputError);
       expect((error as hf.InputError).field).toBe(field);
       expect(sent).toEqual([]);

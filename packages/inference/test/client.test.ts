@@ -31,7 +31,12 @@ describe("where a call goes", () => {
     [{ endpointUrl: "https://ep.test/v1" }, "m", "https://ep.test/v1/chat/completions", "m"],
     [{ endpointUrl: "https://ep.test/v1/chat/completions" }, "m", "https://ep.test/v1/chat/completions", "m"],
     [{ baseUrl: "http://hub.test/" }, "org/name", "http://hub.test/models/org/name/v1/chat/completions", "org/name"],
-    [{ provider: "hf-inference" }, "org/name", "https://router.huggingface.co/hf-inference/models/org/name/v1/chat/completions", "org/name"],
+    [
+      { provider: "hf-inference" },
+      "org/name",
+      "https://router.huggingface.co/hf-inference/models/org/name/v1/chat/completions",
+      "org/name",
+    ],
     [{}, "org/name", "https://router.huggingface.co/v1/chat/completions", "org/name"],
     [{ provider: "auto" }, "org/name", "https://router.huggingface.co/v1/chat/completions", "org/name"],
     [{ provider: "together" }, "org/name", "https://router.huggingface.co/v1/chat/completions", "org/name:together"],
@@ -64,14 +69,24 @@ describe("where a call goes", () => {
     const rec = recordingFetch(() => json(answer));
     await new InferenceClientEndpoint("https://a.test", "t", { fetch: rec.fetch }).chatCompletion({ messages });
     await new HfInferenceEndpoint("https://b.test", "t", { fetch: rec.fetch }).chatCompletion({ messages });
-    expect(rec.seen.map((s) => s.url)).toEqual(["https://a.test/v1/chat/completions", "https://b.test/v1/chat/completions"]);
+    expect(rec.seen.map((s) => s.url)).toEqual([
+      "https://a.test/v1/chat/completions",
+      "https://b.test/v1/chat/completions",
+    ]);
   });
 
   it("InferenceClientEndpoint takes @huggingface/inference's (token, {endpointUrl}) form: the token is sent, not parsed as a URL", async () => {
     const rec = recordingFetch(() => json(answer));
-    await new InferenceClientEndpoint("hf_token", { endpointUrl: "https://c.test", fetch: rec.fetch }).chatCompletion({ messages });
-    await new InferenceClientEndpoint(undefined, { endpointUrl: "https://d.test", fetch: rec.fetch }).chatCompletion({ messages });
-    expect(rec.seen.map((s) => s.url)).toEqual(["https://c.test/v1/chat/completions", "https://d.test/v1/chat/completions"]);
+    await new InferenceClientEndpoint("hf_token", { endpointUrl: "https://c.test", fetch: rec.fetch }).chatCompletion({
+      messages,
+    });
+    await new InferenceClientEndpoint(undefined, { endpointUrl: "https://d.test", fetch: rec.fetch }).chatCompletion({
+      messages,
+    });
+    expect(rec.seen.map((s) => s.url)).toEqual([
+      "https://c.test/v1/chat/completions",
+      "https://d.test/v1/chat/completions",
+    ]);
     expect(rec.seen.map((s) => s.headers.authorization)).toEqual(["Bearer hf_token", undefined]);
   });
 });
@@ -101,7 +116,10 @@ describe("requests", () => {
   it("headers, billTo, use_cache and fetchOptions", async () => {
     const { client: c, seen } = client({ baseUrl: "http://hub.test", headers: { "X-Extra": "1" } });
     const dispatcher = { marker: true };
-    await c.chatCompletion({ model: "o/m", messages }, { billTo: "my-org", use_cache: false, fetchOptions: { dispatcher } });
+    await c.chatCompletion(
+      { model: "o/m", messages },
+      { billTo: "my-org", use_cache: false, fetchOptions: { dispatcher } },
+    );
     expect(seen[0]!.headers["x-extra"]).toBe("1");
     expect(seen[0]!.headers["x-hf-bill-to"]).toBe("my-org");
     expect(seen[0]!.headers["x-use-cache"]).toBe("false");
@@ -123,13 +141,21 @@ describe("requests", () => {
   it("onResponse sees status, headers, url and request id", async () => {
     const { client: c } = client({ baseUrl: "http://hub.test" });
     const seen: unknown[] = [];
-    await c.chatCompletion({ model: "o/m", messages }, { onResponse: (r) => seen.push([r.status, r.requestId, r.url]) });
+    await c.chatCompletion(
+      { model: "o/m", messages },
+      { onResponse: (r) => seen.push([r.status, r.requestId, r.url]) },
+    );
     expect(seen).toEqual([[200, "req-1", "http://hub.test/models/o/m/v1/chat/completions"]]);
   });
 
   it("refuses a body without getReader (node-fetch) with a clear error", async () => {
     const nodeFetchLike = async () =>
-      ({ ok: true, status: 200, headers: new Headers({ "content-type": "text/event-stream" }), body: { pipe() {} } }) as unknown as Response;
+      ({
+        ok: true,
+        status: 200,
+        headers: new Headers({ "content-type": "text/event-stream" }),
+        body: { pipe() {} },
+      }) as unknown as Response;
     const c = new InferenceClient("t", { endpointUrl: "http://ep.test", fetch: nodeFetchLike });
     await expect(c.chatCompletionStream({ messages }).next()).rejects.toThrow(/node-fetch/);
   });
@@ -141,7 +167,9 @@ describe("requests", () => {
 
 describe("chatCompletion", () => {
   it("answers the ChatCompletionOutput, normalised", async () => {
-    const rec = recordingFetch(() => json({ ...answer, choices: [{ ...answer.choices[0], finish_reason: "eos_token" }] }));
+    const rec = recordingFetch(() =>
+      json({ ...answer, choices: [{ ...answer.choices[0], finish_reason: "eos_token" }] }),
+    );
     const out = await chatCompletion({ model: "o/m", messages }, { baseUrl: "http://hub.test", fetch: rec.fetch });
     expect(out.choices[0]?.finish_reason).toBe("stop");
     expect(out.usage.total_tokens).toBe(2);

@@ -43,11 +43,21 @@ describe.each(["hfkit/vllm", "hfkit/sglang", "hfkit/llamacpp"])("textGeneration 
 
   it("sends TGI's parameters in OpenAI's words, and the prompt before the text with return_full_text", async () => {
     const out = await client.textGeneration(
-      { endpointUrl: endpointOf(model), inputs: PROMPT, parameters: { max_new_tokens: 3, do_sample: false, stop: ["\n"], return_full_text: true } },
+      {
+        endpointUrl: endpointOf(model),
+        inputs: PROMPT,
+        parameters: { max_new_tokens: 3, do_sample: false, stop: ["\n"], return_full_text: true },
+      },
       { backend: "openai" },
     );
     expect(out.generated_text).toBe(`${PROMPT}The capital of`);
-    expect(hub.requests.at(-1)?.body).toEqual({ model: "tgi", prompt: PROMPT, max_tokens: 3, temperature: 0, stop: ["\n"] });
+    expect(hub.requests.at(-1)?.body).toEqual({
+      model: "tgi",
+      prompt: PROMPT,
+      max_tokens: 3,
+      temperature: 0,
+      stop: ["\n"],
+    });
   });
 
   it("streams one event per token, the whole text in the last one only, and ends without waiting for the socket", async () => {
@@ -61,8 +71,14 @@ describe.each(["hfkit/vllm", "hfkit/sglang", "hfkit/llamacpp"])("textGeneration 
 
 it("an error inside a 200 completions stream is the typed error", async () => {
   hub.inject({ type: "overloadedInStream", afterChunks: 2 }, { model: "hfkit/vllm", times: 1 });
-  const stream = client.textGenerationStream({ endpointUrl: endpointOf("hfkit/vllm"), inputs: PROMPT }, { backend: "openai" });
-  const error = await events(stream).then(() => undefined, (e: unknown) => e);
+  const stream = client.textGenerationStream(
+    { endpointUrl: endpointOf("hfkit/vllm"), inputs: PROMPT },
+    { backend: "openai" },
+  );
+  const error = await events(stream).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(HttpError);
   expect((error as HttpError).message).toMatch(/overloaded.*inside the stream|inside the stream.*overloaded/);
 });
@@ -73,9 +89,20 @@ it("a TGI endpoint still answers on `/` (generate), never on the completions rou
   expect(paths()).toEqual(["/endpoints/hfkit/tgi-3.2"]);
 });
 
-it.each([false, true])("the same text from TGI's `/`, the pipeline and a completions route (return_full_text %s)", async (full) => {
-  const ask = (model: string) =>
-    client.textGeneration({ endpointUrl: endpointOf(model), inputs: PROMPT, parameters: { return_full_text: full, max_new_tokens: 4 } });
-  const texts = await Promise.all(["hfkit/tgi-3.2", "hfkit/tgi-2.0", "hfkit/transformers-chat", "hfkit/vllm"].map(async (m) => (await ask(m)).generated_text));
-  expect(new Set(texts)).toEqual(new Set([`${full ? PROMPT : ""}The capital of France`]));
-});
+it.each([false, true])(
+  "the same text from TGI's `/`, the pipeline and a completions route (return_full_text %s)",
+  async (full) => {
+    const ask = (model: string) =>
+      client.textGeneration({
+        endpointUrl: endpointOf(model),
+        inputs: PROMPT,
+        parameters: { return_full_text: full, max_new_tokens: 4 },
+      });
+    const texts = await Promise.all(
+      ["hfkit/tgi-3.2", "hfkit/tgi-2.0", "hfkit/transformers-chat", "hfkit/vllm"].map(
+        async (m) => (await ask(m)).generated_text,
+      ),
+    );
+    expect(new Set(texts)).toEqual(new Set([`${full ? PROMPT : ""}The capital of France`]));
+  },
+);

@@ -17,9 +17,13 @@ afterEach(() => {
 
 async function linesOf(model: string): Promise<string[]> {
   const lines: string[] = [];
-  const client = new InferenceClient(TOKEN, { baseUrl: hub.url, logger: { warn: () => {}, debug: (line) => void lines.push(line) } });
+  const client = new InferenceClient(TOKEN, {
+    baseUrl: hub.url,
+    logger: { warn: () => {}, debug: (line) => void lines.push(line) },
+  });
   let text = "";
-  for await (const chunk of client.chatCompletionStream({ model, messages: QUESTION })) text += chunk.choices[0]?.delta?.content ?? "";
+  for await (const chunk of client.chatCompletionStream({ model, messages: QUESTION }))
+    text += chunk.choices[0]?.delta?.content ?? "";
   expect(text).toBe("The capital of France is Paris.");
   return lines;
 }

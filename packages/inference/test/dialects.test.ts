@@ -29,7 +29,8 @@ beforeAll(async () => {
 afterAll(() => hub.close());
 
 /** A client on the hub's hf-inference routes (`/models/{id}/v1/chat/completions`). */
-const onHub = (options: Options = {}): InferenceClient => new InferenceClient("hf_dialects", { baseUrl: hub.url, maxRetries: 0, ...options });
+const onHub = (options: Options = {}): InferenceClient =>
+  new InferenceClient("hf_dialects", { baseUrl: hub.url, maxRetries: 0, ...options });
 
 /** A client on the router's URL, which this fetch sends to the hub (no network). */
 function onRouter(options: Options = {}): { client: InferenceClient; bodies: Array<Record<string, unknown>> } {
@@ -62,18 +63,29 @@ describe("reasoning, whichever name the server uses", () => {
     expect(joined(run.chunks, "content")).toBe(TEXT);
   });
 
-  it.each(["hfkit/vllm-0.10", "hfkit/vllm", "hfkit/sglang"])("%s: collectStream and chatCompletion give message.reasoning", async (model) => {
-    const collected = await collectStream(onHub({ backend: "openai" }).chatCompletionStream({ model, messages: QUESTION }));
-    expect(collected.choices[0]?.message).toMatchObject({ content: TEXT, reasoning: REASONING });
-    const whole = await onHub({ backend: "openai" }).chatCompletion({ model, messages: QUESTION });
-    expect(whole.choices[0]?.message).toMatchObject({ content: TEXT, reasoning: REASONING });
-  });
+  it.each(["hfkit/vllm-0.10", "hfkit/vllm", "hfkit/sglang"])(
+    "%s: collectStream and chatCompletion give message.reasoning",
+    async (model) => {
+      const collected = await collectStream(
+        onHub({ backend: "openai" }).chatCompletionStream({ model, messages: QUESTION }),
+      );
+      expect(collected.choices[0]?.message).toMatchObject({ content: TEXT, reasoning: REASONING });
+      const whole = await onHub({ backend: "openai" }).chatCompletion({ model, messages: QUESTION });
+      expect(whole.choices[0]?.message).toMatchObject({ content: TEXT, reasoning: REASONING });
+    },
+  );
 
   it("SGLang's `role: null, content: null` chunks while it reasons do not break a consumer or collectStream", async () => {
     const chunks: ChatCompletionStreamOutput[] = [];
-    for await (const chunk of onHub({ backend: "openai" }).chatCompletionStream({ model: "hfkit/sglang", messages: QUESTION })) chunks.push(chunk);
+    for await (const chunk of onHub({ backend: "openai" }).chatCompletionStream({
+      model: "hfkit/sglang",
+      messages: QUESTION,
+    }))
+      chunks.push(chunk);
     expect(chunks.some((c) => c.choices[0]?.delta?.content === null)).toBe(true);
-    const out = await collectStream(onHub({ backend: "openai" }).chatCompletionStream({ model: "hfkit/sglang", messages: QUESTION }));
+    const out = await collectStream(
+      onHub({ backend: "openai" }).chatCompletionStream({ model: "hfkit/sglang", messages: QUESTION }),
+    );
     expect(out.choices[0]?.message).toMatchObject({ role: "assistant", content: TEXT });
   });
 });
@@ -85,11 +97,16 @@ describe("inline <think>…</think>", () => {
   });
 
   it("splitThinking: reasoning out of content across the cut tags, in a stream and in a whole answer", async () => {
-    const run = await consume(onHub({ splitThinking: true }).chatCompletionStream({ model: "hfkit/think-inline", messages: QUESTION }));
+    const run = await consume(
+      onHub({ splitThinking: true }).chatCompletionStream({ model: "hfkit/think-inline", messages: QUESTION }),
+    );
     expect(run.error).toBeUndefined();
     expect(joined(run.chunks, "content")).toBe(TEXT);
     expect(joined(run.chunks, "reasoning")).toBe(REASONING);
-    const whole = await onHub({ splitThinking: true }).chatCompletion({ model: "hfkit/think-inline", messages: QUESTION });
+    const whole = await onHub({ splitThinking: true }).chatCompletion({
+      model: "hfkit/think-inline",
+      messages: QUESTION,
+    });
     expect(whole.choices[0]?.message).toMatchObject({ content: TEXT, reasoning: REASONING });
   });
 });
@@ -105,7 +122,13 @@ describe("chunks without choices", () => {
   });
 
   it("the usage-only last chunk (include_usage) is yielded, with choices [] and the usage", async () => {
-    const run = await consume(onHub({ backend: "openai" }).chatCompletionStream({ model: "hfkit/vllm", messages: QUESTION, stream_options: { include_usage: true } }));
+    const run = await consume(
+      onHub({ backend: "openai" }).chatCompletionStream({
+        model: "hfkit/vllm",
+        messages: QUESTION,
+        stream_options: { include_usage: true },
+      }),
+    );
     const last = run.chunks.at(-1);
     expect(last?.choices).toEqual([]);
     expect(last?.usage).toMatchObject({ prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) });
@@ -116,7 +139,11 @@ describe("chunks without choices", () => {
     const timeline = new Timeline();
     recordTimers(timeline);
     const run = await consume(
-      onHub({ backend: "openai" }).chatCompletionStream({ model: "hfkit/vllm", messages: QUESTION, stream_options: { include_usage: true, continuous_usage_stats: true } } as never),
+      onHub({ backend: "openai" }).chatCompletionStream({
+        model: "hfkit/vllm",
+        messages: QUESTION,
+        stream_options: { include_usage: true, continuous_usage_stats: true },
+      } as never),
     ).finally(() => vi.unstubAllGlobals());
     expect(run.error).toBeUndefined();
     expect(run.chunks.filter((c) => c.choices.length > 0).every((c) => c.usage != null)).toBe(true);
@@ -127,7 +154,13 @@ describe("chunks without choices", () => {
   });
 
   it("llama.cpp: prompt_progress chunks are yielded with choices [], timings pass through, the answer completes", async () => {
-    const run = await consume(onHub({ backend: "openai" }).chatCompletionStream({ model: "hfkit/llamacpp", messages: QUESTION, return_progress: true } as never));
+    const run = await consume(
+      onHub({ backend: "openai" }).chatCompletionStream({
+        model: "hfkit/llamacpp",
+        messages: QUESTION,
+        return_progress: true,
+      } as never),
+    );
     expect(run.error).toBeUndefined();
     const progress = run.chunks.filter((c) => c.prompt_progress !== undefined);
     expect(progress.length).toBeGreaterThan(0);
@@ -140,7 +173,9 @@ describe("chunks without choices", () => {
 describe("errors in the stream and from the router", () => {
   it("vLLM: an error object in a 200 stream is the typed error, even though [DONE] follows it", async () => {
     hub.inject({ type: "overloadedInStream", afterChunks: 2 }, { model: "hfkit/vllm", times: 1 });
-    const run = await consume(onHub({ backend: "openai" }).chatCompletionStream({ model: "hfkit/vllm", messages: QUESTION }));
+    const run = await consume(
+      onHub({ backend: "openai" }).chatCompletionStream({ model: "hfkit/vllm", messages: QUESTION }),
+    );
     expect(run.error).toBeInstanceOf(HttpError);
     expect((run.error as HttpError).message).toMatch(/overloaded/);
     expect((run.error as HttpError).message).toMatch(/inside the stream/);
@@ -148,15 +183,21 @@ describe("errors in the stream and from the router", () => {
 
   it("a provider that does not serve the model: ValidationError naming the provider", async () => {
     const { client } = onRouter();
-    const error = await client.chatCompletion({ model: "hfkit/router-multi:together-not", messages: QUESTION }).catch((e: unknown) => e);
+    const error = await client
+      .chatCompletion({ model: "hfkit/router-multi:together-not", messages: QUESTION })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({ status: 400, provider: "together-not" });
-    expect((error as Error).message).toMatch(/Model not supported by provider together-not \(HTTP 400 from provider together-not, request id mock-\d+\)/);
+    expect((error as Error).message).toMatch(
+      /Model not supported by provider together-not \(HTTP 400 from provider together-not, request id mock-\d+\)/,
+    );
   });
 
   it("no enabled provider: the error says what to do", async () => {
     const { client } = onRouter();
-    const error = await client.chatCompletion({ model: "hfkit/router-none", messages: QUESTION }).catch((e: unknown) => e);
+    const error = await client
+      .chatCompletion({ model: "hfkit/router-none", messages: QUESTION })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as Error).message).toMatch(/not supported by any provider you have enabled/);
     expect((error as Error).message).toMatch(/settings\/inference-providers/);
@@ -164,21 +205,25 @@ describe("errors in the stream and from the router", () => {
 
   it("the router's plain-text 404: NotFoundError naming the provider", async () => {
     const { client } = onRouter();
-    const error = await client.chatCompletion({ model: "acme/unknown:together", messages: QUESTION }).catch((e: unknown) => e);
+    const error = await client
+      .chatCompletion({ model: "acme/unknown:together", messages: QUESTION })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ status: 404, provider: "together", body: "Not Found" });
     expect((error as Error).message).toMatch(/from provider together/);
   });
 
-  it.each(["hfkit/router-multi:fastest", "hfkit/router-multi:cheapest", "hfkit/router-multi:preferred", "hfkit/router-multi:novita"])(
-    "the suffix of %s is sent untouched, and answered",
-    async (model) => {
-      const { client, bodies } = onRouter();
-      const out = await client.chatCompletion({ model, messages: QUESTION });
-      expect(out.choices[0]?.message.content).toBe(TEXT);
-      expect(bodies.map((b) => b.model)).toEqual([model]);
-    },
-  );
+  it.each([
+    "hfkit/router-multi:fastest",
+    "hfkit/router-multi:cheapest",
+    "hfkit/router-multi:preferred",
+    "hfkit/router-multi:novita",
+  ])("the suffix of %s is sent untouched, and answered", async (model) => {
+    const { client, bodies } = onRouter();
+    const out = await client.chatCompletion({ model, messages: QUESTION });
+    expect(out.choices[0]?.message.content).toBe(TEXT);
+    expect(bodies.map((b) => b.model)).toEqual([model]);
+  });
 });
 
 describe("null where the types say absent", () => {
@@ -186,13 +231,24 @@ describe("null where the types say absent", () => {
     const base = { id: "x", created: 1, model: "m", object: "chat.completion.chunk" };
     const raw = await startRawServer((req, reply) => {
       if (!(JSON.parse(req.body) as { stream?: boolean }).stream) {
-        const answer = { ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Paris" }, finish_reason: "stop", logprobs: null }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+        const answer = {
+          ...base,
+          object: "chat.completion",
+          choices: [
+            { index: 0, message: { role: "assistant", content: "Paris" }, finish_reason: "stop", logprobs: null },
+          ],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        };
         whole(reply, 200, "application/json", JSON.stringify(answer));
         return;
       }
       const out = chunked(reply, 200, [["Content-Type", "text/event-stream"]]);
-      out.chunk(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: "Paris" }, logprobs: null, finish_reason: null }], usage: null })}\n\n`);
-      out.chunk(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }], usage: null })}\n\ndata: [DONE]\n\n`);
+      out.chunk(
+        `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: "Paris" }, logprobs: null, finish_reason: null }], usage: null })}\n\n`,
+      );
+      out.chunk(
+        `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }], usage: null })}\n\ndata: [DONE]\n\n`,
+      );
       out.end();
     });
     try {

@@ -5,11 +5,23 @@
  */
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { chatCompletion, chatCompletionStream, featureExtraction, InferenceClient, InputError, listModels, textToImage } from "../src/index";
+import {
+  chatCompletion,
+  chatCompletionStream,
+  featureExtraction,
+  InferenceClient,
+  InputError,
+  listModels,
+  textToImage,
+} from "../src/index";
 import { mappingMemory } from "../src/targets/providers/mapping";
 
 let hub: MockHub;
-const MODELS = { "org/image": { inferenceProviderMapping: { together: { providerId: "t/image", task: "text-to-image", status: "live" as const } } } };
+const MODELS = {
+  "org/image": {
+    inferenceProviderMapping: { together: { providerId: "t/image", task: "text-to-image", status: "live" as const } },
+  },
+};
 const messages = [{ role: "user", content: "Hi" }];
 const TOKEN = "hf_environment_urls";
 
@@ -31,7 +43,11 @@ describe("with HF_ENDPOINT and HF_INFERENCE_ENDPOINT set, no URL option", () => 
   it("chat, a streamed chat and the catalog go to the router there", async () => {
     const out = await chatCompletion({ accessToken: TOKEN, model: "meta-llama/Llama-3.1-8B-Instruct", messages });
     expect(out.choices[0]?.message.content).toBeTruthy();
-    for await (const _ of new InferenceClient(TOKEN).chatCompletionStream({ model: "meta-llama/Llama-3.1-8B-Instruct", messages })) void _;
+    for await (const _ of new InferenceClient(TOKEN).chatCompletionStream({
+      model: "meta-llama/Llama-3.1-8B-Instruct",
+      messages,
+    }))
+      void _;
     await listModels({ accessToken: TOKEN, refresh: true });
     expect(paths()).toEqual(["POST /v1/chat/completions", "POST /v1/chat/completions", "GET /v1/models"]);
   });
@@ -51,7 +67,10 @@ describe("with HF_ENDPOINT and HF_INFERENCE_ENDPOINT set, no URL option", () => 
   it("an option wins over the environment", async () => {
     const elsewhere = await startMockHub();
     try {
-      await chatCompletion({ accessToken: TOKEN, model: "meta-llama/Llama-3.1-8B-Instruct", messages }, { routerUrl: elsewhere.url });
+      await chatCompletion(
+        { accessToken: TOKEN, model: "meta-llama/Llama-3.1-8B-Instruct", messages },
+        { routerUrl: elsewhere.url },
+      );
       expect(hub.requests).toEqual([]);
       expect(elsewhere.requests.map((r) => r.path)).toEqual(["/v1/chat/completions"]);
     } finally {
@@ -69,11 +88,16 @@ describe("with HF_ENDPOINT and HF_INFERENCE_ENDPOINT set, no URL option", () => 
     await expect(streamed).rejects.toThrow(InputError);
     vi.stubEnv("HF_ENDPOINT", "ftp://hub.local");
     vi.stubEnv("HF_INFERENCE_ENDPOINT", hub.url);
-    await expect(textToImage({ accessToken: TOKEN, model: "org/image", provider: "together", inputs: "a cat" })).rejects.toThrow("`HF_ENDPOINT` must be");
+    await expect(
+      textToImage({ accessToken: TOKEN, model: "org/image", provider: "together", inputs: "a cat" }),
+    ).rejects.toThrow("`HF_ENDPOINT` must be");
     expect(hub.requests).toEqual([]);
     vi.stubEnv("HF_INFERENCE_ENDPOINT", "   ");
     const fetched: string[] = [];
-    await chatCompletion({ accessToken: TOKEN, model: "m/m", messages }, { fetch: (url) => (fetched.push(String(url)), Promise.reject(new TypeError("offline"))), maxRetries: 0 }).catch(() => {});
+    await chatCompletion(
+      { accessToken: TOKEN, model: "m/m", messages },
+      { fetch: (url) => (fetched.push(String(url)), Promise.reject(new TypeError("offline"))), maxRetries: 0 },
+    ).catch(() => {});
     expect(fetched).toEqual(["https://router.huggingface.co/v1/chat/completions"]);
   });
 });

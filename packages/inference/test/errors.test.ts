@@ -28,7 +28,12 @@ const TOKEN = "hf_sEcReT_token_123";
 
 const table: Array<[string, number, unknown, Function, boolean?]> = [
   ["TGI validation 422", 422, { error: "Input validation error: x", error_type: "validation" }, ValidationError],
-  ["template error", 422, { error: "Template error: template not found", error_type: "template_error" }, ValidationError],
+  [
+    "template error",
+    422,
+    { error: "Template error: template not found", error_type: "template_error" },
+    ValidationError,
+  ],
   ["tool error", 422, { error: "Tool error: x", error_type: "tool_error" }, ValidationError],
   ["missing template variable", 422, { error: "x", error_type: "missing_template_variable" }, ValidationError],
   ["overloaded labelled 422", 422, { error: "Model is overloaded", error_type: "overloaded" }, RateLimitError],
@@ -61,12 +66,21 @@ describe("one table maps HTTP answers and in-stream errors", () => {
   });
 
   it("FastAPI's detail becomes the message", () => {
-    const e = toHttpError({ status: 422, body: { detail: [{ loc: ["body", "top_p"], msg: "must be <= 1" }] }, url: "u" });
+    const e = toHttpError({
+      status: 422,
+      body: { detail: [{ loc: ["body", "top_p"], msg: "must be <= 1" }] },
+      url: "u",
+    });
     expect(e.message).toContain("body.top_p: must be <= 1");
   });
 
   it("an error inside a 200 stream: status is what it stands for, httpResponse.status the 200 it came with", () => {
-    const e = toHttpError({ status: 200, body: { error: "Input validation error: x", error_type: "validation" }, url: "u", inStream: true });
+    const e = toHttpError({
+      status: 200,
+      body: { error: "Input validation error: x", error_type: "validation" },
+      url: "u",
+      inStream: true,
+    });
     expect(e).toBeInstanceOf(ValidationError);
     expect(e.status).toBe(422);
     expect(e.httpResponse.status).toBe(200);
@@ -75,12 +89,20 @@ describe("one table maps HTTP answers and in-stream errors", () => {
   });
 
   it("a loading error keeps estimatedTime in seconds", () => {
-    const e = toHttpError({ status: 503, body: { error: "Model o/m is currently loading", estimated_time: 39.5 }, url: "u" });
+    const e = toHttpError({
+      status: 503,
+      body: { error: "Model o/m is currently loading", estimated_time: 39.5 },
+      url: "u",
+    });
     expect((e as ModelLoadingError).estimatedTime).toBe(39.5);
   });
 
   it("a 403 'too large' says it is final", () => {
-    const e = toHttpError({ status: 403, body: { error: "The model o/m is too large to be loaded automatically (145GB > 10GB)." }, url: "u" });
+    const e = toHttpError({
+      status: 403,
+      body: { error: "The model o/m is too large to be loaded automatically (145GB > 10GB)." },
+      url: "u",
+    });
     expect(e.message).toMatch(/too large.*dedicated Inference Endpoint/);
   });
 });
@@ -117,10 +139,17 @@ describe("classes", () => {
     expect(notFound).toBeInstanceOf(InferenceClientProviderApiError);
     expect(notFound).not.toBeInstanceOf(InferenceClientHubApiError);
     expect(notFound).not.toBeInstanceOf(InferenceClientRoutingError);
-    const hub = new InferenceClientHubApiError("Failed to fetch the provider mapping", { status: 500, body: "", url: "u" });
+    const hub = new InferenceClientHubApiError("Failed to fetch the provider mapping", {
+      status: 500,
+      body: "",
+      url: "u",
+    });
     expect(hub).toBeInstanceOf(HttpError);
     expect(hub).not.toBeInstanceOf(InferenceClientProviderApiError);
-    for (const error of ["Model not supported by provider together", "The requested model 'o/m' is not supported by any provider you have enabled."]) {
+    for (const error of [
+      "Model not supported by provider together",
+      "The requested model 'o/m' is not supported by any provider you have enabled.",
+    ]) {
       const routing = toHttpError({ status: 400, body: { error }, url: "u", provider: "together" });
       expect(routing).toBeInstanceOf(ValidationError);
       expect(routing).toBeInstanceOf(InferenceClientRoutingError);
@@ -149,7 +178,9 @@ describe("classes", () => {
 
 describe("the token never leaks", () => {
   it("in an HTTP error's message, string, JSON, request info or cause chain", async () => {
-    const { fetch } = recordingFetch(() => json({ error: "Invalid username or password." }, 401, { "x-request-id": "rid-9" }));
+    const { fetch } = recordingFetch(() =>
+      json({ error: "Invalid username or password." }, 401, { "x-request-id": "rid-9" }),
+    );
     const error = (await chatCompletion(
       { model: "o/m", messages, accessToken: TOKEN },
       { baseUrl: "https://hub.test", fetch },
@@ -159,7 +190,13 @@ describe("the token never leaks", () => {
     expect(error.requestId).toBe("rid-9");
     expect(error.httpRequest.headers?.Authorization).toBe("Bearer [redacted]");
     expect(error.url).toBe("https://hub.test/models/o/m/v1/chat/completions");
-    const forms = [error.message, String(error), JSON.stringify(error), JSON.stringify(error.httpRequest), error.stack ?? ""];
+    const forms = [
+      error.message,
+      String(error),
+      JSON.stringify(error),
+      JSON.stringify(error.httpRequest),
+      error.stack ?? "",
+    ];
     for (let c: unknown = error.cause; c; c = (c as Error).cause) forms.push(String(c), JSON.stringify(c));
     for (const form of forms) {
       expect(form).not.toContain(TOKEN);

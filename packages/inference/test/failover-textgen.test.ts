@@ -21,24 +21,45 @@ beforeEach(() => {
 });
 
 const realFetch = globalThis.fetch;
-const toHub = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> => realFetch(String(url).replace(/^https:\/\/(router\.)?huggingface\.co/, hub.url), init);
-const options = (more: Record<string, unknown> = {}) => ({ hubUrl: hub.url, fetch: toHub, maxRetries: 0, logger: { warn() {} }, ...more });
-const args = { accessToken: "hf_textgen_failover", model: MODEL, inputs: "Once upon a time", parameters: { max_new_tokens: 5 } };
+const toHub = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+  realFetch(String(url).replace(/^https:\/\/(router\.)?huggingface\.co/, hub.url), init);
+const options = (more: Record<string, unknown> = {}) => ({
+  hubUrl: hub.url,
+  fetch: toHub,
+  maxRetries: 0,
+  logger: { warn() {} },
+  ...more,
+});
+const args = {
+  accessToken: "hf_textgen_failover",
+  model: MODEL,
+  inputs: "Once upon a time",
+  parameters: { max_new_tokens: 5 },
+};
 /** The completions requests the providers got, by path. */
 const posts = () => hub.requests.filter((r) => r.method === "POST").map((r) => r.path);
 const words = " and so on (4 words, 16 characters).";
 /** Each provider's own id for MODEL (the mock hub's mapping): a provider's route knows the model by it. */
-const AT = { together: "hfkit-together/llama", featherless: "hfkit-featherless/llama", ovhcloud: "hfkit-ovhcloud/llama" };
+const AT = {
+  together: "hfkit-together/llama",
+  featherless: "hfkit-featherless/llama",
+  ovhcloud: "hfkit-ovhcloud/llama",
+};
 
 describe("textGeneration on the router's providers fails over before its answer", () => {
   it("a 502 from the first provider moves the call to the next; the answer says who served it", async () => {
     hub.inject({ type: "serverError", status: 502 }, { model: AT.together });
     const events: FailoverEvent[] = [];
-    const out = await textGeneration({ ...args, provider: ["together", "featherless-ai"] }, options({ onFailover: (e: FailoverEvent) => events.push(e) }));
+    const out = await textGeneration(
+      { ...args, provider: ["together", "featherless-ai"] },
+      options({ onFailover: (e: FailoverEvent) => events.push(e) }),
+    );
     expect(out.generated_text).toBe(words);
     expect(out.served).toEqual({ model: MODEL, provider: "featherless-ai" });
     expect(posts()).toEqual(["/together/v1/completions", "/featherless-ai/v1/completions"]);
-    expect(events.map((e) => [e.from, e.to, e.reason])).toEqual([[`${MODEL}:together`, `${MODEL}:featherless-ai`, "server-error"]]);
+    expect(events.map((e) => [e.from, e.to, e.reason])).toEqual([
+      [`${MODEL}:together`, `${MODEL}:featherless-ai`, "server-error"],
+    ]);
     expect(events[0]?.error?.name).toBe("ServerError");
   });
 
@@ -52,14 +73,19 @@ describe("textGeneration on the router's providers fails over before its answer"
   it("the last candidate retries as any call does, its budget less the moves made", async () => {
     hub.inject({ type: "serverError", status: 500 }, { model: AT.together });
     hub.inject({ type: "serverError", status: 500 }, { model: AT.ovhcloud, times: 1 });
-    const out = await textGeneration({ ...args, provider: ["together", "ovhcloud"] }, options({ maxRetries: 2, retryDelay: 1 }));
+    const out = await textGeneration(
+      { ...args, provider: ["together", "ovhcloud"] },
+      options({ maxRetries: 2, retryDelay: 1 }),
+    );
     expect(out.served?.provider).toBe("ovhcloud");
     expect(posts()).toEqual(["/together/v1/completions", "/ovhcloud/v1/completions", "/ovhcloud/v1/completions"]);
   });
 
   it("a caller's mistake (401) fails at once: it would fail everywhere", async () => {
     hub.inject({ type: "unauthorized" }, { model: AT.together });
-    const error = await textGeneration({ ...args, provider: ["together", "ovhcloud"] }, options()).catch((e: unknown) => e);
+    const error = await textGeneration({ ...args, provider: ["together", "ovhcloud"] }, options()).catch(
+      (e: unknown) => e,
+    );
     expect(error).not.toBeInstanceOf(FailoverError);
     expect((error as { status?: number }).status).toBe(401);
     expect(posts()).toEqual(["/together/v1/completions"]);
@@ -68,7 +94,9 @@ describe("textGeneration on the router's providers fails over before its answer"
   it("every candidate failed: one FailoverError listing each attempt, in order, without the token", async () => {
     hub.inject({ type: "serverError", status: 503 }, { model: AT.together });
     hub.inject({ type: "serverError", status: 503 }, { model: AT.ovhcloud });
-    const error = await textGeneration({ ...args, provider: ["together", "ovhcloud"] }, options()).catch((e: unknown) => e);
+    const error = await textGeneration({ ...args, provider: ["together", "ovhcloud"] }, options()).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(FailoverError);
     const failed = error as FailoverError;
     expect(failed.attempts.map((a) => [a.candidate, a.reason, a.error?.name])).toEqual([
@@ -81,7 +109,10 @@ describe("textGeneration on the router's providers fails over before its answer"
 
   it("fallbackModels are tried after the main model's providers", async () => {
     hub.inject({ type: "serverError", status: 500 }, { model: AT.together });
-    const out = await textGeneration({ ...args, provider: "together", fallbackModels: ["hfkit/tgi-3.2:hf-inference"] }, options());
+    const out = await textGeneration(
+      { ...args, provider: "together", fallbackModels: ["hfkit/tgi-3.2:hf-inference"] },
+      options(),
+    );
     expect(out.served).toEqual({ model: "hfkit/tgi-3.2", provider: "hf-inference" });
     expect(posts()).toEqual(["/together/v1/completions", "/hf-inference/models/hfkit/tgi-3.2"]);
   });
@@ -92,7 +123,11 @@ describe("bad input is an InputError before any request", () => {
     ["an empty provider list", { provider: [] }, "provider"],
     ["a provider repeated", { provider: ["together", "together"] }, "provider[1]"],
     ["a fallback that is not a model id", { fallbackModels: ["not a model"] }, "fallbackModels[0]"],
-    ["a fallback that asks the router's policy (chat only)", { fallbackModels: ["hfkit/tgi-3.2:fastest"] }, "fallbackModels[0]"],
+    [
+      "a fallback that asks the router's policy (chat only)",
+      { fallbackModels: ["hfkit/tgi-3.2:fastest"] },
+      "fallbackModels[0]",
+    ],
     ["the input itself", { inputs: 5, provider: ["together"] }, "inputs"],
   ])("%s", async (_name, bad, field) => {
     const error = await textGeneration({ ...args, ...bad } as never, options()).catch((e: unknown) => e);
@@ -102,13 +137,18 @@ describe("bad input is an InputError before any request", () => {
   });
 
   it("onFailover that is not a function", async () => {
-    const error = await textGeneration({ ...args, provider: ["together"] }, options({ onFailover: "log" })).catch((e: unknown) => e);
+    const error = await textGeneration({ ...args, provider: ["together"] }, options({ onFailover: "log" })).catch(
+      (e: unknown) => e,
+    );
     expect((error as InputError).field).toBe("onFailover");
     expect(hub.requests).toEqual([]);
   });
 
   it("textGenerationStream does not fail over: a provider list is an InputError naming provider", async () => {
-    const stream = textGenerationStream({ ...args, provider: ["together", "ovhcloud"] as unknown as string }, options());
+    const stream = textGenerationStream(
+      { ...args, provider: ["together", "ovhcloud"] as unknown as string },
+      options(),
+    );
     const error = await stream.next().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).field).toBe("provider");

@@ -51,23 +51,33 @@ const chunkEvent = (content: string, finish: string | null = null, extra: Record
 function answer(reply: RawReply, body: Record<string, unknown>, provider: string): void {
   const usage = { prompt_tokens: 1000, completion_tokens: 2000, total_tokens: 3000 };
   if (body.stream !== true) {
-    const json = { id: "a", object: "chat.completion", created: 1, model: "served", choices: [{ index: 0, message: { role: "assistant", content: `from ${provider}` }, finish_reason: "stop" }], usage };
+    const json = {
+      id: "a",
+      object: "chat.completion",
+      created: 1,
+      model: "served",
+      choices: [{ index: 0, message: { role: "assistant", content: `from ${provider}` }, finish_reason: "stop" }],
+      usage,
+    };
     return whole(reply, 200, "application/json", JSON.stringify(json), [["x-inference-provider", provider]]);
   }
   const out = chunked(reply, 200, [...SSE, ["x-inference-provider", provider]]);
   out.chunk(chunkEvent("from "));
   out.chunk(chunkEvent(provider, "stop"));
-  out.chunk(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "served", choices: [], usage })}\n\n`);
+  out.chunk(
+    `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "served", choices: [], usage })}\n\n`,
+  );
   out.chunk("data: [DONE]\n\n");
   out.end();
 }
 
 beforeAll(async () => {
   raw = await startRawServer((req, reply) => {
-    if (req.method === "GET" && req.target === "/v1/models") return whole(reply, 200, "application/json", JSON.stringify(catalog));
+    if (req.method === "GET" && req.target === "/v1/models")
+      return whole(reply, 200, "application/json", JSON.stringify(catalog));
     const body = JSON.parse(req.body) as Record<string, unknown>;
     const model = String(body.model);
-    const provider = model.includes(":") ? model.split(":")[1] ?? "" : "picked";
+    const provider = model.includes(":") ? (model.split(":")[1] ?? "") : "picked";
     const behaviour = behaviours[model] ?? { status: 500, body: { error: `no behaviour for ${model}` } };
     if (behaviour === "ok") return answer(reply, body, provider);
     if (behaviour === "refuse") return void reply.socket.destroy();
@@ -88,7 +98,12 @@ beforeAll(async () => {
     }
     if (behaviour === "loadingOnce") {
       behaviours[model] = "ok";
-      return whole(reply, 503, "application/json", JSON.stringify({ error: `Model ${model} is currently loading`, estimated_time: 1 }));
+      return whole(
+        reply,
+        503,
+        "application/json",
+        JSON.stringify({ error: `Model ${model} is currently loading`, estimated_time: 1 }),
+      );
     }
     if (behaviour === "tokenThenError") {
       const out = chunked(reply, 200, SSE);
@@ -96,7 +111,13 @@ beforeAll(async () => {
       out.chunk(`data: ${JSON.stringify({ error: "Model is overloaded", error_type: "overloaded" })}\n\n`);
       return out.end();
     }
-    whole(reply, behaviour.status, "application/json", JSON.stringify(behaviour.body ?? { error: `HTTP ${behaviour.status}` }), [["x-inference-provider", provider]]);
+    whole(
+      reply,
+      behaviour.status,
+      "application/json",
+      JSON.stringify(behaviour.body ?? { error: `HTTP ${behaviour.status}` }),
+      [["x-inference-provider", provider]],
+    );
   });
 });
 afterAll(() => raw.close());
@@ -109,7 +130,8 @@ beforeEach(() => {
 });
 
 /** The chat requests the router got, as the `model` each named, in order. */
-const sent = (): string[] => raw.requests.filter((r) => r.method === "POST").map((r) => String((JSON.parse(r.body) as { model: unknown }).model));
+const sent = (): string[] =>
+  raw.requests.filter((r) => r.method === "POST").map((r) => String((JSON.parse(r.body) as { model: unknown }).model));
 
 function client(options: Options = {}): InferenceClient {
   return new InferenceClient(SECRET, {
@@ -151,7 +173,11 @@ const providerEntry = (provider: string, extra: Record<string, unknown> = {}) =>
 
 describe("a stream moves on before its first token", () => {
   it("a refused connection, then a 503 that is not a loading model, then the router's choice answers", async () => {
-    behaviours = { "org/main:groq": "refuse", "org/main:together": { status: 503, body: { error: "overloaded" } }, "org/main": "ok" };
+    behaviours = {
+      "org/main:groq": "refuse",
+      "org/main:together": { status: 503, body: { error: "overloaded" } },
+      "org/main": "ok",
+    };
     const { events, onFailover } = moves();
     const run = await stream({ provider: ["groq", "together", "auto"] }, { onFailover });
     expect(run.error).toBeUndefined();
@@ -171,8 +197,24 @@ describe("a stream moves on before its first token", () => {
     ["a 500", { status: 500 }, "server-error"],
     ["a 502", { status: 502 }, "server-error"],
     ["a 429", { status: 429 }, "rate-limit"],
-    ["the router's 'not supported by provider'", { status: 400, body: { error: "Model not supported by provider groq" } }, "not-served"],
-    ["the router's 'no provider you have enabled'", { status: 400, body: { error: { message: "The requested model 'org/main' is not supported by any provider you have enabled.", code: "model_not_supported" } } }, "not-served"],
+    [
+      "the router's 'not supported by provider'",
+      { status: 400, body: { error: "Model not supported by provider groq" } },
+      "not-served",
+    ],
+    [
+      "the router's 'no provider you have enabled'",
+      {
+        status: 400,
+        body: {
+          error: {
+            message: "The requested model 'org/main' is not supported by any provider you have enabled.",
+            code: "model_not_supported",
+          },
+        },
+      },
+      "not-served",
+    ],
     ["a provider's 404 for the model", { status: 404, body: { error: "model not found" } }, "not-served"],
   ] as const)("%s moves the call at once, not retried on the same provider", async (_what, behaviour, reason) => {
     behaviours = { "org/main:groq": behaviour, "org/main:together": "ok" };
@@ -195,7 +237,10 @@ describe("a stream moves on before its first token", () => {
   it("the first-chunk limit of one candidate moves the call; the next has its own limit", async () => {
     behaviours = { "org/main:groq": "stall", "org/main:together": "ok" };
     const { events, onFailover } = moves();
-    const run = await within(stream({ provider: ["groq", "together"] }, { onFailover, firstChunkTimeout: 1500 }), 20_000);
+    const run = await within(
+      stream({ provider: ["groq", "together"] }, { onFailover, firstChunkTimeout: 1500 }),
+      20_000,
+    );
     expect(run.error).toBeUndefined();
     expect(run.tokens.join("")).toBe("from together");
     expect(events.map((e) => e.reason)).toEqual(["timeout"]);
@@ -215,7 +260,10 @@ describe("a stream moves on before its first token", () => {
     behaviours = { "org/main:groq": "loadingOnce", "org/main:together": "ok" };
     const { events, onFailover } = moves();
     const waits: string[] = [];
-    const run = await within(stream({ provider: ["groq", "together"] }, { onFailover, onRetry: (e) => waits.push(e.reason) }), 20_000);
+    const run = await within(
+      stream({ provider: ["groq", "together"] }, { onFailover, onRetry: (e) => waits.push(e.reason) }),
+      20_000,
+    );
     expect(run.tokens.join("")).toBe("from groq");
     expect(waits).toEqual(["loading"]);
     expect(sent()).toEqual(["org/main:groq", "org/main:groq"]);
@@ -236,7 +284,11 @@ describe("a stream moves on before its first token", () => {
 
 describe("a caller's mistake fails at once", () => {
   it.each([
-    ["a 400 on the arguments", { status: 400, body: { error: "Input validation error: max_tokens is too large" } }, ValidationError],
+    [
+      "a 400 on the arguments",
+      { status: 400, body: { error: "Input validation error: max_tokens is too large" } },
+      ValidationError,
+    ],
     ["a 401", { status: 401, body: { error: "Invalid credentials" } }, AuthenticationError],
   ] as const)("%s: no other candidate is tried", async (_what, behaviour, Cls) => {
     behaviours = { "org/main:groq": behaviour, "org/main:together": "ok" };
@@ -256,11 +308,23 @@ describe("a caller's mistake fails at once", () => {
     ["a fallback model that is not a model id", { fallbackModels: ["org/b", "not an id"] }, "fallbackModels[1]"],
     ["a fallback model with an empty provider", { fallbackModels: ["org/b:"] }, "fallbackModels[0]"],
     ["a fallback model that is a number", { fallbackModels: [7] }, "fallbackModels[0]"],
-    ["a fallback model repeating a candidate", { provider: ["groq"], fallbackModels: ["org/main:groq"] }, "fallbackModels[0]"],
-    ["a model with a provider suffix beside a provider list", { model: "org/main:groq", provider: ["together"] }, "provider"],
+    [
+      "a fallback model repeating a candidate",
+      { provider: ["groq"], fallbackModels: ["org/main:groq"] },
+      "fallbackModels[0]",
+    ],
+    [
+      "a model with a provider suffix beside a provider list",
+      { model: "org/main:groq", provider: ["together"] },
+      "provider",
+    ],
     ["more than 16 candidates", { provider: Array.from({ length: 17 }, (_, i) => `p${i}`) }, "provider"],
     ["a bad argument of the chat itself", { provider: ["groq"], top_p: 5 }, "top_p"],
-    ["a provider list beside an endpoint", { provider: ["groq", "together"], endpointUrl: "http://127.0.0.1:9" }, "provider"],
+    [
+      "a provider list beside an endpoint",
+      { provider: ["groq", "together"], endpointUrl: "http://127.0.0.1:9" },
+      "provider",
+    ],
     ["a provider that is neither a name nor a list", { provider: 5 }, "provider"],
     ["a provider that is an object", { provider: { name: "groq" } }, "provider"],
   ] as const)("%s: an InputError naming `%s`, before any request", async (_what, args, field) => {
@@ -299,9 +363,19 @@ describe("every candidate failed", () => {
       ["org/main:together", "connection", "ConnectionError"],
       ["org/b:auto", "rate-limit", "RateLimitError"],
     ]);
-    expect(error.message).toMatch(/^Every candidate failed: org\/main:groq server-error \(ServerError: .*org\/main:together connection \(ConnectionError: .*org\/b:auto rate-limit \(RateLimitError: /);
+    expect(error.message).toMatch(
+      /^Every candidate failed: org\/main:groq server-error \(ServerError: .*org\/main:together connection \(ConnectionError: .*org\/b:auto rate-limit \(RateLimitError: /,
+    );
     expect(error.cause).toBe(error.attempts[2]?.error);
-    const everything = JSON.stringify({ message: error.message, stack: error.stack, attempts: error.attempts.map((a) => ({ ...a, message: a.error?.message, body: (a.error as { body?: unknown })?.body })) });
+    const everything = JSON.stringify({
+      message: error.message,
+      stack: error.stack,
+      attempts: error.attempts.map((a) => ({
+        ...a,
+        message: a.error?.message,
+        body: (a.error as { body?: unknown })?.body,
+      })),
+    });
     expect(everything).not.toContain(SECRET);
     expect(everything).toContain("[redacted]");
   });
@@ -317,16 +391,26 @@ describe("every candidate failed", () => {
 
 describe("routerUrl", () => {
   it("sends the chat and the catalog to another router (a mock hub), no fetch needed", async () => {
-    catalog = { object: "list", data: [{ id: MODEL, providers: [providerEntry("groq", { supports_tools: false }), providerEntry("together")] }] };
+    catalog = {
+      object: "list",
+      data: [{ id: MODEL, providers: [providerEntry("groq", { supports_tools: false }), providerEntry("together")] }],
+    };
     behaviours = { "org/main:together": "ok" };
     const own = new InferenceClient(SECRET, { routerUrl: `${raw.url}/`, logger: { warn: () => {} } });
-    const out = await own.chatCompletion({ model: MODEL, messages: QUESTION, provider: ["groq", "together"], tools: [{ type: "function", function: { name: "f" } }] });
+    const out = await own.chatCompletion({
+      model: MODEL,
+      messages: QUESTION,
+      provider: ["groq", "together"],
+      tools: [{ type: "function", function: { name: "f" } }],
+    });
     expect(out.served?.provider).toBe("together");
     expect(raw.requests.map((r) => `${r.method} ${r.target}`)).toEqual(["GET /v1/models", "POST /v1/chat/completions"]);
   });
 
   it("that is not an http(s) URL is an InputError naming it, before any request", async () => {
-    const error = await client({ routerUrl: "ftp://router" }).chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e);
+    const error = await client({ routerUrl: "ftp://router" })
+      .chatCompletion({ model: MODEL, messages: QUESTION })
+      .catch((e: unknown) => e);
     expect((error as InputError).field).toBe("routerUrl");
     expect(raw.requests).toEqual([]);
   });
@@ -336,10 +420,16 @@ describe("fallback models", () => {
   it("are tried after the main model's providers, in order, a suffix naming the provider", async () => {
     behaviours = { "org/main:groq": { status: 500 }, "org/b": { status: 500 }, "org/c:novita": "ok" };
     const { events, onFailover } = moves();
-    const run = await stream({ provider: "groq", fallbackModels: ["org/b", "org/c:novita"] }, { onFailover, maxRetries: 0 });
+    const run = await stream(
+      { provider: "groq", fallbackModels: ["org/b", "org/c:novita"] },
+      { onFailover, maxRetries: 0 },
+    );
     expect(run.tokens.join("")).toBe("from novita");
     expect(sent()).toEqual(["org/main:groq", "org/b", "org/c:novita"]);
-    expect(events.map((e) => `${e.from} -> ${e.to}`)).toEqual(["org/main:groq -> org/b:auto", "org/b:auto -> org/c:novita"]);
+    expect(events.map((e) => `${e.from} -> ${e.to}`)).toEqual([
+      "org/main:groq -> org/b:auto",
+      "org/b:auto -> org/c:novita",
+    ]);
     expect(run.chunks[0]?.served).toEqual({ model: "org/c", provider: "novita" });
   });
 });
@@ -348,12 +438,30 @@ describe("the router's catalog", () => {
   it("skips without a request a provider without tools, one that is not live, one too short for max_tokens", async () => {
     catalog = {
       object: "list",
-      data: [{ id: MODEL, providers: [providerEntry("groq", { supports_tools: false }), providerEntry("sambanova", { status: "staging" }), providerEntry("novita", { context_length: 100 }), providerEntry("together")] }],
+      data: [
+        {
+          id: MODEL,
+          providers: [
+            providerEntry("groq", { supports_tools: false }),
+            providerEntry("sambanova", { status: "staging" }),
+            providerEntry("novita", { context_length: 100 }),
+            providerEntry("together"),
+          ],
+        },
+      ],
     };
-    behaviours = { "org/main:groq": "ok", "org/main:sambanova": "ok", "org/main:novita": "ok", "org/main:together": "ok" };
+    behaviours = {
+      "org/main:groq": "ok",
+      "org/main:sambanova": "ok",
+      "org/main:novita": "ok",
+      "org/main:together": "ok",
+    };
     const { events, onFailover } = moves();
     const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
-    const run = await stream({ provider: ["groq", "sambanova", "novita", "together"], tools, max_tokens: 500 }, { onFailover });
+    const run = await stream(
+      { provider: ["groq", "sambanova", "novita", "together"], tools, max_tokens: 500 },
+      { onFailover },
+    );
     expect(run.error).toBeUndefined();
     expect(sent()).toEqual(["org/main:together"]);
     expect(events.map((e) => [e.from, e.reason, e.error])).toEqual([
@@ -364,17 +472,28 @@ describe("the router's catalog", () => {
   });
 
   it("skips one without structured output for a JSON-schema response_format, and reports skips in the attempts", async () => {
-    catalog = { object: "list", data: [{ id: MODEL, providers: [providerEntry("groq", { supports_structured_output: false })] }] };
-    const run = await stream({ provider: ["groq"], response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object" } } } });
+    catalog = {
+      object: "list",
+      data: [{ id: MODEL, providers: [providerEntry("groq", { supports_structured_output: false })] }],
+    };
+    const run = await stream({
+      provider: ["groq"],
+      response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "object" } } },
+    });
     expect(run.error).toBeInstanceOf(FailoverError);
-    expect((run.error as FailoverError).attempts).toEqual([{ candidate: "org/main:groq", reason: "no-structured-output" }]);
+    expect((run.error as FailoverError).attempts).toEqual([
+      { candidate: "org/main:groq", reason: "no-structured-output" },
+    ]);
     expect(sent()).toEqual([]);
   });
 
   it("a provider the catalog does not list is tried (the router has the last word)", async () => {
     catalog = { object: "list", data: [{ id: MODEL, providers: [providerEntry("together")] }] };
     behaviours = { "org/main:groq": "ok" };
-    const run = await stream({ provider: ["groq", "together"], tools: [{ type: "function", function: { name: "f" } }] });
+    const run = await stream({
+      provider: ["groq", "together"],
+      tools: [{ type: "function", function: { name: "f" } }],
+    });
     expect(run.tokens.join("")).toBe("from groq");
   });
 
@@ -387,11 +506,27 @@ describe("the router's catalog", () => {
   });
 
   it("the whole answer says who served it and what its usage cost at the catalog's prices", async () => {
-    catalog = { object: "list", data: [{ id: MODEL, providers: [providerEntry("groq"), providerEntry("together", { pricing: { input: 0.2, output: 0.6 } })] }] };
+    catalog = {
+      object: "list",
+      data: [
+        {
+          id: MODEL,
+          providers: [providerEntry("groq"), providerEntry("together", { pricing: { input: 0.2, output: 0.6 } })],
+        },
+      ],
+    };
     behaviours = { "org/main:groq": { status: 500 }, "org/main:together": "ok" };
-    const out = await client({ maxRetries: 0 }).chatCompletion({ model: MODEL, messages: QUESTION, provider: ["groq", "together"] });
+    const out = await client({ maxRetries: 0 }).chatCompletion({
+      model: MODEL,
+      messages: QUESTION,
+      provider: ["groq", "together"],
+    });
     expect(out.choices[0]?.message.content).toBe("from together");
-    expect(out.served).toEqual({ model: MODEL, provider: "together", cost: { input: 0.0002, output: 0.0012, total: 0.0014, currency: "USD" } });
+    expect(out.served).toEqual({
+      model: MODEL,
+      provider: "together",
+      cost: { input: 0.0002, output: 0.0012, total: 0.0014, currency: "USD" },
+    });
   });
 
   it("a streamed answer's usage chunk carries the cost", async () => {
@@ -399,7 +534,11 @@ describe("the router's catalog", () => {
     behaviours = { "org/main:groq": "ok" };
     const run = await stream({ provider: ["groq"], stream_options: { include_usage: true } });
     const last = run.chunks.at(-1);
-    expect(last?.served).toEqual({ model: MODEL, provider: "groq", cost: estimateCost({ prompt_tokens: 1000, completion_tokens: 2000 }, { input: 0.5, output: 2 }) });
+    expect(last?.served).toEqual({
+      model: MODEL,
+      provider: "groq",
+      cost: estimateCost({ prompt_tokens: 1000, completion_tokens: 2000 }, { input: 0.5, output: 2 }),
+    });
     expect(run.chunks[0]?.served).toEqual({ model: MODEL, provider: "groq" });
   });
 });
@@ -417,7 +556,11 @@ describe("one clock over the candidates", () => {
 
   it("a consumer that stops before the first token aborts the candidate's request", async () => {
     behaviours = { "org/main:groq": "stall" };
-    const iterator = client().chatCompletionStream({ model: MODEL, messages: QUESTION, provider: ["groq", "together"] });
+    const iterator = client().chatCompletionStream({
+      model: MODEL,
+      messages: QUESTION,
+      provider: ["groq", "together"],
+    });
     const pending = iterator.next();
     await within(
       (async () => {

@@ -114,9 +114,17 @@ export function cut(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 /** `partial` is a part of `full` (a partial JSON value of it): strings are prefixes, arrays and objects hold parts of the full ones. */
 export function grows(partial: unknown, full: unknown): boolean {
   if (typeof partial === "string") return typeof full === "string" && full.startsWith(partial);
-  if (Array.isArray(partial)) return Array.isArray(full) && partial.length <= full.length && partial.every((p, i) => grows(p, full[i]));
+  if (Array.isArray(partial))
+    return Array.isArray(full) && partial.length <= full.length && partial.every((p, i) => grows(p, full[i]));
   if (partial !== null && typeof partial === "object") {
-    return full !== null && typeof full === "object" && !Array.isArray(full) && Object.entries(partial).every(([k, p]) => Object.hasOwn(full, k) && grows(p, (full as Record<string, unknown>)[k]));
+    return (
+      full !== null &&
+      typeof full === "object" &&
+      !Array.isArray(full) &&
+      Object.entries(partial).every(
+        ([k, p]) => Object.hasOwn(full, k) && grows(p, (full as Record<string, unknown>)[k]),
+      )
+    );
   }
   return partial === full;
 }

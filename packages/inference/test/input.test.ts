@@ -8,7 +8,12 @@ const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
   ["no messages", { messages: [] }, "messages", /non-empty array/],
   ["messages not an array", { messages: "hi" }, "messages", /non-empty array/],
   ["a message without role", { messages: [{ content: "x" }] }, "messages[0].role", /non-empty string/],
-  ["a message with a number as content", { messages: [{ role: "user", content: 3 }] }, "messages[0].content", /string or an array/],
+  [
+    "a message with a number as content",
+    { messages: [{ role: "user", content: 3 }] },
+    "messages[0].content",
+    /string or an array/,
+  ],
   ["top_p above 1", { messages, top_p: 1.5 }, "top_p", /between 0 and 1 \(got 1.5\)/],
   ["top_p below 0", { messages, top_p: -0.1 }, "top_p", /between 0 and 1/],
   ["negative temperature", { messages, temperature: -1 }, "temperature", />= 0/],
@@ -34,9 +39,27 @@ describe("InputError before any request", () => {
   });
 
   it.each([
-    ["endpointUrl with a third-party provider", { model: "o/m", provider: "together", endpointUrl }, {}, "provider", /Cannot use endpointUrl with a third-party provider/],
-    ["a model given as a URL", { model: "https://api.example/models/o/m" }, {}, "model", /Model URLs are no longer supported. Use endpointUrl instead/],
-    ["an openai model without its prefix", { model: "gpt-4o-mini", provider: "openai" }, {}, "model", /must be prefixed by "openai\/"/],
+    [
+      "endpointUrl with a third-party provider",
+      { model: "o/m", provider: "together", endpointUrl },
+      {},
+      "provider",
+      /Cannot use endpointUrl with a third-party provider/,
+    ],
+    [
+      "a model given as a URL",
+      { model: "https://api.example/models/o/m" },
+      {},
+      "model",
+      /Model URLs are no longer supported. Use endpointUrl instead/,
+    ],
+    [
+      "an openai model without its prefix",
+      { model: "gpt-4o-mini", provider: "openai" },
+      {},
+      "model",
+      /must be prefixed by "openai\/"/,
+    ],
   ])("%s, as @huggingface/inference refuses it", async (_name, args, options, field, message) => {
     const { fetch, seen } = recordingFetch(() => json({}));
     const error = await chatCompletion({ ...args, messages }, { fetch, ...options }).catch((e: unknown) => e);
@@ -58,7 +81,12 @@ describe("InputError before any request", () => {
 
   it("bad options are InputErrors too", async () => {
     const { fetch } = recordingFetch(() => json({}));
-    for (const [field, value] of [["timeout", -1], ["idleTimeout", 0], ["firstChunkTimeout", "x"], ["maxRetries", 1.5]] as const) {
+    for (const [field, value] of [
+      ["timeout", -1],
+      ["idleTimeout", 0],
+      ["firstChunkTimeout", "x"],
+      ["maxRetries", 1.5],
+    ] as const) {
       const error = await chatCompletion({ messages }, { endpointUrl, fetch, [field]: value }).catch((e: unknown) => e);
       expect((error as InputError).field).toBe(field);
     }
@@ -78,8 +106,18 @@ describe("InputError before any request", () => {
       {
         messages: [
           { role: "developer", content: "Be brief" },
-          { role: "user", content: [{ type: "text", text: "Hi" }, { type: "image_url", image_url: { url: "data:," } }] },
-          { role: "assistant", content: null, tool_calls: [{ id: "1", type: "function", function: { name: "f", arguments: "{}" } }] },
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "Hi" },
+              { type: "image_url", image_url: { url: "data:," } },
+            ],
+          },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "1", type: "function", function: { name: "f", arguments: "{}" } }],
+          },
           { role: "tool", content: "42", tool_call_id: "1" },
         ],
         temperature: 2.5,
@@ -125,7 +163,9 @@ describe("OpenAI ranges mapped for TGI", () => {
   });
 
   it("stream_options are sent only when streaming", async () => {
-    expect((await sentBody({ stream_options: { include_usage: true } })).stream_options).toEqual({ include_usage: true });
+    expect((await sentBody({ stream_options: { include_usage: true } })).stream_options).toEqual({
+      include_usage: true,
+    });
     const { fetch, seen } = recordingFetch(() =>
       json({ id: "", created: 0, model: "", system_fingerprint: "", choices: [], usage: {} }),
     );

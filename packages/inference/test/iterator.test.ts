@@ -93,7 +93,10 @@ describe("abort", () => {
     const pending = stream.next();
     const reason = new Error("user left");
     controller.abort(reason);
-    const error = await within(pending.catch((e: unknown) => e), 200);
+    const error = await within(
+      pending.catch((e: unknown) => e),
+      200,
+    );
     expect(error).toBeInstanceOf(AbortError);
     expect((error as AbortError).cause).toBe(reason);
     expect(body.cancelled).toBe(true);
@@ -125,7 +128,16 @@ describe("collectStream", () => {
   it("joins content, merges tool calls by index, keeps usage and finish", async () => {
     const tool = (index: number, id: string, name: string, args: string) => ({
       ...chunk(""),
-      choices: [{ index: 0, delta: { role: "assistant", tool_calls: [{ index, id, type: "function", function: { name, arguments: args } }] }, finish_reason: null }],
+      choices: [
+        {
+          index: 0,
+          delta: {
+            role: "assistant",
+            tool_calls: [{ index, id, type: "function", function: { name, arguments: args } }],
+          },
+          finish_reason: null,
+        },
+      ],
     });
     const text =
       event(chunk("Hel")) +

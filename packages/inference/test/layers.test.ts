@@ -62,7 +62,9 @@ describe("the layers of src/", () => {
   it("core/ imports nothing but core/, the types and the version", () => {
     const core = [...GRAPH].filter(([file]) => relative(SRC, file).startsWith("core/"));
     expect(core.length).toBeGreaterThan(10);
-    const outside = core.flatMap(([file, deps]) => deps.filter((d) => layerOf(d) > layerOf(file)).map((d) => relative(SRC, d)));
+    const outside = core.flatMap(([file, deps]) =>
+      deps.filter((d) => layerOf(d) > layerOf(file)).map((d) => relative(SRC, d)),
+    );
     expect(outside).toEqual([]);
   });
 
@@ -99,7 +101,9 @@ function castsOf(file: string): string[] {
   const visit = (node: ts.Node): void => {
     const cast = ts.isAsExpression(node) || ts.isTypeAssertionExpression(node);
     if (cast && !(ts.isTypeReferenceNode(node.type) && node.type.typeName.getText(source) === "const")) {
-      found.push(`${relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText(source).replace(/\s+/g, " ")}`);
+      found.push(
+        `${relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText(source).replace(/\s+/g, " ")}`,
+      );
     }
     ts.forEachChild(node, visit);
   };
@@ -117,10 +121,19 @@ describe("the types hold across the layers", () => {
   it("the count sees a cast and skips `as const`", () => {
     const file = join(SRC, "core/json.ts");
     expect(castsOf(file)).toEqual([]);
-    const sample = ts.createSourceFile("x.ts", "const a = b as string; const c = [1] as const; const d = <number>e;", ts.ScriptTarget.Latest, true);
+    const sample = ts.createSourceFile(
+      "x.ts",
+      "const a = b as string; const c = [1] as const; const d = <number>e;",
+      ts.ScriptTarget.Latest,
+      true,
+    );
     let n = 0;
     const visit = (node: ts.Node): void => {
-      if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && !(ts.isTypeReferenceNode(node.type) && node.type.typeName.getText(sample) === "const")) n++;
+      if (
+        (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) &&
+        !(ts.isTypeReferenceNode(node.type) && node.type.typeName.getText(sample) === "const")
+      )
+        n++;
       ts.forEachChild(node, visit);
     };
     visit(sample);
@@ -129,7 +142,9 @@ describe("the types hold across the layers", () => {
 
   it("one name for an object of any fields: JsonObject, declared once (core/json.ts)", () => {
     const aliases = FILES.flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(/^\s*(?:export\s+)?type\s+(\w+)\s*=\s*Record<string,\s*unknown>;/gm)].map((m) => `${relative(SRC, file)}: ${m[1]}`),
+      [...readFileSync(file, "utf8").matchAll(/^\s*(?:export\s+)?type\s+(\w+)\s*=\s*Record<string,\s*unknown>;/gm)].map(
+        (m) => `${relative(SRC, file)}: ${m[1]}`,
+      ),
     );
     expect(aliases).toEqual(["core/json.ts: JsonObject"]);
   });

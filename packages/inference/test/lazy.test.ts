@@ -33,8 +33,15 @@ it("a task through the lazy module answers what the eager one does", async () =>
 
 it("bad input is the same InputError through both, nothing sent", async () => {
   const before = hub.requests.length;
-  const args = { accessToken: "hf_test", endpointUrl: `${hub.url}/models/hfkit/fill-mask`, inputs: 42 as unknown as string };
-  const [mine, theirs] = await Promise.all([lazy.fillMask(args, options()).catch((e: unknown) => e), eager.fillMask(args, options()).catch((e: unknown) => e)]);
+  const args = {
+    accessToken: "hf_test",
+    endpointUrl: `${hub.url}/models/hfkit/fill-mask`,
+    inputs: 42 as unknown as string,
+  };
+  const [mine, theirs] = await Promise.all([
+    lazy.fillMask(args, options()).catch((e: unknown) => e),
+    eager.fillMask(args, options()).catch((e: unknown) => e),
+  ]);
   expect((mine as Error).name).toBe("InputError");
   expect((mine as Error).message).toBe((theirs as Error).message);
   expect(hub.requests.length).toBe(before);
@@ -55,7 +62,11 @@ it("the Responses API and streamingRequest through the lazy module stream what t
   expect(await text(lazy)).toBe(await text(eager));
   const events = async (lib: typeof eager) => {
     const got: unknown[] = [];
-    for await (const e of lib.streamingRequest({ accessToken: "hf_test", endpointUrl, inputs: "Hi", parameters: { max_new_tokens: 5 } }, { logger: { warn() {} } })) got.push(e);
+    for await (const e of lib.streamingRequest(
+      { accessToken: "hf_test", endpointUrl, inputs: "Hi", parameters: { max_new_tokens: 5 } },
+      { logger: { warn() {} } },
+    ))
+      got.push(e);
     return got;
   };
   const streamed = await events(lazy);

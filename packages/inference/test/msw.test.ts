@@ -20,13 +20,17 @@ afterAll(() => {
 describe("through msw", () => {
   it("streams a TGI 2.0 answer (no [DONE]) that lingers", async () => {
     hub.inject({ type: "linger" }, { model: "hfkit/tgi-2.0" });
-    const out = await within(collectStream(client.chatCompletionStream({ model: "hfkit/tgi-2.0", messages, max_tokens: 2 })));
+    const out = await within(
+      collectStream(client.chatCompletionStream({ model: "hfkit/tgi-2.0", messages, max_tokens: 2 })),
+    );
     expect(out.choices[0]?.message.content).toBe("The capital");
   });
 
   it("raises the in-stream validation error of TGI 2.4.1", async () => {
     const error = await within(
-      collectStream(client.chatCompletionStream({ model: "hfkit/tgi-2.4.1", messages, max_tokens: 5000 })).catch((e: unknown) => e),
+      collectStream(client.chatCompletionStream({ model: "hfkit/tgi-2.4.1", messages, max_tokens: 5000 })).catch(
+        (e: unknown) => e,
+      ),
     );
     expect(error).toBeInstanceOf(ValidationError);
   });

@@ -32,7 +32,7 @@ const authorizations = () => hub.requests.map((r) => r.headers.authorization);
 const answerOf = (out: { choices: Array<{ message: { content?: string | null } }> }) => out.choices[0]?.message.content;
 
 describe("against the mock hub, a named provider and no token", () => {
-  it("new InferenceClient(\"\"), white space, undefined and HF_TOKEN=\"\" all answer, sending no Authorization", async () => {
+  it('new InferenceClient(""), white space, undefined and HF_TOKEN="" all answer, sending no Authorization', async () => {
     for (const token of ["", "   ", "\n", undefined]) {
       const client = new InferenceClient(token, { logger: quiet });
       const out = await client.chatCompletion({ model: MODEL, messages, provider: "together" });
@@ -41,20 +41,35 @@ describe("against the mock hub, a named provider and no token", () => {
     expect(authorizations()).toEqual([undefined, undefined, undefined, undefined]);
   });
 
-  it("accessToken: \"\" on a call, and a provider list (failover), answer too", async () => {
+  it('accessToken: "" on a call, and a provider list (failover), answer too', async () => {
     expect(answerOf(await chatCompletion({ accessToken: "", model: MODEL, messages, provider: "novita" }))).toBe(TEXT);
     const client = new InferenceClient("", { logger: quiet });
-    expect(answerOf(await client.chatCompletion({ model: MODEL, messages, provider: ["together", "novita"] }))).toBe(TEXT);
-    expect(answerOf(await client.chatCompletion({ accessToken: " ", model: MODEL, messages, provider: "together" }))).toBe(TEXT);
+    expect(answerOf(await client.chatCompletion({ model: MODEL, messages, provider: ["together", "novita"] }))).toBe(
+      TEXT,
+    );
+    expect(
+      answerOf(await client.chatCompletion({ accessToken: " ", model: MODEL, messages, provider: "together" })),
+    ).toBe(TEXT);
     for (const accessToken of [" ", "\t"]) {
-      const failover = { accessToken, model: MODEL, messages, provider: ["together", "novita"], fallbackModels: [MODEL] };
+      const failover = {
+        accessToken,
+        model: MODEL,
+        messages,
+        provider: ["together", "novita"],
+        fallbackModels: [MODEL],
+      };
       expect(answerOf(await client.chatCompletion(failover)), JSON.stringify(accessToken)).toBe(TEXT);
     }
     expect(authorizations().every((value) => value === undefined)).toBe(true);
   });
 
-  it("a task on a named provider goes through the router, not to the provider's own API as if \"\" were its key", async () => {
-    const image = await textToImage({ accessToken: "", model: "hfkit/text-to-image", provider: "together", inputs: "a cat" });
+  it('a task on a named provider goes through the router, not to the provider\'s own API as if "" were its key', async () => {
+    const image = await textToImage({
+      accessToken: "",
+      model: "hfkit/text-to-image",
+      provider: "together",
+      inputs: "a cat",
+    });
     expect(image).toBeInstanceOf(Blob);
     expect(hub.requests.some((r) => r.method === "POST" && r.path.startsWith("/together/"))).toBe(true);
     expect(authorizations().every((value) => value === undefined)).toBe(true);
@@ -69,7 +84,7 @@ describe("a blank token is no token", () => {
     expect(authorizations()).toEqual(["Bearer hf_second_name"]);
   });
 
-  it("\"\" keeps HF_TOKEN away from the server, as documented (white space too)", async () => {
+  it('"" keeps HF_TOKEN away from the server, as documented (white space too)', async () => {
     vi.stubEnv("HF_TOKEN", "hf_not_for_this_server");
     await new InferenceClient("").chatCompletion({ model: MODEL, messages, provider: "together" });
     await chatCompletion({ accessToken: "  ", model: MODEL, messages, provider: "together" });
@@ -86,7 +101,9 @@ describe("a server that needs a token and got none", () => {
     for (const token of ["", " ", undefined]) {
       const rec = refusing();
       const client = new InferenceClient(token, { routerUrl: ROUTER, fetch: rec.fetch, logger: quiet });
-      const error = await client.chatCompletion({ model: MODEL, messages, provider: "together" }).catch((e: unknown) => e);
+      const error = await client
+        .chatCompletion({ model: MODEL, messages, provider: "together" })
+        .catch((e: unknown) => e);
       expect(error, JSON.stringify(token)).toBeInstanceOf(AuthenticationError);
       const message = (error as Error).message;
       expect(message).toMatch(/^Invalid username or password\. No token was sent: set HF_TOKEN /);
@@ -101,7 +118,13 @@ describe("a server that needs a token and got none", () => {
     const error = await client.chatCompletion({ model: MODEL, messages }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as Error).message).not.toContain("HF_TOKEN");
-    const own = new InferenceClient(undefined, { routerUrl: ROUTER, fetch: rec.fetch, headers: { Authorization: "Bearer hf_own" } });
-    expect(((await own.chatCompletion({ model: MODEL, messages }).catch((e: unknown) => e)) as Error).message).not.toContain("HF_TOKEN");
+    const own = new InferenceClient(undefined, {
+      routerUrl: ROUTER,
+      fetch: rec.fetch,
+      headers: { Authorization: "Bearer hf_own" },
+    });
+    expect(
+      ((await own.chatCompletion({ model: MODEL, messages }).catch((e: unknown) => e)) as Error).message,
+    ).not.toContain("HF_TOKEN");
   });
 });

@@ -50,10 +50,18 @@ const hosts = () => asked.map((u) => new URL(u).origin);
 
 describe("routeOf", () => {
   it("an HF token (or none) goes through the router; any other token to the provider's own API", () => {
-    expect(routeOf("together", "v1/images/generations", "hf_abc", ROUTER)).toBe("https://router.huggingface.co/together/v1/images/generations");
-    expect(routeOf("together", "v1/images/generations", undefined, ROUTER)).toBe("https://router.huggingface.co/together/v1/images/generations");
-    expect(routeOf("together", "/v1/images/generations", "tgp_v1_key", ROUTER)).toBe("https://api.together.xyz/v1/images/generations");
-    expect(routeOf("fal-ai", "fal-ai/flux?_subdomain=queue", "fal_key", ROUTER)).toBe("https://queue.fal.run/fal-ai/flux");
+    expect(routeOf("together", "v1/images/generations", "hf_abc", ROUTER)).toBe(
+      "https://router.huggingface.co/together/v1/images/generations",
+    );
+    expect(routeOf("together", "v1/images/generations", undefined, ROUTER)).toBe(
+      "https://router.huggingface.co/together/v1/images/generations",
+    );
+    expect(routeOf("together", "/v1/images/generations", "tgp_v1_key", ROUTER)).toBe(
+      "https://api.together.xyz/v1/images/generations",
+    );
+    expect(routeOf("fal-ai", "fal-ai/flux?_subdomain=queue", "fal_key", ROUTER)).toBe(
+      "https://queue.fal.run/fal-ai/flux",
+    );
     expect(routeOf("fal-ai", "fal-ai/whisper", "fal_key", ROUTER)).toBe("https://fal.run/fal-ai/whisper");
     expect(routeOf("replicate", "v1/predictions", "r8_key", ROUTER)).toBe("https://api.replicate.com/v1/predictions");
   });
@@ -61,7 +69,12 @@ describe("routeOf", () => {
 
 describe("textToImage with a provider's own key", () => {
   it("together: sent to api.together.xyz with the key as Bearer; the Hub asked without it; the same as 4.13", async () => {
-    const args = { accessToken: "tgp_v1_own_key", model: "hfkit/text-to-image", provider: "together" as const, inputs: "a cat" };
+    const args = {
+      accessToken: "tgp_v1_own_key",
+      model: "hfkit/text-to-image",
+      provider: "together" as const,
+      inputs: "a cat",
+    };
     const mine = await ours.textToImage(args, { ...options(), outputType: "url" });
     const mineAsked = hosts();
     const [lookup, sent] = hub.requests;
@@ -84,8 +97,16 @@ describe("textToImage with a provider's own key", () => {
     afterEach(() => void vi.unstubAllGlobals());
 
     it("the same requests as 4.13, none through the router", async () => {
-      const args = { accessToken: "fal_own_key", model: "hfkit/text-to-image-fal", provider: "fal-ai" as const, inputs: "a cat" };
-      const seen = () => hub.requests.filter((r) => r.path.startsWith("/fal-ai/")).map((r) => [r.method, r.path, r.headers.authorization]);
+      const args = {
+        accessToken: "fal_own_key",
+        model: "hfkit/text-to-image-fal",
+        provider: "fal-ai" as const,
+        inputs: "a cat",
+      };
+      const seen = () =>
+        hub.requests
+          .filter((r) => r.path.startsWith("/fal-ai/"))
+          .map((r) => [r.method, r.path, r.headers.authorization]);
       const mine = await ours.textToImage(args, { ...options(), outputType: "url" });
       const mineSeen = seen();
       const mineAsked = asked.filter((u) => !u.includes("/api/models/"));
@@ -101,22 +122,43 @@ describe("textToImage with a provider's own key", () => {
   });
 
   it("an error from the provider's own API is typed, and its message and fields never carry the key", async () => {
-    hub.inject({ type: "serverError", status: 401, body: "bad key tgp_v1_secret_key" }, { model: "hfkit-together/flux", times: 1 });
-    const args = { accessToken: "tgp_v1_secret_key", model: "hfkit/text-to-image", provider: "together" as const, inputs: "a cat" };
+    hub.inject(
+      { type: "serverError", status: 401, body: "bad key tgp_v1_secret_key" },
+      { model: "hfkit-together/flux", times: 1 },
+    );
+    const args = {
+      accessToken: "tgp_v1_secret_key",
+      model: "hfkit/text-to-image",
+      provider: "together" as const,
+      inputs: "a cat",
+    };
     const error = await ours.textToImage(args, { ...options(), maxRetries: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ours.AuthenticationError);
     expect(error).toBeInstanceOf(ours.InferenceClientProviderApiError);
-    expect(JSON.stringify({ message: (error as Error).message, ...(error as object) })).not.toContain("tgp_v1_secret_key");
+    expect(JSON.stringify({ message: (error as Error).message, ...(error as object) })).not.toContain(
+      "tgp_v1_secret_key",
+    );
   });
 });
 
 describe("chat with a provider's own key", () => {
-  const COMPLETION = { id: "chatcmpl-1", object: "chat.completion", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: "Paris." }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } };
+  const COMPLETION = {
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1,
+    model: "gpt-4o-mini",
+    choices: [{ index: 0, message: { role: "assistant", content: "Paris." }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+  };
   /** Records every request and answers one OpenAI completion. */
   function recording() {
     const sent: { url: string; auth: string | null; body: unknown }[] = [];
     const fetch = async (url: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-      sent.push({ url: String(url), auth: new Headers(init?.headers).get("authorization"), body: JSON.parse(String(init?.body)) });
+      sent.push({
+        url: String(url),
+        auth: new Headers(init?.headers).get("authorization"),
+        body: JSON.parse(String(init?.body)),
+      });
       return new Response(JSON.stringify(COMPLETION), { headers: { "content-type": "application/json" } });
     };
     return { sent, fetch };
@@ -126,12 +168,21 @@ describe("chat with a provider's own key", () => {
   it("openai: its own key goes to api.openai.com with the model's id there, as 4.13 sends it", async () => {
     const mine = recording();
     const theirs = recording();
-    const args = { accessToken: "sk-own-openai-key", provider: "openai" as const, model: "openai/gpt-4o-mini", messages };
+    const args = {
+      accessToken: "sk-own-openai-key",
+      provider: "openai" as const,
+      model: "openai/gpt-4o-mini",
+      messages,
+    };
     const answer = await ours.chatCompletion(args, { fetch: mine.fetch });
     await hf.chatCompletion(args, { fetch: theirs.fetch });
     expect(answer.choices[0]?.message.content).toBe("Paris.");
     expect(mine.sent).toHaveLength(1);
-    expect(mine.sent[0]).toMatchObject({ url: "https://api.openai.com/v1/chat/completions", auth: "Bearer sk-own-openai-key", body: { model: "gpt-4o-mini", messages } });
+    expect(mine.sent[0]).toMatchObject({
+      url: "https://api.openai.com/v1/chat/completions",
+      auth: "Bearer sk-own-openai-key",
+      body: { model: "gpt-4o-mini", messages },
+    });
     expect(mine.sent[0]?.url).toBe(theirs.sent[0]?.url);
     expect((mine.sent[0]?.body as { model: string }).model).toBe((theirs.sent[0]?.body as { model: string }).model);
   });
@@ -143,21 +194,36 @@ describe("chat with a provider's own key", () => {
     expect(error).toBeInstanceOf(ours.InputError);
     expect(error).toMatchObject({ field: "accessToken" });
     expect((error as Error).message).toMatch(/^Provider openai is closed-source and does not support HF tokens/);
-    await expect(hf.chatCompletion(args, { fetch: mine.fetch })).rejects.toThrow(/^Provider openai is closed-source and does not support HF tokens/);
+    await expect(hf.chatCompletion(args, { fetch: mine.fetch })).rejects.toThrow(
+      /^Provider openai is closed-source and does not support HF tokens/,
+    );
     expect(mine.sent).toHaveLength(0);
   });
 
   it("another provider's own key: an InputError naming accessToken and the two ways that work, nothing sent", async () => {
     const mine = recording();
-    const error = await ours.chatCompletion({ accessToken: "tgp_v1_own_key", provider: "together", model: "org/chat", messages }, { fetch: mine.fetch }).catch((e: unknown) => e);
+    const error = await ours
+      .chatCompletion(
+        { accessToken: "tgp_v1_own_key", provider: "together", model: "org/chat", messages },
+        { fetch: mine.fetch },
+      )
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ours.InputError);
     expect(error).toMatchObject({ field: "accessToken" });
-    expect((error as Error).message).toMatch(/HF router takes an hf_ token, not together.s key: set it in your HF settings, or send it with endpointUrl/);
+    expect((error as Error).message).toMatch(
+      /HF router takes an hf_ token, not together.s key: set it in your HF settings, or send it with endpointUrl/,
+    );
     expect((error as Error).message).not.toContain("tgp_v1_own_key");
     expect(mine.sent).toHaveLength(0);
     // An HF token, or a provider key with the provider's own API as endpointUrl, is sent.
-    await ours.chatCompletion({ accessToken: "hf_test", provider: "together", model: "org/chat", messages }, { fetch: mine.fetch });
-    await ours.chatCompletion({ accessToken: "tgp_v1_own_key", endpointUrl: "https://api.together.xyz/v1", model: "org/chat-turbo", messages }, { fetch: mine.fetch });
+    await ours.chatCompletion(
+      { accessToken: "hf_test", provider: "together", model: "org/chat", messages },
+      { fetch: mine.fetch },
+    );
+    await ours.chatCompletion(
+      { accessToken: "tgp_v1_own_key", endpointUrl: "https://api.together.xyz/v1", model: "org/chat-turbo", messages },
+      { fetch: mine.fetch },
+    );
     expect(mine.sent.map((s) => [s.url, s.auth])).toEqual([
       ["https://router.huggingface.co/v1/chat/completions", "Bearer hf_test"],
       ["https://api.together.xyz/v1/chat/completions", "Bearer tgp_v1_own_key"],

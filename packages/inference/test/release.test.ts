@@ -15,8 +15,15 @@ const encoder = new TextEncoder();
 
 it("the request is released once, its signal aborted with the one reason `The answer was read`", async () => {
   const signals: AbortSignal[] = [];
-  const body = () => new Response(`${event(chunk("Paris", "stop"))}data: [DONE]\n\n`, { headers: { "content-type": "text/event-stream" } });
-  const client = new InferenceClient("hf_release", { endpointUrl: "https://e.test", backend: "openai", fetch: (_url, init) => (signals.push(init!.signal!), Promise.resolve(body())) });
+  const body = () =>
+    new Response(`${event(chunk("Paris", "stop"))}data: [DONE]\n\n`, {
+      headers: { "content-type": "text/event-stream" },
+    });
+  const client = new InferenceClient("hf_release", {
+    endpointUrl: "https://e.test",
+    backend: "openai",
+    fetch: (_url, init) => (signals.push(init!.signal!), Promise.resolve(body())),
+  });
   for (let i = 0; i < 2; i++) for await (const _ of client.chatCompletionStream({ messages })) void _;
   expect(signals).toHaveLength(2);
   for (const signal of signals) {
@@ -39,7 +46,13 @@ it("the body is cancelled and the request released once, though the end and clos
   });
   const call = new Call(limits);
   const ctx = { args: { messages }, options: {} } as unknown as Parameters<typeof chatRules>[0];
-  const stream = new EventStream(body, call, chatRules(ctx, { url: "https://e.test" }), { url: "https://e.test" }, () => void releases++);
+  const stream = new EventStream(
+    body,
+    call,
+    chatRules(ctx, { url: "https://e.test" }),
+    { url: "https://e.test" },
+    () => void releases++,
+  );
   await stream.prime();
   expect(stream.poll()?.choices[0]?.delta?.content).toBe("Paris");
   expect(stream.ended).toBe(true);

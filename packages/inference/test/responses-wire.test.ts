@@ -23,21 +23,38 @@ const started = { id: "resp_1", object: "response", status: "in_progress", model
 const completed = {
   ...started,
   status: "completed",
-  output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Hi!", annotations: [] }] }],
+  output: [
+    {
+      type: "message",
+      id: "msg_1",
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: "Hi!", annotations: [] }],
+    },
+  ],
   usage: { input_tokens: 3, output_tokens: 2, total_tokens: 5 },
 };
 
 /** One Responses event as OpenAI frames it. */
-const frame = (type: string, data: Record<string, unknown>, n: number): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: n })}\n\n`;
+const frame = (type: string, data: Record<string, unknown>, n: number): string =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: n })}\n\n`;
 const EVENTS = [
   frame("response.created", { response: started }, 0),
   frame("response.output_text.delta", { item_id: "msg_1", output_index: 0, content_index: 0, delta: "Hi!" }, 1),
 ];
 const COMPLETED = frame("response.completed", { response: completed }, 2);
 
-const options = (fetch: ReturnType<typeof recordingFetch>["fetch"], extra = {}) => ({ endpointUrl: ENDPOINT, backend: "openai" as const, fetch, maxRetries: 0, ...extra });
+const options = (fetch: ReturnType<typeof recordingFetch>["fetch"], extra = {}) => ({
+  endpointUrl: ENDPOINT,
+  backend: "openai" as const,
+  fetch,
+  maxRetries: 0,
+  ...extra,
+});
 
-async function drain(stream: AsyncIterable<ResponsesStreamEvent>): Promise<{ seen: ResponsesStreamEvent[]; error?: unknown }> {
+async function drain(
+  stream: AsyncIterable<ResponsesStreamEvent>,
+): Promise<{ seen: ResponsesStreamEvent[]; error?: unknown }> {
   const seen: ResponsesStreamEvent[] = [];
   try {
     for await (const e of stream) seen.push(e);
@@ -71,7 +88,11 @@ describe("the native stream's end", () => {
   });
 
   it("[DONE] is not waited for, and response.incomplete completes too", async () => {
-    const incomplete = frame("response.incomplete", { response: { ...completed, status: "incomplete", incomplete_details: { reason: "max_output_tokens" } } }, 2);
+    const incomplete = frame(
+      "response.incomplete",
+      { response: { ...completed, status: "incomplete", incomplete_details: { reason: "max_output_tokens" } } },
+      2,
+    );
     const body = controlledBody();
     const { fetch } = recordingFetch(() => sse(body.stream));
     const stream = responsesStream({ model: "m", input: "Hi" }, options(fetch));
@@ -91,7 +112,9 @@ describe("the native stream's end", () => {
     const body = controlledBody();
     const { fetch } = recordingFetch(() => sse(body.stream));
     body.push(EVENTS[0]!);
-    const { seen, error } = await within(drain(responsesStream({ model: "m", input: "Hi" }, options(fetch, { idleTimeout: 30 }))));
+    const { seen, error } = await within(
+      drain(responsesStream({ model: "m", input: "Hi" }, options(fetch, { idleTimeout: 30 }))),
+    );
     expect(seen).toHaveLength(1);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).kind).toBe("idle");
@@ -114,25 +137,35 @@ describe("failures inside a 200", () => {
   });
 
   it("a response.failed event, or a failed response answered whole: the typed error of its code", async () => {
-    const failed = frame("response.failed", { response: { ...started, status: "failed", error: { code: "invalid_prompt", message: "Bad prompt" } } }, 2);
+    const failed = frame(
+      "response.failed",
+      { response: { ...started, status: "failed", error: { code: "invalid_prompt", message: "Bad prompt" } } },
+      2,
+    );
     const { fetch } = recordingFetch(() => sse([...EVENTS, failed].join("")));
     const run = await drain(responsesStream({ model: "m", input: "Hi" }, options(fetch)));
     expect(run.error).toBeInstanceOf(ValidationError);
     expect((run.error as ValidationError).message).toMatch(/Bad prompt/);
 
-    const whole = recordingFetch(() => json({ ...completed, status: "failed", error: { code: "server_error", message: "It broke" } }));
+    const whole = recordingFetch(() =>
+      json({ ...completed, status: "failed", error: { code: "server_error", message: "It broke" } }),
+    );
     await expect(responses({ model: "m", input: "Hi" }, options(whole.fetch))).rejects.toBeInstanceOf(ServerError);
   });
 
   it("JSON that is no response: MalformedEventError quoting it; a JSON error: its typed error", async () => {
     const odd = recordingFetch(() => json({ output: "not a list" }));
-    await expect(responses({ model: "m", input: "Hi" }, options(odd.fetch))).rejects.toBeInstanceOf(MalformedEventError);
+    await expect(responses({ model: "m", input: "Hi" }, options(odd.fetch))).rejects.toBeInstanceOf(
+      MalformedEventError,
+    );
     const err = recordingFetch(() => json({ error: { message: "Model is overloaded" } }));
     await expect(responses({ model: "m", input: "Hi" }, options(err.fetch))).rejects.toBeInstanceOf(RateLimitError);
   });
 
   it("a whole response answered to a stream request is yielded as its events; odd output items do not crash", async () => {
-    const { fetch } = recordingFetch(() => json({ ...completed, output: [...completed.output, null, { type: "message", content: "x" }] }));
+    const { fetch } = recordingFetch(() =>
+      json({ ...completed, output: [...completed.output, null, { type: "message", content: "x" }] }),
+    );
     const run = await drain(responsesStream({ model: "m", input: "Hi" }, options(fetch)));
     expect(run.error).toBeUndefined();
     expect(run.seen.map((e) => ("delta" in e ? e.delta : "")).join("")).toBe("Hi!");
@@ -140,6 +173,9 @@ describe("failures inside a 200", () => {
     const ok = await drain(responsesStream({ model: "m", input: "Hi" }, options(fine.fetch)));
     expect(ok.error).toBeUndefined();
     expect(ok.seen.map((e) => e.type).filter((t) => t.includes("delta"))).toEqual(["response.output_text.delta"]);
-    expect(ok.seen.at(-1)).toMatchObject({ type: "response.completed", response: { id: "resp_1", output_text: "Hi!", usage: completed.usage } });
+    expect(ok.seen.at(-1)).toMatchObject({
+      type: "response.completed",
+      response: { id: "resp_1", output_text: "Hi!", usage: completed.usage },
+    });
   });
 });

@@ -123,7 +123,10 @@ describe("the transformers payload", () => {
     [{ temperature: 0 }, { do_sample: false, return_full_text: false }],
     [{ temperature: 0.5 }, { temperature: 0.5, return_full_text: false }],
     [{ top_p: 0 }, { do_sample: false, return_full_text: false }],
-    [{ top_p: 0, temperature: 0.7 }, { do_sample: false, return_full_text: false }],
+    [
+      { top_p: 0, temperature: 0.7 },
+      { do_sample: false, return_full_text: false },
+    ],
     [{ top_p: 1 }, { return_full_text: false }],
     [{ top_p: 0.9 }, { top_p: 0.9, return_full_text: false }],
     [{ stop: "\n" }, { stop: ["\n"], return_full_text: false }],
@@ -140,7 +143,9 @@ describe("the transformers payload", () => {
       { logprobs: true },
       { n: 2 },
     ]) {
-      const error = await client.chatCompletion({ model, messages, ...args }, { backend: "transformers" }).catch((e: unknown) => e);
+      const error = await client
+        .chatCompletion({ model, messages, ...args }, { backend: "transformers" })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InputError);
       expect((error as Error).message).toContain("transformers pipeline");
     }
@@ -148,15 +153,29 @@ describe("the transformers payload", () => {
   });
 
   it("null is unset (as Python clients send it): the pipeline is asked, nothing refused", async () => {
-    const args = { model, messages, tool_choice: null, response_format: null, top_logprobs: null, seed: null, tools: null };
+    const args = {
+      model,
+      messages,
+      tool_choice: null,
+      response_format: null,
+      top_logprobs: null,
+      seed: null,
+      tools: null,
+    };
     const out = await client.chatCompletion(args as never, { backend: "transformers" });
     expect(out.choices[0]?.message.content).toEqual(expect.any(String));
     expect(hub.requests.at(-1)!.body).toEqual({ inputs: messages, parameters: { return_full_text: false } });
   });
 
   it("a response_format other than text is refused, whatever its shape", async () => {
-    for (const response_format of [{ type: "json_object" }, "json", { type: "json_schema", json_schema: { name: "x", schema: {} } }]) {
-      const error = await client.chatCompletion({ model, messages, response_format } as never, { backend: "transformers" }).catch((e: unknown) => e);
+    for (const response_format of [
+      { type: "json_object" },
+      "json",
+      { type: "json_schema", json_schema: { name: "x", schema: {} } },
+    ]) {
+      const error = await client
+        .chatCompletion({ model, messages, response_format } as never, { backend: "transformers" })
+        .catch((e: unknown) => e);
       expect(error, JSON.stringify(response_format)).toMatchObject({ name: "InputError", field: "response_format" });
     }
     await client.chatCompletion({ model, messages, response_format: { type: "text" } }, { backend: "transformers" });
@@ -175,7 +194,9 @@ describe("the transformers payload", () => {
     const noStop = "hfkit/transformers-no-stop";
     const out = await client.chatCompletion({ model: noStop, messages, stop: [" France"] });
     expect(out.choices[0]?.message.content).toBe("The capital of");
-    const pipelineBodies = hub.requests.filter((r) => r.path === pipelineRoute(noStop)).map((r) => r.body as { parameters: object });
+    const pipelineBodies = hub.requests
+      .filter((r) => r.path === pipelineRoute(noStop))
+      .map((r) => r.body as { parameters: object });
     expect(pipelineBodies.map((b) => "stop" in b.parameters)).toEqual([true, false]);
     expect(warnings.some((w) => w.includes("`stop`"))).toBe(true);
     // Remembered: the next call sends no stop and makes one request.
@@ -213,7 +234,11 @@ describe("endpoints", () => {
 
 describe("textGeneration and textGenerationStream", () => {
   it("textGeneration resolves to the first element of TGI's answer", async () => {
-    const out = await client.textGeneration({ model: "hfkit/tgi-3.2", inputs: "Q:", parameters: { max_new_tokens: 2, temperature: 0 } });
+    const out = await client.textGeneration({
+      model: "hfkit/tgi-3.2",
+      inputs: "Q:",
+      parameters: { max_new_tokens: 2, temperature: 0 },
+    });
     expect(out.generated_text).toBe("The capital"); // the continuation only, as asked
     const body = hub.requests.at(-1)!.body as { parameters: Record<string, unknown> };
     expect(body.parameters).toEqual({ return_full_text: false, max_new_tokens: 2, do_sample: false });
@@ -251,7 +276,11 @@ describe("legacy conversational input", () => {
   it("maps the history to messages and answers the legacy shape", async () => {
     const out = await client.conversational({
       model: "hfkit/tgi-3.2",
-      inputs: { past_user_inputs: ["Hi", "Where?"], generated_responses: ["Hello", "Here"], text: "Capital of France?" },
+      inputs: {
+        past_user_inputs: ["Hi", "Where?"],
+        generated_responses: ["Hello", "Here"],
+        text: "Capital of France?",
+      },
       parameters: { max_new_tokens: 2 },
     });
     expect(out.generated_text).toBe("The capital");

@@ -10,7 +10,10 @@ const encoder = new TextEncoder();
 const tokens = ["Le", " café", " 東京", " 🚀", " fin"];
 const chunks = tokens.map((t, i) => chunk(t, i === tokens.length - 1 ? "stop" : null));
 /** What is yielded: the chunks as sent, their `usage: null` and `logprobs: null` made absent. */
-const yielded = chunks.map(({ usage: _usage, ...rest }) => ({ ...rest, choices: rest.choices.map(({ logprobs: _logprobs, ...choice }) => choice) }));
+const yielded = chunks.map(({ usage: _usage, ...rest }) => ({
+  ...rest,
+  choices: rest.choices.map(({ logprobs: _logprobs, ...choice }) => choice),
+}));
 
 function render(lineEnding: string, prefix: string, bom: boolean, withDone: boolean): Uint8Array {
   let text = ": keep-alive" + lineEnding + lineEnding;

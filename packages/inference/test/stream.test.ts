@@ -14,7 +14,11 @@ import { chunk, collectContent, controlledBody, event, json, messages, recording
 
 const endpointUrl = "http://tgi.test";
 
-function streamFrom(body: ReadableStream<Uint8Array> | string | Response, args: Record<string, unknown> = {}, options = {}) {
+function streamFrom(
+  body: ReadableStream<Uint8Array> | string | Response,
+  args: Record<string, unknown> = {},
+  options = {},
+) {
   const { fetch, seen } = recordingFetch(() => (body instanceof Response ? body : sse(body)));
   const stream = chatCompletionStream({ messages, ...args }, { endpointUrl, fetch, maxRetries: 0, ...options });
   return { stream, seen };
@@ -113,7 +117,9 @@ describe("stream termination", () => {
     vi.useFakeTimers();
     const body = controlledBody();
     body.push(event(chunk("A", "stop")));
-    const drained = watch(drain(streamFrom(body.stream, { stream_options: { include_usage: true } }, { idleTimeout: 60_000 }).stream));
+    const drained = watch(
+      drain(streamFrom(body.stream, { stream_options: { include_usage: true } }, { idleTimeout: 60_000 }).stream),
+    );
     await vi.advanceTimersByTimeAsync(USAGE_GRACE_MS - 1);
     expect(drained.settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -194,7 +200,9 @@ describe("errors inside a 200 stream", () => {
     const text = 'data: {"error":{"message":"Input validation error: bad","http_status_code":422}}\n\ndata: [DONE]\n\n';
     const { error } = await within(drain(streamFrom(text).stream));
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).body).toEqual({ error: { message: "Input validation error: bad", http_status_code: 422 } });
+    expect((error as ValidationError).body).toEqual({
+      error: { message: "Input validation error: bad", http_status_code: 422 },
+    });
   });
 
   it("an `event: error` frame", async () => {
@@ -210,7 +218,8 @@ describe("errors inside a 200 stream", () => {
   });
 
   it("an error after tokens is raised after them", async () => {
-    const text = event(chunk("A")) + 'data: {"error":"Request failed during generation: oops","error_type":"generation"}\n\n';
+    const text =
+      event(chunk("A")) + 'data: {"error":"Request failed during generation: oops","error_type":"generation"}\n\n';
     const { chunks, error } = await within(drain(streamFrom(text).stream));
     expect(chunks).toHaveLength(1);
     expect(error).toBeInstanceOf(ServerError);
@@ -256,7 +265,9 @@ describe("a 2xx that is not an event stream", () => {
   });
 
   it("an error JSON is mapped", async () => {
-    const { error } = await within(drain(streamFrom(json({ error: "Input validation error: x", error_type: "validation" })).stream));
+    const { error } = await within(
+      drain(streamFrom(json({ error: "Input validation error: x", error_type: "validation" })).stream),
+    );
     expect(error).toBeInstanceOf(ValidationError);
   });
 
@@ -271,7 +282,10 @@ describe("a 2xx that is not an event stream", () => {
 describe("TGI normalisation", () => {
   it("maps old finish reasons and tool-call objects to OpenAI's shapes", async () => {
     const call = { index: 0, id: "", type: "function", function: { name: null, arguments: '{"a"' } };
-    const c1 = { ...chunk(""), choices: [{ index: 0, delta: { role: "assistant", tool_calls: call }, finish_reason: null }] };
+    const c1 = {
+      ...chunk(""),
+      choices: [{ index: 0, delta: { role: "assistant", tool_calls: call }, finish_reason: null }],
+    };
     const text = event(c1) + event(chunk("</s>", "eos_token"));
     const { chunks } = await within(drain(streamFrom(text).stream));
     expect(chunks[0]?.choices[0]?.delta.tool_calls).toEqual([call]);

@@ -18,7 +18,11 @@ beforeAll(async () => {
   hub = await startMockHub();
   server = createServer((req, res) => {
     const query = new URL(req.url ?? "/", "http://x").searchParams;
-    const args = { model: query.get("model") ?? "hfkit/tgi-3.2", messages, ...(query.has("max_tokens") ? { max_tokens: Number(query.get("max_tokens")) } : {}) };
+    const args = {
+      model: query.get("model") ?? "hfkit/tgi-3.2",
+      messages,
+      ...(query.has("max_tokens") ? { max_tokens: Number(query.get("max_tokens")) } : {}),
+    };
     const response = toResponse(chatCompletionStream(args, { baseUrl: hub.url, maxRetries: 0 }));
     res.writeHead(response.status, Object.fromEntries(response.headers));
     const reader = response.body!.getReader();
@@ -52,7 +56,9 @@ function eventsOf(text: string): string[] {
 const contentOf = (events: string[]): string =>
   events
     .filter((e) => e !== "[DONE]")
-    .map((e) => (JSON.parse(e) as { choices: Array<{ delta?: { content?: string } }> }).choices[0]?.delta?.content ?? "")
+    .map(
+      (e) => (JSON.parse(e) as { choices: Array<{ delta?: { content?: string } }> }).choices[0]?.delta?.content ?? "",
+    )
     .join("");
 
 async function settled(): Promise<number> {
@@ -61,19 +67,27 @@ async function settled(): Promise<number> {
 }
 
 describe("toResponse through real loopback HTTP", () => {
-  it.each(["hfkit/tgi-2.0", "hfkit/tgi-3.2", "hfkit/vllm"])("%s: OpenAI's framing, data: [DONE] last, SSE headers", async (model) => {
-    const res = await fetch(`${url}/?model=${model}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("text/event-stream");
-    expect(res.headers.get("cache-control")).toBe("no-cache");
-    const text = await res.text();
-    expect(text.split("\n\n").slice(0, -1).every((e) => /^data: (\{.*\}|\[DONE\])$/.test(e))).toBe(true);
-    expect(text.endsWith("}\n\ndata: [DONE]\n\n")).toBe(true);
-    const events = eventsOf(text);
-    expect(events.at(-1)).toBe("[DONE]");
-    expect(contentOf(events)).toContain(TEXT);
-    expect(await settled()).toBe(0);
-  });
+  it.each(["hfkit/tgi-2.0", "hfkit/tgi-3.2", "hfkit/vllm"])(
+    "%s: OpenAI's framing, data: [DONE] last, SSE headers",
+    async (model) => {
+      const res = await fetch(`${url}/?model=${model}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/event-stream");
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+      const text = await res.text();
+      expect(
+        text
+          .split("\n\n")
+          .slice(0, -1)
+          .every((e) => /^data: (\{.*\}|\[DONE\])$/.test(e)),
+      ).toBe(true);
+      expect(text.endsWith("}\n\ndata: [DONE]\n\n")).toBe(true);
+      const events = eventsOf(text);
+      expect(events.at(-1)).toBe("[DONE]");
+      expect(contentOf(events)).toContain(TEXT);
+      expect(await settled()).toBe(0);
+    },
+  );
 
   it("an error mid-stream: the chunks so far, one error event, then the end (no [DONE])", async () => {
     hub.inject({ type: "truncate", afterChunks: 2 }, { model: "hfkit/tgi-3.2" });
@@ -123,7 +137,8 @@ describe("toReadableStream and toResponse themselves", () => {
       [Symbol.asyncIterator]: () => {
         let n = 0;
         return {
-          next: () => (n++ === 0 ? Promise.resolve({ done: false, value: { n } }) : new Promise<IteratorResult<object>>(() => {})),
+          next: () =>
+            n++ === 0 ? Promise.resolve({ done: false, value: { n } }) : new Promise<IteratorResult<object>>(() => {}),
           return: () => {
             returned++;
             return Promise.resolve({ done: true, value: undefined });
@@ -143,7 +158,9 @@ describe("toReadableStream and toResponse themselves", () => {
       throw Object.assign(new Error("rate limited"), { name: "RateLimitError", status: 429 });
     }
     const text = await new Response(toReadableStream(failing())).text();
-    expect(JSON.parse(text.slice(6))).toEqual({ error: { message: "rate limited", type: "rate_limit_error", code: "RateLimitError", param: null, status: 429 } });
+    expect(JSON.parse(text.slice(6))).toEqual({
+      error: { message: "rate limited", type: "rate_limit_error", code: "RateLimitError", param: null, status: 429 },
+    });
     expect(text.endsWith("\n\n")).toBe(true);
   });
 

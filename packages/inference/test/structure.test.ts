@@ -27,32 +27,36 @@ function filesOn(stack: string): string[] {
 it.each([
   ["backend known", { backend: "tgi" as const }],
   ["backend detected", {}],
-])("a streamed TGI chat (%s) reaches fetch through at most seven of our files, each entered once", async (_name, options) => {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 100;
-  const stacks: string[] = [];
-  try {
-    const client = new InferenceClient("", {
-      baseUrl: hub.url,
-      ...options,
-      fetch: (url, init) => {
-        stacks.push(new Error("at fetch").stack ?? "");
-        return fetch(url, init);
-      },
-    });
-    let text = "";
-    for await (const chunk of client.chatCompletionStream({ model: "hfkit/tgi-3.2", messages: QUESTION })) text += chunk.choices[0]?.delta?.content ?? "";
-    expect(text).toBe("The capital of France is Paris.");
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-  expect(stacks).toHaveLength(1);
-  const files = filesOn(stacks[0] ?? "");
-  expect(files.length).toBeGreaterThan(2);
-  expect(files.length).toBeLessThanOrEqual(7);
-  expect(new Set(files).size).toBe(files.length);
-  expect(files[0]).toBe("core/request.ts");
-});
+])(
+  "a streamed TGI chat (%s) reaches fetch through at most seven of our files, each entered once",
+  async (_name, options) => {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 100;
+    const stacks: string[] = [];
+    try {
+      const client = new InferenceClient("", {
+        baseUrl: hub.url,
+        ...options,
+        fetch: (url, init) => {
+          stacks.push(new Error("at fetch").stack ?? "");
+          return fetch(url, init);
+        },
+      });
+      let text = "";
+      for await (const chunk of client.chatCompletionStream({ model: "hfkit/tgi-3.2", messages: QUESTION }))
+        text += chunk.choices[0]?.delta?.content ?? "";
+      expect(text).toBe("The capital of France is Paris.");
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    expect(stacks).toHaveLength(1);
+    const files = filesOn(stacks[0] ?? "");
+    expect(files.length).toBeGreaterThan(2);
+    expect(files.length).toBeLessThanOrEqual(7);
+    expect(new Set(files).size).toBe(files.length);
+    expect(files[0]).toBe("core/request.ts");
+  },
+);
 
 it("a fal-ai textToImage reaches fetch through at most eight of our files, each entered once, at every request of the call", async () => {
   mappingMemory.clear();

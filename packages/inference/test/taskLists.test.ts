@@ -12,7 +12,9 @@ import { PROVIDER_TASKS } from "../src/targets/providers/table";
 
 /** What all.ts holds besides the tasks the client has as methods of their own name. */
 const NOT_METHODS = ["responses", "responsesStream", "textGenerationOnProvider"];
-const TASK_NAMES = Object.keys(all).filter((name) => !NOT_METHODS.includes(name)).sort();
+const TASK_NAMES = Object.keys(all)
+  .filter((name) => !NOT_METHODS.includes(name))
+  .sort();
 /** `text-to-image` → `textToImage`. */
 const functionOf = (pipeline: string) => pipeline.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
 
@@ -34,7 +36,9 @@ describe("the one list of tasks", () => {
 
   it("the package exports each task and the Responses API", () => {
     const exported = index as unknown as Record<string, unknown>;
-    expect([...TASK_NAMES, "responses", "responsesStream"].filter((name) => typeof exported[name] !== "function")).toEqual([]);
+    expect(
+      [...TASK_NAMES, "responses", "responsesStream"].filter((name) => typeof exported[name] !== "function"),
+    ).toEqual([]);
   });
 
   it("each task the provider table names is a function of the package", () => {

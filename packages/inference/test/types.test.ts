@@ -31,17 +31,20 @@ it("code typed against @huggingface/inference type-checks under strict with our 
   expect(await check("tsconfig.json")).toBe("");
 }, 60_000);
 
-describe.concurrent("tasks-io*.ts: every task's @huggingface/tasks input and output, as a 4.13 user writes them", () => {
-  it("compiles against hfkit's src", async () => {
-    expect(await check("tsconfig.hfkit.json")).toBe("");
-  }, 180_000);
+describe.concurrent(
+  "tasks-io*.ts: every task's @huggingface/tasks input and output, as a 4.13 user writes them",
+  () => {
+    it("compiles against hfkit's src", async () => {
+      expect(await check("tsconfig.hfkit.json")).toBe("");
+    }, 180_000);
 
-  it("compiles against @huggingface/inference 4.13 itself", async () => {
-    expect(await check("tsconfig.hf.json")).toBe("");
-  }, 180_000);
+    it("compiles against @huggingface/inference 4.13 itself", async () => {
+      expect(await check("tsconfig.hf.json")).toBe("");
+    }, 180_000);
 
-  it("compiles against both with exactOptionalPropertyTypes on", async () => {
-    expect(await check("tsconfig.hf-exact.json")).toBe("");
-    expect(ofTestFiles(await check("tsconfig.hfkit-exact.json"))).toBe("");
-  }, 180_000);
-});
+    it("compiles against both with exactOptionalPropertyTypes on", async () => {
+      expect(await check("tsconfig.hf-exact.json")).toBe("");
+      expect(ofTestFiles(await check("tsconfig.hfkit-exact.json"))).toBe("");
+    }, 180_000);
+  },
+);

@@ -33,7 +33,8 @@ export async function connectMcp(server: McpServerConfig, options: ConnectMcpOpt
   const target = checkServer(server);
   const settings = checkOptions(options);
   const { signal } = settings;
-  if (signal?.aborted) throw new AbortError("Connecting to the MCP server was aborted by its signal", { cause: signal.reason });
+  if (signal?.aborted)
+    throw new AbortError("Connecting to the MCP server was aborted by its signal", { cause: signal.reason });
   const link = await openLink(target, settings);
   const client = new Client({ name: "hfkit", version: VERSION });
   try {
@@ -61,10 +62,16 @@ function connectBounds(link: Link, { connectTimeout, signal }: Settings): Bounds
 }
 
 /** Every page of the server's tool list: at most `maxListPages` pages, `maxTools` tools in all; none when it offers no tools. */
-async function listTools(client: Client, options: RequestOptions, link: Link, settings: Settings): Promise<ListedTool[]> {
+async function listTools(
+  client: Client,
+  options: RequestOptions,
+  link: Link,
+  settings: Settings,
+): Promise<ListedTool[]> {
   if (!client.getServerCapabilities()?.tools) return [];
   const { maxTools, maxListPages } = settings;
-  const passed = (limit: "maxTools" | "maxListPages", max: number) => new McpLimitError(limit, max, { server: link.server }, link.secrets);
+  const passed = (limit: "maxTools" | "maxListPages", max: number) =>
+    new McpLimitError(limit, max, { server: link.server }, link.secrets);
   const tools: ListedTool[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages === 0 || cursor !== undefined; pages++) {

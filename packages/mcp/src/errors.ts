@@ -159,15 +159,19 @@ export type McpLimit =
   | "toolSchema";
 
 const LIMIT_WORDS: Record<McpLimit, (max: number, subject: string) => string> = {
-  maxListBytes: (max, server) => `The MCP server "${server}" sent more than maxListBytes (${max} bytes) while connecting and listing its tools`,
+  maxListBytes: (max, server) =>
+    `The MCP server "${server}" sent more than maxListBytes (${max} bytes) while connecting and listing its tools`,
   maxListPages: (max, server) => `The MCP server "${server}" listed its tools in more than maxListPages (${max}) pages`,
   maxTools: (max, server) => `The MCP server "${server}" lists more than maxTools (${max}) tools`,
   maxResultBytes: (max, tool) =>
     `The answer of the MCP tool "${tool}" passed ${answerBytes(max)} bytes (4 × maxResultBytes, ${max}, + 64 KiB); reading it stopped: raise maxResultBytes to take it`,
   messageBytes: (max, server) => `The MCP server "${server}" sent a message of more than ${max} bytes; it was stopped`,
-  toolName: (max, tool) => `The MCP tool "${tool}" has a name of more than ${max} characters: leave it out with \`filter\``,
-  toolDescription: (max, tool) => `The MCP tool "${tool}" has a description of more than ${max} characters: leave it out with \`filter\``,
-  toolSchema: (max, tool) => `The MCP tool "${tool}" has an input schema of more than ${max} characters of JSON: leave it out with \`filter\``,
+  toolName: (max, tool) =>
+    `The MCP tool "${tool}" has a name of more than ${max} characters: leave it out with \`filter\``,
+  toolDescription: (max, tool) =>
+    `The MCP tool "${tool}" has a description of more than ${max} characters: leave it out with \`filter\``,
+  toolSchema: (max, tool) =>
+    `The MCP tool "${tool}" has an input schema of more than ${max} characters of JSON: leave it out with \`filter\``,
 };
 
 /** The most bytes of a call's answer read: JSON escapes (up to 3 × a text), `structuredContent` beside its text and the envelope take room. */

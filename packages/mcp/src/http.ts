@@ -23,7 +23,11 @@ type RequestId = string | number;
 type Sent = ReturnType<typeof requestOf>;
 
 /** The link to the server at `target.url`, named `server`; `headers` go with every request. */
-export function httpLink({ url, headers, secrets }: Extract<ServerTarget, { kind: "http" }>, server: string, reading: Reading): Link {
+export function httpLink(
+  { url, headers, secrets }: Extract<ServerTarget, { kind: "http" }>,
+  server: string,
+  reading: Reading,
+): Link {
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers },
     fetch: readWithin(reading, (id, cause) => transport.onmessage?.(endingAnswer(id, cause))),
@@ -33,7 +37,8 @@ export function httpLink({ url, headers, secrets }: Extract<ServerTarget, { kind
     server,
     secrets,
     reading,
-    lost: (cause) => new McpServerError(`The MCP server "${server}" failed: ${explain(cause)}`, { server, cause, secrets }),
+    lost: (cause) =>
+      new McpServerError(`The MCP server "${server}" failed: ${explain(cause)}`, { server, cause, secrets }),
     async close() {
       await within(END_SESSION_WAIT_MS, transport.terminateSession());
       await transport.close(); // aborts every request still open
@@ -50,7 +55,8 @@ function readWithin(reading: Reading, onEnd: (id: RequestId, cause: unknown) => 
     const response = await fetch(url, init);
     if (!response.body || NULL_BODY.has(response.status)) return response;
     if (!response.ok) return rebuilt(response, await start(response.body));
-    const sent = typeof init?.body === "string" && init.method === "POST" ? requestOf(JSON.parse(init.body)) : undefined;
+    const sent =
+      typeof init?.body === "string" && init.method === "POST" ? requestOf(JSON.parse(init.body)) : undefined;
     const events = (response.headers.get("content-type") ?? "").includes("text/event-stream");
     const end = (cause: unknown) => {
       if (sent && !init?.signal?.aborted) onEnd(sent.id, cause); // aborted: the transport is closing
@@ -68,7 +74,10 @@ interface BodyBounds {
 }
 
 /** `body`, read within its bounds: past one, the body is cancelled and errors with the bound's `McpLimitError`. */
-function boundedBody(body: ReadableStream<Uint8Array>, { reading, sent, events, end }: BodyBounds): ReadableStream<Uint8Array> {
+function boundedBody(
+  body: ReadableStream<Uint8Array>,
+  { reading, sent, events, end }: BodyBounds,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const limit = reading.limitFor(sent?.method);
   const measure = events ? eventSizer() : totalSizer();
@@ -140,7 +149,11 @@ async function start(body: ReadableStream<Uint8Array>): Promise<Uint8Array<Array
 
 /** `response` with `body` in place of its own. */
 function rebuilt(response: Response, body: BodyInit): Response {
-  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const copy = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
   Object.defineProperty(copy, "url", { value: response.url }); // the SDK names a redirect's target from it
   return copy;
 }

@@ -52,7 +52,8 @@ export class Reading {
   tooLarge(method?: string, tool?: string): McpLimitError {
     const { server, secrets } = this.who;
     if (this.connecting) return new McpLimitError("maxListBytes", this.settings.maxListBytes, { server }, secrets);
-    if (method === "tools/call") return new McpLimitError("maxResultBytes", this.settings.maxResultBytes, { server, tool }, secrets);
+    if (method === "tools/call")
+      return new McpLimitError("maxResultBytes", this.settings.maxResultBytes, { server, tool }, secrets);
     return new McpLimitError("messageBytes", this.messageBytes, { server }, secrets);
   }
 
@@ -64,7 +65,11 @@ export class Reading {
 
 /** The answer that ends request `id` with `error`, in place of the one that passed its bound. */
 export function limitAnswer(id: RequestId, error: McpLimitError): JSONRPCMessage {
-  return { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: error.message, data: { cause: error } } };
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: { code: ErrorCode.InternalError, message: error.message, data: { cause: error } },
+  };
 }
 
 /** The `McpLimitError` a reader put in an answer or threw (a server cannot send one: JSON makes no such object). */

@@ -30,7 +30,7 @@ export class BoundedLines {
 
   /** Takes what the server wrote; once the connection broke, nothing more is kept (the server is being stopped). */
   append(chunk: Uint8Array): void {
-    for (let from = 0; ; ) {
+    for (let from = 0; ;) {
       const end = chunk.indexOf(NEWLINE, from);
       if (end === -1) {
         if (from < chunk.length) this.take(chunk.subarray(from), 0);

@@ -27,8 +27,9 @@ export async function openLink(target: ServerTarget, settings: Settings): Promis
   const reading = new Reading(settings, { server, secrets: target.secrets });
   // Imported when used: an HTTP-only app does not load the stdio transport (and its child_process).
   const link =
-    target.kind === "stdio" ? (await import("./stdio")).stdioLink(target, server, reading)
-    : (await import("./http")).httpLink(target, server, reading);
+    target.kind === "stdio"
+      ? (await import("./stdio")).stdioLink(target, server, reading)
+      : (await import("./http")).httpLink(target, server, reading);
   const once = closedOnce(link);
   // A server that passed a bound that ends the connection is stopped (its requests fail with the bound's error).
   reading.broken.addEventListener("abort", () => void once.close(), { once: true });

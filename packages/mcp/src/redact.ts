@@ -93,7 +93,9 @@ function safeStart(part: string, secrets: Secrets, room: number): number {
  */
 export function secretsOf(headers: Record<string, string> = {}, env: Record<string, string> = {}, url?: URL): Secrets {
   const values = [
-    ...Object.entries(headers).filter(([name]) => !PLAIN_HEADER.test(name)).map(([, value]) => value.trim().replace(SCHEME, "")),
+    ...Object.entries(headers)
+      .filter(([name]) => !PLAIN_HEADER.test(name))
+      .map(([, value]) => value.trim().replace(SCHEME, "")),
     ...namedSecrets(Object.entries(env)),
     ...namedSecrets(url?.searchParams ?? []),
   ].map((value) => value.trim());
@@ -121,7 +123,10 @@ export function safeCause(cause: unknown, secrets: Secrets, depth = 0): unknown 
   if (cause === undefined || depth > CAUSE_DEPTH_MAX) return undefined;
   if (!(cause instanceof Error)) return serverText(String(cause), secrets, CAUSE_TEXT_MAX);
   const inner = safeCause(cause.cause, secrets, depth + 1);
-  const copy: Error & { code?: unknown } = new Error(serverText(cause.message, secrets, CAUSE_TEXT_MAX), inner === undefined ? undefined : { cause: inner });
+  const copy: Error & { code?: unknown } = new Error(
+    serverText(cause.message, secrets, CAUSE_TEXT_MAX),
+    inner === undefined ? undefined : { cause: inner },
+  );
   copy.name = serverText(cause.name, secrets, 100);
   copy.stack = cause.stack === undefined ? undefined : serverText(cause.stack, secrets, CAUSE_STACK_MAX);
   const code: unknown = Reflect.get(cause, "code");

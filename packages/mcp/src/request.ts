@@ -23,10 +23,15 @@ export interface Bounds {
  * the server passed that ends the connection cancels the request and is the error; an answer past its bound is that
  * bound's error; a closed connection or a transport's failure is the link's error.
  */
-export async function bounded<T>(link: Link, bounds: Bounds, send: (options: RequestOptions) => Promise<T>): Promise<T> {
+export async function bounded<T>(
+  link: Link,
+  bounds: Bounds,
+  send: (options: RequestOptions) => Promise<T>,
+): Promise<T> {
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(bounds.timedOut()), bounds.timeoutMs);
-  const onAbort = () => stop.abort(new AbortError("The MCP request was aborted by its signal", { cause: bounds.signal?.reason }));
+  const onAbort = () =>
+    stop.abort(new AbortError("The MCP request was aborted by its signal", { cause: bounds.signal?.reason }));
   const { broken } = link.reading;
   const onBroken = () => stop.abort(broken.reason);
   if (bounds.signal?.aborted) onAbort();

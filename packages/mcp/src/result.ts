@@ -18,19 +18,27 @@ export interface ResultParts {
 export function resultText({ content = [], structuredContent, toolResult }: ResultParts): string {
   const lines = content.map(partText);
   const structured = structuredContent ?? toolResult;
-  if (structured !== undefined && !content.some((part) => part.type === "text")) lines.unshift(JSON.stringify(structured));
+  if (structured !== undefined && !content.some((part) => part.type === "text"))
+    lines.unshift(JSON.stringify(structured));
   return lines.join("\n");
 }
 
 function partText(part: ContentBlock): string {
   if (part.type === "text") return part.text;
-  if (part.type === "image" || part.type === "audio") return note(part.type, part.mimeType, `${base64Bytes(part.data)} bytes`);
+  if (part.type === "image" || part.type === "audio")
+    return note(part.type, part.mimeType, `${base64Bytes(part.data)} bytes`);
   if (part.type === "resource") {
     const { resource } = part;
     const bytes = "blob" in resource ? base64Bytes(resource.blob) : utf8Bytes(resource.text);
     return note("resource", resource.uri, resource.mimeType, `${bytes} bytes`);
   }
-  return note("resource link", part.uri, part.name, part.mimeType, part.size === undefined ? undefined : `${part.size} bytes`);
+  return note(
+    "resource link",
+    part.uri,
+    part.name,
+    part.mimeType,
+    part.size === undefined ? undefined : `${part.size} bytes`,
+  );
 }
 
 function note(type: string, ...facts: (string | undefined)[]): string {

@@ -92,10 +92,13 @@ export function stdioLink(target: Extract<ServerTarget, { kind: "stdio" }>, serv
       const exitCode = child?.exitCode ?? undefined;
       const exitSignal = child?.signalCode ?? undefined;
       const message =
-        child?.pid === undefined ? `Could not start the MCP server "${server}": ${explain(cause)}`
-        : exitCode !== undefined ? `The MCP server "${server}" exited with code ${exitCode}`
-        : exitSignal !== undefined ? `The MCP server "${server}" was ended by ${exitSignal}`
-        : `The MCP server "${server}" failed: ${explain(cause)}`;
+        child?.pid === undefined
+          ? `Could not start the MCP server "${server}": ${explain(cause)}`
+          : exitCode !== undefined
+            ? `The MCP server "${server}" exited with code ${exitCode}`
+            : exitSignal !== undefined
+              ? `The MCP server "${server}" was ended by ${exitSignal}`
+              : `The MCP server "${server}" failed: ${explain(cause)}`;
       return new McpServerError(message, { server, exitCode, exitSignal, stderr: stderr(), cause, secrets });
     },
     close: () => transport.close(),
@@ -141,7 +144,9 @@ function keepTail(stream: unknown): () => string {
   if (isDataSource(stream)) {
     const decoder = new TextDecoder();
     stream.on("data", (chunk) => {
-      text = (text + (chunk instanceof Uint8Array ? decoder.decode(chunk, { stream: true }) : String(chunk))).slice(-TAIL_KEPT);
+      text = (text + (chunk instanceof Uint8Array ? decoder.decode(chunk, { stream: true }) : String(chunk))).slice(
+        -TAIL_KEPT,
+      );
     });
   }
   return () => text.trimEnd().split("\n").slice(-TAIL_LINES).join("\n");

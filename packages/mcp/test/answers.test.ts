@@ -27,7 +27,8 @@ async function serveHuge(contentType: string): Promise<HostileHttp> {
       json(res, { jsonrpc: "2.0", id: sent.id, result: { tools } });
     },
     "tools/call": (sent, res) => {
-      if (sent.params?.name === "small") return json(res, { jsonrpc: "2.0", id: sent.id, result: { content: [{ type: "text", text: "small" }] } });
+      if (sent.params?.name === "small")
+        return json(res, { jsonrpc: "2.0", id: sent.id, result: { content: [{ type: "text", text: "small" }] } });
       res.writeHead(200, { "content-type": contentType });
       const sse = contentType === "text/event-stream";
       const head = `${sse ? "event: message\ndata: " : ""}{"jsonrpc":"2.0","id":${sent.id},"result":{"content":[{"type":"text","text":"`;
@@ -46,7 +47,9 @@ describe.each(["text/event-stream", "application/json"])("over HTTP, an answer s
     const error = await rejection(toolNamed(mcp, "huge").run({}, context()));
     expectLimit(error, "maxResultBytes", 1_000);
     expect(error).toMatchObject({ tool: "huge" });
-    expect((error as Error).message).toMatch(/answer of the MCP tool "huge" passed 69536 bytes \(4 × maxResultBytes, 1000, \+ 64 KiB\); reading it stopped: raise maxResultBytes/);
+    expect((error as Error).message).toMatch(
+      /answer of the MCP tool "huge" passed 69536 bytes \(4 × maxResultBytes, 1000, \+ 64 KiB\); reading it stopped: raise maxResultBytes/,
+    );
     const [answer] = server.streamed;
     expect(answer?.finished).toBe(false);
     expect(answer?.written).toBeLessThan(32 * MIB); // of 256 MB: what the sockets' buffers hold, at most
@@ -61,7 +64,11 @@ describe("over stdio, an answer", () => {
     const mcp = await connectMcp(hostileStdio(own), { maxResultBytes: 1_000 });
     cleanups.push(() => mcp.close());
     const [tool] = mcp.tools;
-    expectLimit(await rejection(tool?.run({ bytes: ANSWER_BYTES }, context()) ?? Promise.resolve()), "maxResultBytes", 1_000);
+    expectLimit(
+      await rejection(tool?.run({ bytes: ANSWER_BYTES }, context()) ?? Promise.resolve()),
+      "maxResultBytes",
+      1_000,
+    );
     expect(await tool?.run({ bytes: 2_000 }, context())).toMatch(/^x{1000}\n\[… cut: 1000 of 2000 bytes left out/);
   });
 

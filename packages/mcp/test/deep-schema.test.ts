@@ -31,8 +31,14 @@ const received: Array<{ messages: Array<{ role: string; content?: string }> }> =
 /** The model: asked by the user, it calls `deep` with 32-level arguments; told the result, it answers. */
 function answer(body: (typeof received)[number]): unknown {
   const calling = body.messages.at(-1)?.role === "user";
-  const call = { id: "call_0", type: "function", function: { name: "deep", arguments: JSON.stringify({ v: nested(32) }) } };
-  const message = calling ? { role: "assistant", content: "", tool_calls: [call] } : { role: "assistant", content: "done" };
+  const call = {
+    id: "call_0",
+    type: "function",
+    function: { name: "deep", arguments: JSON.stringify({ v: nested(32) }) },
+  };
+  const message = calling
+    ? { role: "assistant", content: "", tool_calls: [call] }
+    : { role: "assistant", content: "done" };
   const choice = { index: 0, message, finish_reason: calling ? "tool_calls" : "stop" };
   return { id: "c", object: "chat.completion", created: 1, model: "m", choices: [choice] };
 }
@@ -58,17 +64,21 @@ afterAll(async () => {
   await new Promise((resolve) => model?.close(resolve));
 });
 
-it("deep arguments against a 32-level schema are the tool's invalid arguments, and the loop goes on", { timeout: 60_000 }, async () => {
-  const tool = toolNamed(mcp, "deep");
-  expect(JSON.stringify(tool.parameters).length).toBeLessThan(2048);
-  const run = await runTools(
-    { accessToken: "hf_test", messages: [{ role: "user", content: "Use the tool" }], tools: [tool] },
-    { endpointUrl: modelUrl, backend: "openai", maxRetries: 0 },
-  );
-  const [result] = run.steps[0]?.results ?? [];
-  expect(result?.status).toBe("invalid-arguments");
-  expect(result?.error).toBeInstanceOf(ToolError);
-  expect(result?.content).toBe("Error: The arguments of deep do not follow its parameters: v: matches none of anyOf");
-  expect(received[1]?.messages.at(-1)).toMatchObject({ role: "tool", content: result?.content });
-  expect(run).toMatchObject({ stopReason: "answer", message: { content: "done" } });
-});
+it(
+  "deep arguments against a 32-level schema are the tool's invalid arguments, and the loop goes on",
+  { timeout: 60_000 },
+  async () => {
+    const tool = toolNamed(mcp, "deep");
+    expect(JSON.stringify(tool.parameters).length).toBeLessThan(2048);
+    const run = await runTools(
+      { accessToken: "hf_test", messages: [{ role: "user", content: "Use the tool" }], tools: [tool] },
+      { endpointUrl: modelUrl, backend: "openai", maxRetries: 0 },
+    );
+    const [result] = run.steps[0]?.results ?? [];
+    expect(result?.status).toBe("invalid-arguments");
+    expect(result?.error).toBeInstanceOf(ToolError);
+    expect(result?.content).toBe("Error: The arguments of deep do not follow its parameters: v: matches none of anyOf");
+    expect(received[1]?.messages.at(-1)).toMatchObject({ role: "tool", content: result?.content });
+    expect(run).toMatchObject({ stopReason: "answer", message: { content: "done" } });
+  },
+);

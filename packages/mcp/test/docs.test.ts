@@ -36,7 +36,10 @@ function printedLines(code: string): string[] {
 }
 
 function matches(line: string | undefined, expected: string): boolean {
-  const pattern = expected.split("…").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  const pattern = expected
+    .split("…")
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
   return line !== undefined && new RegExp(`^${pattern}$`).test(line);
 }
 
@@ -44,10 +47,15 @@ function runNode(file: string, preload: string, hubUrl: string): Promise<string>
   return new Promise((resolve, reject) => {
     const { HF_TOKEN: _t, HUGGING_FACE_HUB_TOKEN: _h, ...inherited } = process.env;
     const env = { ...inherited, HF_ENDPOINT: hubUrl, HF_INFERENCE_ENDPOINT: hubUrl };
-    execFile(process.execPath, ["--import", preload, file], { cwd: FIXTURES, env, timeout: 30_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${error.message}\n${stderr}`));
-      else resolve(stdout);
-    });
+    execFile(
+      process.execPath,
+      ["--import", preload, file],
+      { cwd: FIXTURES, env, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -64,29 +72,35 @@ describe("docs/mcp.md", () => {
     expect(blocks.length).toBeGreaterThanOrEqual(1);
   });
 
-  it.each(blocks.map((block) => [block.line, block] as const))("the js block at line %i runs and prints what it says", async (line, block) => {
-    // Beside this file, so that the packages left outside the bundle resolve from this package's node_modules.
-    const file = fileURLToPath(new URL(`.docs-sample-${process.pid}-${line}.mjs`, import.meta.url));
-    const preload = fileURLToPath(new URL(`.docs-guard-${process.pid}-${line}.mjs`, import.meta.url));
-    try {
-      await build({
-        stdin: { contents: block.code, loader: "js", resolveDir: FIXTURES, sourcefile: `docs/mcp.md:${line}` },
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        outfile: file,
-        alias: { "@hfkit/mcp": SOURCE },
-        external: ["@hfkit/inference", "@modelcontextprotocol/sdk"],
-        logLevel: "silent",
-      });
-      writeFileSync(preload, OFFLINE_GUARD);
-      const lines = (await runNode(file, preload, hub.url)).trimEnd().split("\n");
-      const expected = printedLines(block.code);
-      expect(lines).toHaveLength(expected.length);
-      expected.forEach((text, i) => expect(matches(lines[i], text), `line ${i + 1}: ${lines[i]} is not ${text}`).toBe(true));
-    } finally {
-      rmSync(file, { force: true });
-      rmSync(preload, { force: true });
-    }
-  }, 30_000);
+  it.each(blocks.map((block) => [block.line, block] as const))(
+    "the js block at line %i runs and prints what it says",
+    async (line, block) => {
+      // Beside this file, so that the packages left outside the bundle resolve from this package's node_modules.
+      const file = fileURLToPath(new URL(`.docs-sample-${process.pid}-${line}.mjs`, import.meta.url));
+      const preload = fileURLToPath(new URL(`.docs-guard-${process.pid}-${line}.mjs`, import.meta.url));
+      try {
+        await build({
+          stdin: { contents: block.code, loader: "js", resolveDir: FIXTURES, sourcefile: `docs/mcp.md:${line}` },
+          bundle: true,
+          platform: "node",
+          format: "esm",
+          outfile: file,
+          alias: { "@hfkit/mcp": SOURCE },
+          external: ["@hfkit/inference", "@modelcontextprotocol/sdk"],
+          logLevel: "silent",
+        });
+        writeFileSync(preload, OFFLINE_GUARD);
+        const lines = (await runNode(file, preload, hub.url)).trimEnd().split("\n");
+        const expected = printedLines(block.code);
+        expect(lines).toHaveLength(expected.length);
+        expected.forEach((text, i) =>
+          expect(matches(lines[i], text), `line ${i + 1}: ${lines[i]} is not ${text}`).toBe(true),
+        );
+      } finally {
+        rmSync(file, { force: true });
+        rmSync(preload, { force: true });
+      }
+    },
+    30_000,
+  );
 });

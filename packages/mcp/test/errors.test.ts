@@ -29,11 +29,15 @@ describe("errors", () => {
 
   it("keep a server's stderr in the message only when there is some", () => {
     expect(new McpServerError("gone", { server: "node", stderr: "" }).message).toBe("gone");
-    expect(new McpServerError("gone", { server: "node", stderr: "oops" }).message).toBe("gone. Its stderr ends with:\noops");
+    expect(new McpServerError("gone", { server: "node", stderr: "oops" }).message).toBe(
+      "gone. Its stderr ends with:\noops",
+    );
   });
 });
 
 it("VERSION is the package's version", () => {
-  const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+  const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
   expect(VERSION).toBe(version);
 });

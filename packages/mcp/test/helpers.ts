@@ -86,7 +86,9 @@ export async function hangs(mcp: McpTools): Promise<{ started: number; cancelled
 
 /** Resolves when the server next logs a message: `hang` logs one when it begins. */
 export function nextLog(client: Client): Promise<unknown> {
-  return new Promise((resolve) => client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => resolve(note.params.data)));
+  return new Promise((resolve) =>
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => resolve(note.params.data)),
+  );
 }
 
 /** What a promise rejected with (fails when it fulfils). */

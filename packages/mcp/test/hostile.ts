@@ -41,7 +41,11 @@ export interface HostileHttp {
 
 /** The answer to `initialize` a well-behaved server gives (tools offered). */
 export function initialized(sent: Sent, res: ServerResponse): void {
-  const result = { protocolVersion: sent.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" } };
+  const result = {
+    protocolVersion: sent.params?.protocolVersion,
+    capabilities: { tools: {} },
+    serverInfo: { name: "hostile", version: "1" },
+  };
   json(res, { jsonrpc: "2.0", id: sent.id, result });
 }
 
@@ -86,7 +90,13 @@ async function text(req: IncomingMessage): Promise<string> {
  * Writes `head`, then `size` bytes of `x`, then `tail`, as fast as the client reads (waiting while the socket is
  * full), until the client closes the connection; records in `streamed` how far it got.
  */
-export async function stream(res: ServerResponse, streamed: Streamed[], head: string, size: number, tail = ""): Promise<void> {
+export async function stream(
+  res: ServerResponse,
+  streamed: Streamed[],
+  head: string,
+  size: number,
+  tail = "",
+): Promise<void> {
   const record: Streamed = { written: 0, finished: false };
   streamed.push(record);
   const closed = new Promise<void>((resolve) => res.once("close", resolve));
@@ -98,7 +108,8 @@ export async function stream(res: ServerResponse, streamed: Streamed[], head: st
     if (open) record.written += bytes.length;
   };
   await write(Buffer.from(head));
-  for (let left = size; left > 0 && open; left -= block.length) await write(left >= block.length ? block : block.subarray(0, left));
+  for (let left = size; left > 0 && open; left -= block.length)
+    await write(left >= block.length ? block : block.subarray(0, left));
   if (!open) return;
   await write(Buffer.from(tail));
   res.end();
@@ -128,7 +139,10 @@ export function scratch(): { pidFile: string; statsFile: string; pid(): number; 
 
 /** The hostile stdio server with `flags`, its pid and what it wrote kept in `files`. */
 export function hostileStdio(files: { pidFile: string; statsFile: string }, ...flags: string[]): McpStdioServer {
-  return { command: process.execPath, args: [HOSTILE_SCRIPT, "--pid-file", files.pidFile, "--stats-file", files.statsFile, ...flags] };
+  return {
+    command: process.execPath,
+    args: [HOSTILE_SCRIPT, "--pid-file", files.pidFile, "--stats-file", files.statsFile, ...flags],
+  };
 }
 
 /** Whether a process of that pid exists (a signal 0 reaches it). */

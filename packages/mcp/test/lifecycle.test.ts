@@ -40,7 +40,9 @@ describe("a connect that fails stops the server's process before it rejects", ()
   it("when connecting is aborted", async () => {
     const own = files();
     const controller = new AbortController();
-    const connecting = rejection(connectMcp(hostileStdio(own, "--silent", "--stubborn"), { signal: controller.signal }));
+    const connecting = rejection(
+      connectMcp(hostileStdio(own, "--silent", "--stubborn"), { signal: controller.signal }),
+    );
     await waitForPid(own);
     controller.abort();
     expect(await connecting).toBeInstanceOf(AbortError);

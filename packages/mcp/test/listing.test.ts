@@ -7,7 +7,11 @@ import { type HostileHttp, hostileHttp, hostileStdio, isRunning, json, type Sent
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
-const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, inputSchema: { type: "object" }, ...extra });
+const tool = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  inputSchema: { type: "object" },
+  ...extra,
+});
 
 /** A server over one transport that lists its tools as told, and what can be seen of it afterwards. */
 interface Lister {
@@ -36,7 +40,9 @@ async function overHttp(listing: Listing): Promise<Lister> {
       if ("tools" in listing) return answer({ tools: listing.tools });
       if ("endless" in listing) return answer({ tools: [tool(`page_${pages}`)], nextCursor: `after-${pages}` });
       if ("perPage" in listing) {
-        const tools = Array.from({ length: listing.perPage }, (_, i) => tool(`page_${pages}_${i}`, { description: "d".repeat(4_000) }));
+        const tools = Array.from({ length: listing.perPage }, (_, i) =>
+          tool(`page_${pages}_${i}`, { description: "d".repeat(4_000) }),
+        );
         return answer(pages < 10 ? { tools, nextCursor: `after-${pages}` } : { tools });
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
@@ -56,10 +62,13 @@ async function overStdio(listing: Listing): Promise<Lister> {
     own.remove();
   });
   const flags =
-    "huge" in listing ? ["--list-bytes", String(listing.huge)]
-    : "endless" in listing ? ["--pages"]
-    : "perPage" in listing ? ["--pages", "--page-tools", String(listing.perPage)]
-    : ["--tools", String(listing.tools.length)];
+    "huge" in listing
+      ? ["--list-bytes", String(listing.huge)]
+      : "endless" in listing
+        ? ["--pages"]
+        : "perPage" in listing
+          ? ["--pages", "--page-tools", String(listing.perPage)]
+          : ["--tools", String(listing.tools.length)];
   const listed = () => ({ written: own.written(), finished: false });
   return { server: hostileStdio(own, ...flags), listed, running: () => isRunning(own.pid()), pages: () => undefined };
 }
@@ -118,18 +127,26 @@ describe("each tool", () => {
   const cases: [string, ReturnType<typeof tool>, string, number][] = [
     ["a name", tool("n".repeat(257)), "toolName", 256],
     ["a description", tool("talkative", { description: "d".repeat(16_385) }), "toolDescription", 16_384],
-    ["an input schema", tool("wide", { inputSchema: { type: "object", description: "s".repeat(65_536) } }), "toolSchema", 65_536],
+    [
+      "an input schema",
+      tool("wide", { inputSchema: { type: "object", description: "s".repeat(65_536) } }),
+      "toolSchema",
+      65_536,
+    ],
   ];
-  it.each(cases)("with %s over its bound is refused, naming it; left out with filter, it is no matter", async (_what, big, limit, max) => {
-    const lister = await overHttp({ tools: [tool("small"), big] });
-    const error = await rejection(connectMcp(lister.server));
-    expectLimit(error, limit, max);
-    expect((error as Error).message).toContain("leave it out with `filter`");
-    expect((error as Error).message.length).toBeLessThan(1_000);
-    const mcp = await connectMcp(lister.server, { filter: (name) => name === "small" });
-    expect(mcp.tools.map((kept) => kept.name)).toEqual(["small"]);
-    await mcp.close();
-  });
+  it.each(cases)(
+    "with %s over its bound is refused, naming it; left out with filter, it is no matter",
+    async (_what, big, limit, max) => {
+      const lister = await overHttp({ tools: [tool("small"), big] });
+      const error = await rejection(connectMcp(lister.server));
+      expectLimit(error, limit, max);
+      expect((error as Error).message).toContain("leave it out with `filter`");
+      expect((error as Error).message.length).toBeLessThan(1_000);
+      const mcp = await connectMcp(lister.server, { filter: (name) => name === "small" });
+      expect(mcp.tools.map((kept) => kept.name)).toEqual(["small"]);
+      await mcp.close();
+    },
+  );
 });
 
 describe("the listing options", () => {
@@ -144,11 +161,14 @@ describe("the listing options", () => {
     ["maxListPages", { maxListPages: 10_001 }, "from 1 to 10000"],
     ["maxResultBytes", { maxResultBytes: 268_435_457 }, "from 1 to 268435456"],
   ];
-  it.each(options)("a bad %s is an InputError naming it and its range, before anything starts: %j", async (field, option, range) => {
-    const error = await rejection(connectMcp({ command: "/nonexistent/mcp-server" }, option));
-    expect(error).toBeInstanceOf(InputError);
-    expect(error).toMatchObject({ field });
-    expect((error as Error).message).toContain(field);
-    expect((error as Error).message).toContain(range);
-  });
+  it.each(options)(
+    "a bad %s is an InputError naming it and its range, before anything starts: %j",
+    async (field, option, range) => {
+      const error = await rejection(connectMcp({ command: "/nonexistent/mcp-server" }, option));
+      expect(error).toBeInstanceOf(InputError);
+      expect(error).toMatchObject({ field });
+      expect((error as Error).message).toContain(field);
+      expect((error as Error).message).toContain(range);
+    },
+  );
 });

@@ -58,10 +58,15 @@ describe("limits", () => {
   afterAll(() => served.stop());
 
   it("takes Infinity as no time limit (the longest a timer holds)", async () => {
-    const mcp = await connectMcp(served.server, { connectTimeout: Number.POSITIVE_INFINITY, callTimeout: Number.POSITIVE_INFINITY });
+    const mcp = await connectMcp(served.server, {
+      connectTimeout: Number.POSITIVE_INFINITY,
+      callTimeout: Number.POSITIVE_INFINITY,
+    });
     try {
       expect(mcp.tools[0]?.timeout).toBe(2_147_483_647);
-      expect(await mcp.tools[0]?.run({ text: "no limit" }, { signal: new AbortController().signal, callId: "c", step: 1 })).toBe("echo: no limit");
+      expect(
+        await mcp.tools[0]?.run({ text: "no limit" }, { signal: new AbortController().signal, callId: "c", step: 1 }),
+      ).toBe("echo: no limit");
     } finally {
       await mcp.close();
     }

@@ -73,7 +73,9 @@ describe("a tool's error", () => {
       "tools/call": (sent, res, req) => {
         const said = `denied for ${req.headers.authorization} / ${req.headers["x-api-key"]}`;
         const isResult = sent.params?.name === "quote";
-        const answer = isResult ? { result: { isError: true, content: [{ type: "text", text: said }] } } : { error: { code: -32603, message: said } };
+        const answer = isResult
+          ? { result: { isError: true, content: [{ type: "text", text: said }] } }
+          : { error: { code: -32603, message: said } };
         json(res, { jsonrpc: "2.0", id: sent.id, ...answer });
       },
     });

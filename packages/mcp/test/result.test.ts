@@ -3,7 +3,8 @@ import { toolName } from "../src";
 import { cutText, resultText } from "../src/result";
 
 describe("cutText", () => {
-  const note = (left: number, total: number, max: number) => `\n[… cut: ${left} of ${total} bytes left out (maxResultBytes: ${max})]`;
+  const note = (left: number, total: number, max: number) =>
+    `\n[… cut: ${left} of ${total} bytes left out (maxResultBytes: ${max})]`;
 
   it("keeps a text that fits, to the byte", () => {
     expect(cutText("abc", 3)).toBe("abc");
@@ -20,7 +21,14 @@ describe("cutText", () => {
 
 describe("resultText", () => {
   it("joins the text parts, one per line; nothing for no content", () => {
-    expect(resultText({ content: [{ type: "text", text: "a" }, { type: "text", text: "b\nc" }] })).toBe("a\nb\nc");
+    expect(
+      resultText({
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b\nc" },
+        ],
+      }),
+    ).toBe("a\nb\nc");
     expect(resultText({ content: [] })).toBe("");
   });
 
@@ -35,7 +43,9 @@ describe("resultText", () => {
   it("names a blob resource's size and a link's size when it is given", () => {
     const blob = { type: "resource" as const, resource: { uri: "mem://a", blob: "AAA=" } };
     const link = { type: "resource_link" as const, uri: "file:///x", name: "x", mimeType: "text/csv", size: 10 };
-    expect(resultText({ content: [blob, link] })).toBe("[resource: mem://a, 2 bytes]\n[resource link: file:///x, x, text/csv, 10 bytes]");
+    expect(resultText({ content: [blob, link] })).toBe(
+      "[resource: mem://a, 2 bytes]\n[resource link: file:///x, x, text/csv, 10 bytes]",
+    );
   });
 });
 

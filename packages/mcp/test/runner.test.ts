@@ -20,7 +20,12 @@ afterAll(async () => {
 /** One run of the loop with one of the server's tools. */
 const runWith = (name: string) =>
   runTools(
-    { accessToken: "hf_test", model: "hfkit/tgi-3.2", messages: [{ role: "user", content: "Use the tool" }], tools: [toolNamed(mcp, name)] },
+    {
+      accessToken: "hf_test",
+      model: "hfkit/tgi-3.2",
+      messages: [{ role: "user", content: "Use the tool" }],
+      tools: [toolNamed(mcp, name)],
+    },
     { baseUrl: hub.url },
   );
 
@@ -42,6 +47,9 @@ it("tells the model what the server said when the tool fails", async () => {
 
 it("ends a call at callTimeout (the tool's timeout) and cancels it on the server", async () => {
   const run = await runWith("fx_hang");
-  expect(run.steps[0]?.results[0]).toMatchObject({ status: "timeout", content: "Error: fx_hang did not finish within 200 ms" });
+  expect(run.steps[0]?.results[0]).toMatchObject({
+    status: "timeout",
+    content: "Error: fx_hang did not finish within 200 ms",
+  });
   await vi.waitFor(async () => expect(await hangs(mcp)).toMatchObject({ started: 1, cancelled: 1, finished: 0 }));
 });

@@ -3,7 +3,10 @@ import { connectMcp, McpServerError } from "../src";
 import { FIXTURES_DIR, rejection, serveStdio, SILENT_SCRIPT } from "./helpers";
 import { describeTools } from "./suite";
 
-describeTools("stdio", serveStdio, async () => ({ server: { command: process.execPath, args: [SILENT_SCRIPT] }, stop: async () => {} }));
+describeTools("stdio", serveStdio, async () => ({
+  server: { command: process.execPath, args: [SILENT_SCRIPT] },
+  stop: async () => {},
+}));
 
 describe("a server that does not start", () => {
   it("is an McpServerError saying why: a command that is not there", async () => {
@@ -33,7 +36,8 @@ describe("the server's process", () => {
   it("gets `env` (over a few safe variables, not this process's environment) and `cwd`", async () => {
     process.env.HFKIT_MCP_PARENT_SECRET = "not for the server";
     try {
-      const script = "console.error([process.env.API_KEY, process.env.HFKIT_MCP_PARENT_SECRET, process.cwd()].join(' ')); process.exit(1)";
+      const script =
+        "console.error([process.env.API_KEY, process.env.HFKIT_MCP_PARENT_SECRET, process.cwd()].join(' ')); process.exit(1)";
       const server = { command: process.execPath, args: ["-e", script], env: { API_KEY: "k1" }, cwd: FIXTURES_DIR };
       const error = (await rejection(connectMcp(server))) as McpServerError;
       expect(error.stderr).toBe(`k1  ${FIXTURES_DIR}`);

@@ -16,7 +16,11 @@ import { context, hangs, nextLog, rejection, type Served, toolNamed } from "./he
  * The behaviour of the tools over one transport, against the real test server (fixtures/server.mjs, the SDK's
  * McpServer): `serve` runs it (with flags), `silent` runs a server that never answers the handshake.
  */
-export function describeTools(transport: "stdio" | "Streamable HTTP", serve: (...flags: string[]) => Promise<Served>, silent: () => Promise<Served>): void {
+export function describeTools(
+  transport: "stdio" | "Streamable HTTP",
+  serve: (...flags: string[]) => Promise<Served>,
+  silent: () => Promise<Served>,
+): void {
   describe(`over ${transport}`, () => suite(transport, serve, silent));
 }
 
@@ -69,7 +73,11 @@ function suite(transport: string, serve: (...flags: string[]) => Promise<Served>
     ]);
     const echo = toolNamed(mcp, "echo");
     expect(echo).toMatchObject({ description: "Says the text back", timeout: 60_000, mcpName: "echo" });
-    expect(echo.parameters).toMatchObject({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
+    expect(echo.parameters).toMatchObject({
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+    });
     expect(toolNamed(mcp, "files_read").mcpName).toBe("files.read");
     expect(await echo.run({ text: "hi" }, context())).toBe("echo: hi");
     expect(await toolNamed(mcp, "files_read").run({}, context())).toBe("read");
@@ -126,7 +134,13 @@ function suite(transport: string, serve: (...flags: string[]) => Promise<Served>
     const error = await rejection(hang.run({}, context()));
     expect(error).toBeInstanceOf(McpTimeoutError);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ name: "McpTimeoutError", phase: "call", tool: "hang", timeoutMs: 200, kind: "deadline" });
+    expect(error).toMatchObject({
+      name: "McpTimeoutError",
+      phase: "call",
+      tool: "hang",
+      timeoutMs: 200,
+      kind: "deadline",
+    });
     // The tool never finishes: the call ended without it; the server was told to stop it.
     await vi.waitFor(async () => expect(await hangs(mcp)).toEqual({ started: 1, cancelled: 1, finished: 0 }));
   });
@@ -141,7 +155,9 @@ function suite(transport: string, serve: (...flags: string[]) => Promise<Served>
     const error = await rejection(call);
     expect(error).toBeInstanceOf(AbortError);
     expect((error as AbortError).cause).toEqual(new Error("stopped by the user"));
-    await vi.waitFor(async () => expect(await hangs(mcp)).toEqual({ ...before, started: before.started + 1, cancelled: before.cancelled + 1 }));
+    await vi.waitFor(async () =>
+      expect(await hangs(mcp)).toEqual({ ...before, started: before.started + 1, cancelled: before.cancelled + 1 }),
+    );
   });
 
   it("does not send a call whose signal has already aborted", async () => {
@@ -176,12 +192,20 @@ function suite(transport: string, serve: (...flags: string[]) => Promise<Served>
     for (const error of await Promise.all([hanging, exiting])) {
       expect(error).toBeInstanceOf(McpServerError);
       if (transport === "stdio") {
-        expect(error).toMatchObject({ exitCode: 3, exitSignal: undefined, stderr: "starting the exit\nfatal: out of cheese" });
+        expect(error).toMatchObject({
+          exitCode: 3,
+          exitSignal: undefined,
+          stderr: "starting the exit\nfatal: out of cheese",
+        });
         expect((error as Error).message).toBe(
           `The MCP server "${process.execPath}" exited with code 3. Its stderr ends with:\nstarting the exit\nfatal: out of cheese`,
         );
       } else {
-        expect(error).toMatchObject({ server: (served.server as { url: string }).url, exitCode: undefined, stderr: "" });
+        expect(error).toMatchObject({
+          server: (served.server as { url: string }).url,
+          exitCode: undefined,
+          stderr: "",
+        });
       }
     }
     // A later call fails the same way, at once.

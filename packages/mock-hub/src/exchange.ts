@@ -34,9 +34,13 @@ export function streamWithFaults(
   failedEvents?: (fault: ResponseFailed, sent: number) => string[],
 ): Response {
   const faults = exchange.takeStreamFaults();
-  const fault = faults.find((f): f is InStreamFault => f.type === "overloadedInStream" || (f.type === "responseFailed" && failedEvents !== undefined));
+  const fault = faults.find(
+    (f): f is InStreamFault =>
+      f.type === "overloadedInStream" || (f.type === "responseFailed" && failedEvents !== undefined),
+  );
   const sent = fault?.afterChunks ?? 0;
-  const tail = fault === undefined ? [] : fault.type === "responseFailed" ? failedEvents!(fault, sent) : errorEvents(sent);
+  const tail =
+    fault === undefined ? [] : fault.type === "responseFailed" ? failedEvents!(fault, sent) : errorEvents(sent);
   const body = fault ? [...events.slice(0, sent), ...tail] : events;
   return exchange.eventStream({ events: body, dataPrefix }, faults);
 }

@@ -22,10 +22,18 @@ const POLICIES = ["fastest", "cheapest", "preferred"];
  * hf-inference's 404 for a path's model, the router's 400 `model_not_supported` for a body's (an unknown one
  * with a `:provider` is the router's own 404, answered later). An endpoint's name is not a Hub id.
  */
-export function modelRefusal(route: KnownRoute, path: string, text: string, models: Models, strict: boolean): Response | undefined {
+export function modelRefusal(
+  route: KnownRoute,
+  path: string,
+  text: string,
+  models: Models,
+  strict: boolean,
+): Response | undefined {
   const unknown = (id: string): boolean => !isWellFormedId(id) || (strict && !servesModel(id, models));
-  if (route.model !== undefined) return /^\/(hf-inference\/)?models\//.test(path) && unknown(route.model) ? modelNotFound(route.model) : undefined;
-  const requested = route.kind === "chat" || route.kind === "responses" || route.kind === "completions" ? bodyModel(text) : undefined;
+  if (route.model !== undefined)
+    return /^\/(hf-inference\/)?models\//.test(path) && unknown(route.model) ? modelNotFound(route.model) : undefined;
+  const requested =
+    route.kind === "chat" || route.kind === "responses" || route.kind === "completions" ? bodyModel(text) : undefined;
   if (!requested || requested === "tgi") return undefined;
   const name = bareModel(requested);
   const namesProvider = name !== requested && !POLICIES.includes(requested.slice(name.length + 1));
@@ -48,6 +56,9 @@ export function withTask(route: KnownRoute, model: ResolvedModel, text: string, 
  * hf-inference with its pipeline's 404.
  */
 export function taskRefusal(route: KnownRoute, model: ResolvedModel, text: string): Response | undefined {
-  if (model.task === undefined || route.kind === "pipeline" || route.kind === "info" || route.kind === "models") return undefined;
-  return route.model === undefined ? noProviderEnabled(bodyModel(text) ?? model.id) : jsonResponse(404, { error: "Not Found" });
+  if (model.task === undefined || route.kind === "pipeline" || route.kind === "info" || route.kind === "models")
+    return undefined;
+  return route.model === undefined
+    ? noProviderEnabled(bodyModel(text) ?? model.id)
+    : jsonResponse(404, { error: "Not Found" });
 }

@@ -17,10 +17,36 @@ type Card = Record<string, unknown>;
 
 /** What `expand[]` may name (the Hub's list); the ones the hub has no data for are left out of the answer. */
 const EXPANDABLE = new Set([
-  "author", "baseModels", "cardData", "childrenModelCount", "config", "createdAt", "disabled", "downloads",
-  "downloadsAllTime", "gated", "gguf", "inference", "inferenceProviderMapping", "lastModified", "library_name",
-  "likes", "mask_token", "model-index", "pipeline_tag", "private", "resourceGroup", "safetensors", "sha",
-  "siblings", "spaces", "tags", "transformersInfo", "trendingScore", "widgetData", "xetEnabled",
+  "author",
+  "baseModels",
+  "cardData",
+  "childrenModelCount",
+  "config",
+  "createdAt",
+  "disabled",
+  "downloads",
+  "downloadsAllTime",
+  "gated",
+  "gguf",
+  "inference",
+  "inferenceProviderMapping",
+  "lastModified",
+  "library_name",
+  "likes",
+  "mask_token",
+  "model-index",
+  "pipeline_tag",
+  "private",
+  "resourceGroup",
+  "safetensors",
+  "sha",
+  "siblings",
+  "spaces",
+  "tags",
+  "transformersInfo",
+  "trendingScore",
+  "widgetData",
+  "xetEnabled",
 ]);
 
 const PATH = /^\/api\/models\/([^/]+(?:\/[^/]+)?)(?:\/revision\/[^/]+)?\/?$/;
@@ -29,11 +55,18 @@ const CREATED_AT = "2025-01-01T00:00:00.000Z";
 
 /** Whether the hub serves `id`: configured, predefined, a default mapping's, or an `hfkit/<task>` id. */
 export function servesModel(id: string, models: Models): boolean {
-  return models.has(id) || DEFAULT_PROVIDER_MAPPINGS[id] !== undefined || (id.startsWith("hfkit/") && PIPELINE_TASKS.includes(id.slice(6)));
+  return (
+    models.has(id) ||
+    DEFAULT_PROVIDER_MAPPINGS[id] !== undefined ||
+    (id.startsWith("hfkit/") && PIPELINE_TASKS.includes(id.slice(6)))
+  );
 }
 
 /** A model's provider mapping: its config's, else the default of its id. */
-function mappingOf(id: string, config: ModelConfig | undefined): Readonly<Record<string, ProviderMappingEntry>> | undefined {
+function mappingOf(
+  id: string,
+  config: ModelConfig | undefined,
+): Readonly<Record<string, ProviderMappingEntry>> | undefined {
   return config?.inferenceProviderMapping ?? DEFAULT_PROVIDER_MAPPINGS[id];
 }
 
@@ -56,17 +89,24 @@ interface HubModels {
 export function hubModelApi(request: Request, path: string, { models, strict }: HubModels): Response | undefined {
   if (!path.startsWith("/api/models/")) return undefined;
   const match = PATH.exec(path);
-  if (refusedCredentials(request, strict)) return jsonResponse(401, { error: "Invalid credentials in Authorization header" });
+  if (refusedCredentials(request, strict))
+    return jsonResponse(401, { error: "Invalid credentials in Authorization header" });
   const id = match ? decoded(match[1] ?? "") : undefined;
   const served = id !== undefined && isWellFormedId(id) && (!strict || servesModel(id, models));
   if (!served) return jsonResponse(404, { error: "Repository not found" });
   const url = new URL(request.url);
   const expand = [...url.searchParams.getAll("expand[]"), ...url.searchParams.getAll("expand")];
   const unknown = expand.find((field) => !EXPANDABLE.has(field));
-  if (unknown !== undefined) return jsonResponse(400, { error: `"expand" must be one of [${[...EXPANDABLE].join(", ")}] (got "${unknown}")` });
+  if (unknown !== undefined)
+    return jsonResponse(400, { error: `"expand" must be one of [${[...EXPANDABLE].join(", ")}] (got "${unknown}")` });
   const card = modelCard(id, models);
   if (expand.length === 0) return jsonResponse(200, card);
-  return jsonResponse(200, Object.fromEntries(Object.entries(card).filter(([field]) => field === "_id" || field === "id" || expand.includes(field))));
+  return jsonResponse(
+    200,
+    Object.fromEntries(
+      Object.entries(card).filter(([field]) => field === "_id" || field === "id" || expand.includes(field)),
+    ),
+  );
 }
 
 function decoded(text: string): string | undefined {
@@ -83,12 +123,22 @@ function modelCard(id: string, models: Models): Card {
   const model = resolveModel(id, models);
   const task = hubTask(id, config, mappingOf(id, config));
   const pipelineTag = task === undefined || task === "conversational" ? "text-generation" : task;
-  const chat = (pipelineTag === "text-generation" || pipelineTag === "image-text-to-text") && model.backend !== "transformers" && model.chatTemplate;
+  const chat =
+    (pipelineTag === "text-generation" || pipelineTag === "image-text-to-text") &&
+    model.backend !== "transformers" &&
+    model.chatTemplate;
   const library = libraryOf(pipelineTag, model.backend);
   const mapping = mappingList(id, mappingOf(id, config) ?? {});
   const served = mapping.length > 0 || model.providers.length > 0;
   const tgi = model.backend === "tgi" && !model.task;
-  const tags = [library, pipelineTag, ...(chat ? ["conversational"] : []), ...(tgi ? ["text-generation-inference"] : []), "endpoints_compatible", "region:us"];
+  const tags = [
+    library,
+    pipelineTag,
+    ...(chat ? ["conversational"] : []),
+    ...(tgi ? ["text-generation-inference"] : []),
+    "endpoints_compatible",
+    "region:us",
+  ];
   return {
     _id: stableHex(`_id:${id}`, 24),
     id,

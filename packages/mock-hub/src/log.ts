@@ -34,7 +34,9 @@ export function logLine({ method, url, model, response, ms, faults }: LoggedRequ
 
 function safePath(url: string): string {
   const { pathname, searchParams } = new URL(url);
-  const pairs = [...searchParams].map(([name, value]) => `${name}=${SECRET_NAME.test(name) || /^hf_/i.test(value) ? "***" : value}`);
+  const pairs = [...searchParams].map(
+    ([name, value]) => `${name}=${SECRET_NAME.test(name) || /^hf_/i.test(value) ? "***" : value}`,
+  );
   return pairs.length === 0 ? pathname : `${pathname}?${pairs.join("&")}`;
 }
 

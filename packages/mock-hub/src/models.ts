@@ -14,7 +14,13 @@ const REASONING = "The user asks about France. Its capital is Paris.";
 /** `hfkit/router-multi`'s providers, `:fastest` first: novita without tools or structured output, hf-inference unpriced. */
 const ROUTER_MULTI_PROVIDERS: RouterProvider[] = [
   { provider: "together", contextLength: 131072, pricing: { input: 0.6, output: 0.6 } },
-  { provider: "novita", contextLength: 32768, pricing: { input: 0.2, output: 0.8 }, supportsTools: false, supportsStructuredOutput: false },
+  {
+    provider: "novita",
+    contextLength: 32768,
+    pricing: { input: 0.2, output: 0.8 },
+    supportsTools: false,
+    supportsStructuredOutput: false,
+  },
   { provider: "hf-inference", pricing: null },
 ];
 
@@ -183,11 +189,15 @@ export function resolveModel(id: string, models: ReadonlyMap<string, ModelConfig
   const backend = config.backend ?? "tgi";
   const text = config.text ?? DEFAULT_TEXT;
   const inline = config.thinkInline === true;
-  const routerProviders = (config.providers ?? ["hf-inference"]).map((p) => (typeof p === "string" ? { provider: p } : p));
+  const routerProviders = (config.providers ?? ["hf-inference"]).map((p) =>
+    typeof p === "string" ? { provider: p } : p,
+  );
   return {
     id,
     backend,
-    version: isOpenAiServer(backend) ? (config.serverVersion ?? DIALECTS[backend].defaultVersion) : (config.tgiVersion ?? DEFAULT_VERSION),
+    version: isOpenAiServer(backend)
+      ? (config.serverVersion ?? DIALECTS[backend].defaultVersion)
+      : (config.tgiVersion ?? DEFAULT_VERSION),
     text,
     chatTemplate: config.chatTemplate ?? true,
     maxTotalTokens: config.maxTotalTokens ?? 4096,
@@ -208,7 +218,11 @@ export function resolveModel(id: string, models: ReadonlyMap<string, ModelConfig
  * The model's task on the Hub: its config's `task`, its `hfkit/<task>` id's, else the task of the first
  * entry of its provider mapping (its config's unless given); undefined when none says (text generation).
  */
-export function hubTask(id: string, config: ModelConfig | undefined, mapping = config?.inferenceProviderMapping): string | undefined {
+export function hubTask(
+  id: string,
+  config: ModelConfig | undefined,
+  mapping = config?.inferenceProviderMapping,
+): string | undefined {
   if (config?.task !== undefined) return config.task;
   if (id.startsWith("hfkit/") && PIPELINE_TASKS.includes(id.slice(6))) return id.slice(6);
   return mapping ? Object.values(mapping)[0]?.task : undefined;

@@ -9,7 +9,10 @@ export interface MockHubHandlersOptions {
 }
 
 /** msw 2 handlers that pass every request under `baseUrl` to the same core as the loopback server. */
-export function createMockHubHandlers(hubOrConfig: MockHubCore | MockHubConfig, options: MockHubHandlersOptions): HttpHandler[] {
+export function createMockHubHandlers(
+  hubOrConfig: MockHubCore | MockHubConfig,
+  options: MockHubHandlersOptions,
+): HttpHandler[] {
   const hub = isHub(hubOrConfig) ? hubOrConfig : createMockHub(hubOrConfig);
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, "");

@@ -7,15 +7,22 @@ import { isRecord, jsonResponse, parseJson } from "./http.js";
  */
 
 /** A 1×1 PNG: what the image tasks answer. */
-const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
 /** A WAV header with no samples: what the audio tasks answer. */
-export const WAV = Uint8Array.from(atob("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="), (c) => c.charCodeAt(0));
+export const WAV = Uint8Array.from(atob("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="), (c) =>
+  c.charCodeAt(0),
+);
 /** The same PNG in base64: what a provider answers as `b64_json`. */
-export const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+export const PNG_BASE64 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 type Body = Record<string, unknown>;
 
-const binary = (bytes: Uint8Array, type: string): Response => new Response(bytes.slice(), { status: 200, headers: { "content-type": type } });
+const binary = (bytes: Uint8Array, type: string): Response =>
+  new Response(bytes.slice(), { status: 200, headers: { "content-type": type } });
 const words = (text: unknown): string[] => (typeof text === "string" ? text.split(/\s+/).filter(Boolean) : []);
 const labels = (body: Body): string[] => {
   const p = isRecord(body.parameters) ? body.parameters.candidate_labels : undefined;
@@ -28,7 +35,12 @@ const classes = (names: string[]): { label: string; score: number }[] => {
   return names.map((label, i) => ({ label, score: s[i] as number }));
 };
 /** A deterministic 4-dimensional embedding of a text. */
-const embed = (text: string): number[] => [text.length / 100, words(text).length / 10, (text.charCodeAt(0) || 0) / 1000, 0.5];
+const embed = (text: string): number[] => [
+  text.length / 100,
+  words(text).length / 10,
+  (text.charCodeAt(0) || 0) / 1000,
+  0.5,
+];
 const inputsObject = (body: Body): Body => (isRecord(body.inputs) ? body.inputs : {});
 
 /** The answer of each pipeline, by task name; `text` is the model's configured text. */
@@ -38,7 +50,13 @@ const JSON_ANSWERS: Record<string, (body: Body, modelText: string) => unknown> =
     const word = words(b.inputs)[0] ?? "";
     return [{ entity_group: "LOC", score: 0.9991, word, start: 0, end: word.length }];
   },
-  "fill-mask": (b) => ["paris", "lyon"].map((token_str, i) => ({ score: scores(2)[i], token: 3000 + i, token_str, sequence: String(b.inputs).replace(/\[MASK\]|<mask>/, token_str) })),
+  "fill-mask": (b) =>
+    ["paris", "lyon"].map((token_str, i) => ({
+      score: scores(2)[i],
+      token: 3000 + i,
+      token_str,
+      sequence: String(b.inputs).replace(/\[MASK\]|<mask>/, token_str),
+    })),
   "question-answering": (b) => {
     const context = String(inputsObject(b).context ?? "");
     const answer = words(context).at(-1) ?? "";
@@ -48,10 +66,13 @@ const JSON_ANSWERS: Record<string, (body: Body, modelText: string) => unknown> =
   summarization: (_b, text) => [{ summary_text: text }],
   translation: (_b, text) => [{ translation_text: text }],
   "zero-shot-classification": (b) => ({ sequence: b.inputs, labels: labels(b), scores: scores(labels(b).length) }),
-  "feature-extraction": (b) => (Array.isArray(b.inputs) ? b.inputs.map((t) => embed(String(t))) : embed(String(b.inputs))),
+  "feature-extraction": (b) =>
+    Array.isArray(b.inputs) ? b.inputs.map((t) => embed(String(t))) : embed(String(b.inputs)),
   "sentence-similarity": (b) => {
     const { source_sentence: source, sentences } = inputsObject(b);
-    return (Array.isArray(sentences) ? sentences : []).map((s) => (s === source ? 1 : 1 / (1 + Math.abs(String(s).length - String(source).length))));
+    return (Array.isArray(sentences) ? sentences : []).map((s) =>
+      s === source ? 1 : 1 / (1 + Math.abs(String(s).length - String(source).length)),
+    );
   },
   "table-question-answering": (b) => {
     const table = isRecord(inputsObject(b).table) ? (inputsObject(b).table as Record<string, unknown[]>) : {};
@@ -90,7 +111,11 @@ const BINARY_ANSWERS: Record<string, { bytes: Uint8Array; type: string }> = {
 };
 
 /** Every pipeline the hub serves, by task name. */
-export const PIPELINE_TASKS: readonly string[] = [...Object.keys(JSON_ANSWERS), ...Object.keys(BINARY_INPUT_ANSWERS), ...Object.keys(BINARY_ANSWERS)];
+export const PIPELINE_TASKS: readonly string[] = [
+  ...Object.keys(JSON_ANSWERS),
+  ...Object.keys(BINARY_INPUT_ANSWERS),
+  ...Object.keys(BINARY_ANSWERS),
+];
 
 const noInputs = (): Response => jsonResponse(400, { error: "Body needs to provide a inputs key" });
 
@@ -101,14 +126,16 @@ export function taskPipeline(exchange: Exchange, task: string): Response {
   const body = parseJson(exchange.text);
   if (binaryInput) {
     const sentJson = isRecord(body) && typeof body.inputs === "string";
-    if (exchange.text.length === 0 || (isRecord(body) && !sentJson)) return jsonResponse(400, { error: "Invalid audio or image file: the body must be the file's bytes" });
+    if (exchange.text.length === 0 || (isRecord(body) && !sentJson))
+      return jsonResponse(400, { error: "Invalid audio or image file: the body must be the file's bytes" });
     return jsonResponse(200, binaryInput(text));
   }
   const file = BINARY_ANSWERS[task];
   // image-to-image takes the image's bytes alone, or JSON with parameters.
   if (task === "image-to-image" && exchange.text.length > 0 && !isRecord(body)) return binary(PNG, "image/png");
   if (!isRecord(body) || body.inputs === undefined) return noInputs();
-  if (task.startsWith("zero-shot") && labels(body).length === 0) return jsonResponse(400, { error: "`candidate_labels` is required: a list of labels" });
+  if (task.startsWith("zero-shot") && labels(body).length === 0)
+    return jsonResponse(400, { error: "`candidate_labels` is required: a list of labels" });
   if (file) return binary(file.bytes, file.type);
   const answer = JSON_ANSWERS[task];
   return answer ? jsonResponse(200, answer(body, text)) : jsonResponse(400, { error: `Unknown task ${task}` });

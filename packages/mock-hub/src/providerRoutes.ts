@@ -37,9 +37,12 @@ export const DEFAULT_PROVIDER_MAPPINGS: Readonly<Record<string, Record<string, P
   },
 });
 
-function mergeMappings(base: Record<string, Record<string, ProviderMappingEntry>>): Record<string, Record<string, ProviderMappingEntry>> {
+function mergeMappings(
+  base: Record<string, Record<string, ProviderMappingEntry>>,
+): Record<string, Record<string, ProviderMappingEntry>> {
   const all: Record<string, Record<string, ProviderMappingEntry>> = { ...base };
-  for (const p of MOCK_PROVIDERS) for (const [id, m] of Object.entries(p.mappings ?? {})) all[id] = { ...all[id], ...m };
+  for (const p of MOCK_PROVIDERS)
+    for (const [id, m] of Object.entries(p.mappings ?? {})) all[id] = { ...all[id], ...m };
   return all;
 }
 
@@ -49,7 +52,13 @@ const FILES: Readonly<Record<string, { bytes: Uint8Array; type: string }>> = {
   jpg: { bytes: Uint8Array.from(atob(PNG_BASE64), (c) => c.charCodeAt(0)), type: "image/jpeg" },
   wav: { bytes: WAV, type: "audio/wav" },
   mp3: { bytes: Uint8Array.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]), type: "audio/mpeg" },
-  mp4: { bytes: Uint8Array.from([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d, 0, 0, 0, 0, 0x69, 0x73, 0x6f, 0x6d, 0x6d, 0x70, 0x34, 0x31]), type: "video/mp4" },
+  mp4: {
+    bytes: Uint8Array.from([
+      0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d, 0, 0, 0, 0, 0x69, 0x73, 0x6f, 0x6d, 0x6d, 0x70,
+      0x34, 0x31,
+    ]),
+    type: "video/mp4",
+  },
 };
 
 /** `GET /files/{name}.{png|jpg|wav|mp3|mp4}`: the file a provider's answer names. */
@@ -61,19 +70,28 @@ export function providerFile(request: Request, path: string): Response | undefin
 
 /** A provider's GET route (a queue's status or result), if any provider module serves `path`. */
 export function providerGet(request: Request, path: string): Response | undefined {
-  for (const p of MOCK_PROVIDERS) for (const get of p.gets ?? []) {
-    const res = get(request, path);
-    if (res) return res;
-  }
+  for (const p of MOCK_PROVIDERS)
+    for (const get of p.gets ?? []) {
+      const res = get(request, path);
+      if (res) return res;
+    }
   return undefined;
 }
 
 /** A provider's route under the router (`POST /{provider}/...`), after the proxy's faults for its model (the body's `model`, or the path's); undefined for another path. */
-export async function providerRoute(request: Request, path: string, text: string, faults: FaultRegistry): Promise<Response | undefined> {
+export async function providerRoute(
+  request: Request,
+  path: string,
+  text: string,
+  faults: FaultRegistry,
+): Promise<Response | undefined> {
   const url = new URL(request.url);
-  const route = request.method === "POST" ? MOCK_PROVIDERS.flatMap((p) => p.routes).find((r) => r.pattern.test(path)) : undefined;
+  const route =
+    request.method === "POST" ? MOCK_PROVIDERS.flatMap((p) => p.routes).find((r) => r.pattern.test(path)) : undefined;
   if (!route) return undefined;
-  const body = /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "") ? await formFields(request) : parseJson(text);
+  const body = /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")
+    ? await formFields(request)
+    : parseJson(text);
   if (!isRecord(body)) return jsonResponse(400, { error: "The body must be a JSON object or a multipart form" });
   const model = route.model ? route.model(path, body) : typeof body.model === "string" ? body.model : "";
   const refusal = await proxyGate({ request, model, faults });

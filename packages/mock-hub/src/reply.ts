@@ -25,12 +25,17 @@ export interface ReplyOptions {
  * Given tools (`choice` has calls): calls when the user spoke last or `tool_choice` forces one. Else JSON
  * under a grammar; else, given tools, a summary of the tool results when they came last; else the model's text.
  */
-export function chatReply(body: Record<string, unknown>, choice: Extract<ToolChoice, { calls: unknown }>, options: ReplyOptions): ChatReply {
+export function chatReply(
+  body: Record<string, unknown>,
+  choice: Extract<ToolChoice, { calls: unknown }>,
+  options: ReplyOptions,
+): ChatReply {
   const messages: unknown[] = Array.isArray(body.messages) ? body.messages : [];
   const last = roleOf(messages.at(-1));
   const withTools = choice.calls.length > 0;
   if (withTools && (choice.forced || last === "user")) return { tokens: [], calls: choice.calls };
-  if (options.grammar) return { tokens: jsonTokens(grammarText(options.grammar, () => options.takeFault())), calls: [] };
+  if (options.grammar)
+    return { tokens: jsonTokens(grammarText(options.grammar, () => options.takeFault())), calls: [] };
   if (withTools && last === "tool") return { tokens: splitTokens(toolResultsText(messages)), calls: [] };
   return { tokens: options.tokens, calls: [] };
 }
@@ -58,7 +63,8 @@ function callNames(messages: readonly unknown[]): Map<string, string> {
   for (const message of messages) {
     const calls: unknown[] = isRecord(message) && Array.isArray(message.tool_calls) ? message.tool_calls : [];
     for (const call of calls) {
-      if (isRecord(call) && isRecord(call.function) && typeof call.function.name === "string") names.set(String(call.id), call.function.name);
+      if (isRecord(call) && isRecord(call.function) && typeof call.function.name === "string")
+        names.set(String(call.id), call.function.name);
     }
   }
   return names;

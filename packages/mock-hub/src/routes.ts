@@ -19,16 +19,36 @@ const MODEL = "([^/]+(?:/[^/]+)?)";
 /** An endpoint's name; one `/` allowed, so `/endpoints/org/name` serves model `org/name`. */
 const ENDPOINT = MODEL;
 
-const PATTERNS: ReadonlyArray<{ method: string; pattern: RegExp; route: (model: string | undefined, task?: string) => Route }> = [
+const PATTERNS: ReadonlyArray<{
+  method: string;
+  pattern: RegExp;
+  route: (model: string | undefined, task?: string) => Route;
+}> = [
   { method: "POST", pattern: /^\/v1\/chat\/completions$/, route: () => ({ kind: "chat", model: undefined }) },
   { method: "POST", pattern: re(`/models/${MODEL}/v1/chat/completions`), route: (model) => ({ kind: "chat", model }) },
-  { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/v1/chat/completions`), route: (model) => ({ kind: "chat", model }) },
+  {
+    method: "POST",
+    pattern: re(`/endpoints/${ENDPOINT}/v1/chat/completions`),
+    route: (model) => ({ kind: "chat", model }),
+  },
   { method: "POST", pattern: /^\/v1\/responses$/, route: () => ({ kind: "responses", model: undefined }) },
   { method: "POST", pattern: re(`/models/${MODEL}/v1/responses`), route: (model) => ({ kind: "responses", model }) },
-  { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/v1/responses`), route: (model) => ({ kind: "responses", model }) },
+  {
+    method: "POST",
+    pattern: re(`/endpoints/${ENDPOINT}/v1/responses`),
+    route: (model) => ({ kind: "responses", model }),
+  },
   { method: "POST", pattern: /^\/v1\/completions$/, route: () => ({ kind: "completions", model: undefined }) },
-  { method: "POST", pattern: re(`/models/${MODEL}/v1/completions`), route: (model) => ({ kind: "completions", model }) },
-  { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/v1/completions`), route: (model) => ({ kind: "completions", model }) },
+  {
+    method: "POST",
+    pattern: re(`/models/${MODEL}/v1/completions`),
+    route: (model) => ({ kind: "completions", model }),
+  },
+  {
+    method: "POST",
+    pattern: re(`/endpoints/${ENDPOINT}/v1/completions`),
+    route: (model) => ({ kind: "completions", model }),
+  },
   { method: "GET", pattern: /^\/v1\/models$/, route: () => ({ kind: "models", model: undefined }) },
   { method: "GET", pattern: re(`/models/${MODEL}/v1/models`), route: (model) => ({ kind: "models", model }) },
   { method: "GET", pattern: re(`/endpoints/${ENDPOINT}/v1/models`), route: (model) => ({ kind: "models", model }) },
@@ -37,9 +57,21 @@ const PATTERNS: ReadonlyArray<{ method: string; pattern: RegExp; route: (model: 
   { method: "GET", pattern: re(`/endpoints/${ENDPOINT}/info`), route: (model) => ({ kind: "info", model }) },
   { method: "POST", pattern: /^\/generate$/, route: (model) => ({ kind: "generate", model, stream: false }) },
   { method: "POST", pattern: /^\/generate_stream$/, route: (model) => ({ kind: "generate", model, stream: true }) },
-  { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/generate`), route: (model) => ({ kind: "generate", model, stream: false }) },
-  { method: "POST", pattern: re(`/endpoints/${ENDPOINT}/generate_stream`), route: (model) => ({ kind: "generate", model, stream: true }) },
-  { method: "POST", pattern: re(`/models/${MODEL}/pipeline/(feature-extraction|sentence-similarity)`), route: (model, task) => ({ kind: "pipeline", model, task }) },
+  {
+    method: "POST",
+    pattern: re(`/endpoints/${ENDPOINT}/generate`),
+    route: (model) => ({ kind: "generate", model, stream: false }),
+  },
+  {
+    method: "POST",
+    pattern: re(`/endpoints/${ENDPOINT}/generate_stream`),
+    route: (model) => ({ kind: "generate", model, stream: true }),
+  },
+  {
+    method: "POST",
+    pattern: re(`/models/${MODEL}/pipeline/(feature-extraction|sentence-similarity)`),
+    route: (model, task) => ({ kind: "pipeline", model, task }),
+  },
   { method: "POST", pattern: re(`/endpoints/${ENDPOINT}`), route: (model) => ({ kind: "pipeline", model }) },
   { method: "POST", pattern: re(`/models/${MODEL}`), route: (model) => ({ kind: "pipeline", model }) },
 ];

@@ -29,7 +29,15 @@ export interface MockHub extends MockHubCore {
 }
 
 /** Hop-by-hop headers belong to this connection, not to the request the core sees. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "content-length", "expect"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+  "content-length",
+  "expect",
+]);
 
 /** How long a dropped connection's last events have to reach the client before the socket dies. */
 const DROP_GRACE_MS = 20;
@@ -146,7 +154,8 @@ async function pipe(response: Response, res: ServerResponse): Promise<void> {
     // A drop fault: the socket dies mid-body, as a crashed server's would, once what came before is on the
     // wire and a moment has passed (a client's HTTP stack errors its body at the end of the connection,
     // discarding what its reader has not taken yet).
-    if (isDropConnection(error)) await flushed(res, written).then(() => setTimeout(() => res.socket?.destroy(), DROP_GRACE_MS));
+    if (isDropConnection(error))
+      await flushed(res, written).then(() => setTimeout(() => res.socket?.destroy(), DROP_GRACE_MS));
     else res.destroy(error instanceof Error ? error : new Error(String(error)));
   }
 }

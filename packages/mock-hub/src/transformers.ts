@@ -66,10 +66,14 @@ function pipelineOutput(inputs: unknown, text: string, fullText: boolean): unkno
 
 /** Python's `repr`, as the pipeline's error messages print values. */
 export function pyRepr(value: unknown): string {
-  if (typeof value === "string") return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/'/g, "\\'")}'`;
+  if (typeof value === "string")
+    return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/'/g, "\\'")}'`;
   if (typeof value === "boolean") return value ? "True" : "False";
   if (value === null || value === undefined) return "None";
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  if (isRecord(value)) return `{${Object.entries(value).map(([key, item]) => `'${key}': ${pyRepr(item)}`).join(", ")}}`;
+  if (isRecord(value))
+    return `{${Object.entries(value)
+      .map(([key, item]) => `'${key}': ${pyRepr(item)}`)
+      .join(", ")}}`;
   return String(value);
 }

@@ -3,7 +3,8 @@ import { contentOf, dataPayloads, jsonEvents, streamChat, useHub } from "./helpe
 
 const hub = useHub();
 
-const envelope202 = '{"id":"","object":"text_completion","created":1735689600,"model":"hfkit/tgi-2.0","system_fingerprint":"2.0.2-sha-dccab72","choices":';
+const envelope202 =
+  '{"id":"","object":"text_completion","created":1735689600,"model":"hfkit/tgi-2.0","system_fingerprint":"2.0.2-sha-dccab72","choices":';
 const envelope32 = (fingerprint: string) =>
   `{"object":"chat.completion.chunk","id":"","created":1735689600,"model":"hfkit/tgi-3.2","system_fingerprint":"${fingerprint}","choices":`;
 const choice = (content: string, finish: string | null) =>
@@ -20,7 +21,7 @@ describe("TGI chat stream framing", () => {
 
   it("3.2: data: with a space, chat.completion.chunk, usage null, then [DONE]", async () => {
     const response = await streamChat(hub(), "hfkit/tgi-3.2", { max_tokens: 2 });
-    const head = envelope32(`3.2.0-sha-${(await fingerprintSha(hub().url))}`);
+    const head = envelope32(`3.2.0-sha-${await fingerprintSha(hub().url)}`);
     expect(await response.text()).toBe(
       `data: ${head}${choice("The", null)},"usage":null}\n\n` +
         `data: ${head}${choice(" capital", "length")},"usage":null}\n\n` +
@@ -51,7 +52,13 @@ describe("TGI chat stream framing", () => {
     const text = await (await streamChat(hub(), "hfkit/tgi-3.2")).text();
     const events = jsonEvents(text);
     expect(events.map((event) => event.choices[0].delta.content)).toEqual([
-      "The", " capital", " of", " France", " is", " Paris.", "",
+      "The",
+      " capital",
+      " of",
+      " France",
+      " is",
+      " Paris.",
+      "",
     ]);
     expect(events.map((event) => event.choices[0].finish_reason)).toEqual([null, null, null, null, null, null, "stop"]);
     expect(contentOf(text)).toBe("The capital of France is Paris.");
@@ -77,7 +84,11 @@ describe("TGI chat stream framing", () => {
     const usageChunk = JSON.parse(payloads.at(-2) ?? "{}");
     expect(usageChunk.choices).toEqual([]);
     expect(usageChunk.usage).toEqual({ prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 });
-    expect(jsonEvents(text).slice(0, -1).every((event) => event.usage === null)).toBe(true);
+    expect(
+      jsonEvents(text)
+        .slice(0, -1)
+        .every((event) => event.usage === null),
+    ).toBe(true);
   });
 
   it("include_usage is ignored before 2.3", async () => {

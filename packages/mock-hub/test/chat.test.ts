@@ -8,9 +8,18 @@ describe("non-streamed TGI chat", () => {
     const response = await postJson(chatUrl(hub(), "hfkit/tgi-3.2"), { model: "tgi", messages: QUESTION });
     expect(response.status).toBe(200);
     const text = await response.text();
-    expect(text.startsWith('{"object":"chat.completion","id":"","created":1735689600,"model":"hfkit/tgi-3.2"')).toBe(true);
+    expect(text.startsWith('{"object":"chat.completion","id":"","created":1735689600,"model":"hfkit/tgi-3.2"')).toBe(
+      true,
+    );
     expect(JSON.parse(text)).toMatchObject({
-      choices: [{ index: 0, message: { role: "assistant", content: "The capital of France is Paris." }, logprobs: null, finish_reason: "stop" }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: "The capital of France is Paris." },
+          logprobs: null,
+          finish_reason: "stop",
+        },
+      ],
       usage: { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 },
     });
   });
@@ -35,8 +44,19 @@ describe("non-streamed TGI chat", () => {
   });
 
   it("answers a tool call with the arguments built from the schema", async () => {
-    const tools = [{ type: "function", function: { name: "pick", parameters: { type: "object", properties: { n: { type: "integer" } } } } }];
-    const body = await (await postJson(chatUrl(hub(), "hfkit/tgi-3.2"), { messages: QUESTION, tools, tool_choice: { type: "function", function: { name: "pick" } } })).json();
+    const tools = [
+      {
+        type: "function",
+        function: { name: "pick", parameters: { type: "object", properties: { n: { type: "integer" } } } },
+      },
+    ];
+    const body = await (
+      await postJson(chatUrl(hub(), "hfkit/tgi-3.2"), {
+        messages: QUESTION,
+        tools,
+        tool_choice: { type: "function", function: { name: "pick" } },
+      })
+    ).json();
     expect(body.choices[0].message.tool_calls).toEqual([
       { id: "0", type: "function", function: { description: null, name: "pick", arguments: '{"n":3}' } },
     ]);
@@ -44,36 +64,54 @@ describe("non-streamed TGI chat", () => {
 
   it("an unknown tool in tool_choice is a 422 tool_error", async () => {
     const tools = [{ type: "function", function: { name: "pick", parameters: {} } }];
-    const response = await postJson(chatUrl(hub(), "hfkit/tgi-3.2"), { messages: QUESTION, tools, tool_choice: "other" });
+    const response = await postJson(chatUrl(hub(), "hfkit/tgi-3.2"), {
+      messages: QUESTION,
+      tools,
+      tool_choice: "other",
+    });
     expect(response.status).toBe(422);
-    expect(await response.json()).toEqual({ error: "Tool error: Tool with name other not found", error_type: "tool_error" });
+    expect(await response.json()).toEqual({
+      error: "Tool error: Tool with name other not found",
+      error_type: "tool_error",
+    });
   });
 });
 
 describe("routes and models", () => {
   it("router style: model from the body, `tgi` or none means the default model", async () => {
-    const named = await (await postJson(`${hub().url}/v1/chat/completions`, { model: "hfkit/tgi-2.0", messages: QUESTION })).json();
+    const named = await (
+      await postJson(`${hub().url}/v1/chat/completions`, { model: "hfkit/tgi-2.0", messages: QUESTION })
+    ).json();
     expect(named.model).toBe("hfkit/tgi-2.0");
     const tgi = await (await postJson(`${hub().url}/v1/chat/completions`, { model: "tgi", messages: QUESTION })).json();
     expect(tgi.model).toBe("hfkit/tgi-3.2");
-    const provider = await (await postJson(`${hub().url}/v1/chat/completions`, { model: "acme/custom:hf-inference", messages: QUESTION })).json();
+    const provider = await (
+      await postJson(`${hub().url}/v1/chat/completions`, { model: "acme/custom:hf-inference", messages: QUESTION })
+    ).json();
     expect(provider.model).toBe("acme/custom");
   });
 
   it("a dedicated endpoint serves the model named in its path", async () => {
-    const body = await (await postJson(`${hub().url}/endpoints/my-endpoint/v1/chat/completions`, { messages: QUESTION })).json();
+    const body = await (
+      await postJson(`${hub().url}/endpoints/my-endpoint/v1/chat/completions`, { messages: QUESTION })
+    ).json();
     expect(body.model).toBe("my-endpoint");
     const info = await (await fetch(`${hub().url}/endpoints/my-endpoint/info`)).json();
     expect(info).toMatchObject({ model_id: "my-endpoint", router: "text-generation-router", version: "3.2.0" });
   });
 
   it("GET /info describes the default TGI model; a pipeline model has none", async () => {
-    expect(await (await fetch(`${hub().url}/info`)).json()).toMatchObject({ model_id: "hfkit/tgi-3.2", version: "3.2.0" });
+    expect(await (await fetch(`${hub().url}/info`)).json()).toMatchObject({
+      model_id: "hfkit/tgi-3.2",
+      version: "3.2.0",
+    });
     expect((await fetch(`${hub().url}/models/hfkit/transformers-chat/info`)).status).toBe(404);
   });
 
   it("the /hf-inference prefix of the router is accepted", async () => {
-    const response = await postJson(`${hub().url}/hf-inference/models/hfkit/tgi-3.2/v1/chat/completions`, { messages: QUESTION });
+    const response = await postJson(`${hub().url}/hf-inference/models/hfkit/tgi-3.2/v1/chat/completions`, {
+      messages: QUESTION,
+    });
     expect(response.status).toBe(200);
   });
 
@@ -96,7 +134,12 @@ describe("request log", () => {
     await postJson(chatUrl(hub(), "hfkit/tgi-3.2"), { messages: QUESTION }, { "X-Custom": "yes" });
     await fetch(`${hub().url}/info?x=1`);
     const [chat, info] = hub().requests;
-    expect(chat).toMatchObject({ method: "POST", path: "/models/hfkit/tgi-3.2/v1/chat/completions", body: { messages: QUESTION }, requestId: "mock-1" });
+    expect(chat).toMatchObject({
+      method: "POST",
+      path: "/models/hfkit/tgi-3.2/v1/chat/completions",
+      body: { messages: QUESTION },
+      requestId: "mock-1",
+    });
     expect(chat?.headers["x-custom"]).toBe("yes");
     expect(chat?.headers["content-type"]).toBe("application/json");
     expect(chat?.time).toBeGreaterThanOrEqual(before);

@@ -4,11 +4,18 @@ import { dataPayloads, jsonEvents, postJson, useHub } from "./helpers.js";
 
 const hub = useHub();
 const completionsUrl = (model: string) => `${hub().url}/models/${model}/v1/completions`;
-const textOf = (text: string) => jsonEvents(text).map((event) => event.choices[0].text).join("");
+const textOf = (text: string) =>
+  jsonEvents(text)
+    .map((event) => event.choices[0].text)
+    .join("");
 
 describe("TGI /v1/completions (OpenAI's completions API)", () => {
   it("answers a text_completion with choices[].text, finish_reason and usage", async () => {
-    const response = await postJson(completionsUrl("hfkit/tgi-3.2"), { model: "hfkit/tgi-3.2", prompt: "The capital of France is", max_tokens: 3 });
+    const response = await postJson(completionsUrl("hfkit/tgi-3.2"), {
+      model: "hfkit/tgi-3.2",
+      prompt: "The capital of France is",
+      max_tokens: 3,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       id: "",
@@ -22,7 +29,9 @@ describe("TGI /v1/completions (OpenAI's completions API)", () => {
   });
 
   it("POST /v1/completions takes the model from the body; a list of prompts gets one choice each", async () => {
-    const answer = await (await postJson(`${hub().url}/v1/completions`, { model: "hfkit/tgi-2.0", prompt: ["a", "b"] })).json();
+    const answer = await (
+      await postJson(`${hub().url}/v1/completions`, { model: "hfkit/tgi-2.0", prompt: ["a", "b"] })
+    ).json();
     expect(answer.model).toBe("hfkit/tgi-2.0");
     expect(answer.choices).toEqual([
       { index: 0, text: "The capital of France is Paris.", logprobs: null, finish_reason: "eos_token" },
@@ -51,10 +60,15 @@ describe("TGI /v1/completions (OpenAI's completions API)", () => {
   it("validates like TGI: 422 before a stream, an in-stream error inside one", async () => {
     const rejected = await postJson(completionsUrl("hfkit/tgi-3.2"), { prompt: "Q:", top_p: 1 });
     expect(rejected.status).toBe(422);
-    expect(await rejected.json()).toEqual({ error: "Input validation error: `top_p` must be > 0.0 and < 1.0", error_type: "validation" });
+    expect(await rejected.json()).toEqual({
+      error: "Input validation error: `top_p` must be > 0.0 and < 1.0",
+      error_type: "validation",
+    });
     const streamed = await postJson(completionsUrl("hfkit/tgi-3.2"), { prompt: "Q:", top_p: 1, stream: true });
     expect(streamed.status).toBe(200);
-    expect(await streamed.text()).toContain('{"error":{"message":"Input validation error: `top_p` must be > 0.0 and < 1.0","http_status_code":422}}');
+    expect(await streamed.text()).toContain(
+      '{"error":{"message":"Input validation error: `top_p` must be > 0.0 and < 1.0","http_status_code":422}}',
+    );
     const missing = await postJson(completionsUrl("hfkit/tgi-3.2"), { inputs: "Q:" });
     expect(missing.status).toBe(422);
     expect(await missing.text()).toMatch(/missing field `prompt`/);
@@ -72,8 +86,16 @@ describe("TGI /v1/completions (OpenAI's completions API)", () => {
       InferenceClient: new (token: string, options: { endpointUrl: string }) => Client;
     };
     const client = new InferenceClient("hf_mock", { endpointUrl: `${hub().url}/models/hfkit/tgi-3.2` });
-    const out = await client.textGeneration({ model: "hfkit/tgi-3.2", inputs: "The capital of France is", parameters: { max_new_tokens: 2 } });
+    const out = await client.textGeneration({
+      model: "hfkit/tgi-3.2",
+      inputs: "The capital of France is",
+      parameters: { max_new_tokens: 2 },
+    });
     expect(out).toEqual({ generated_text: "The capital" });
-    expect(hub().requests.at(-1)).toMatchObject({ method: "POST", path: "/models/hfkit/tgi-3.2/v1/completions", body: { prompt: "The capital of France is", max_tokens: 2 } });
+    expect(hub().requests.at(-1)).toMatchObject({
+      method: "POST",
+      path: "/models/hfkit/tgi-3.2/v1/completions",
+      body: { prompt: "The capital of France is", max_tokens: 2 },
+    });
   });
 });

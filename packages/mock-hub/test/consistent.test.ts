@@ -6,7 +6,14 @@ import { describe, expect, it } from "vitest";
 import { postJson, QUESTION, useHub } from "./helpers.js";
 
 const TOKEN = { authorization: "Bearer hf_consistent" };
-const IDS = ["meta-llama/Llama-3.1-8B-Instruct", "acme/unknown", "hfkit/tgi-3.2", "hfkit/router-multi", "acme/has space", "acme/a..b"];
+const IDS = [
+  "meta-llama/Llama-3.1-8B-Instruct",
+  "acme/unknown",
+  "hfkit/tgi-3.2",
+  "hfkit/router-multi",
+  "acme/has space",
+  "acme/a..b",
+];
 
 async function statuses(url: string, id: string): Promise<{ chat: number; card: number }> {
   const chat = await postJson(`${url}/v1/chat/completions`, { model: id, messages: QUESTION }, TOKEN);
@@ -28,7 +35,11 @@ describe("lenient mode (the default): every id chat answers has a card", () => {
     const res = await fetch(`${hub().url}/api/models/meta-llama/Llama-3.1-8B-Instruct`);
     expect(res.status).toBe(200);
     const card = (await res.json()) as Record<string, unknown>;
-    expect(card).toMatchObject({ id: "meta-llama/Llama-3.1-8B-Instruct", author: "meta-llama", pipeline_tag: "text-generation" });
+    expect(card).toMatchObject({
+      id: "meta-llama/Llama-3.1-8B-Instruct",
+      author: "meta-llama",
+      pipeline_tag: "text-generation",
+    });
     expect(card.tags).toEqual(expect.arrayContaining(["text-generation", "conversational"]));
   });
 });
@@ -46,7 +57,12 @@ describe("strict mode: the same agreement, and the router's 401 for a token that
   it("refuses a token that is not hf_… as the router does; an hf_ token is taken", async () => {
     const chat = (authorization: string) =>
       postJson(`${hub().url}/v1/chat/completions`, { model: "hfkit/tgi-3.2", messages: QUESTION }, { authorization });
-    for (const authorization of ["Bearer not-a-token", "Bearer sk-together-key", "Basic aGZfdXNlcjpwYXNz", "Bearer HF_upper"]) {
+    for (const authorization of [
+      "Bearer not-a-token",
+      "Bearer sk-together-key",
+      "Basic aGZfdXNlcjpwYXNz",
+      "Bearer HF_upper",
+    ]) {
       const res = await chat(authorization);
       expect([res.status, await res.json()], authorization).toEqual([401, { error: "Invalid username or password." }]);
     }
@@ -57,7 +73,10 @@ describe("strict mode: the same agreement, and the router's 401 for a token that
   it("the Hub's model API refuses such a token as it refuses an hf_bad… one; without a token it answers", async () => {
     const card = (headers: Record<string, string>) => fetch(`${hub().url}/api/models/hfkit/tgi-3.2`, { headers });
     const refused = await card({ authorization: "Bearer not-a-token" });
-    expect([refused.status, await refused.json()]).toEqual([401, { error: "Invalid credentials in Authorization header" }]);
+    expect([refused.status, await refused.json()]).toEqual([
+      401,
+      { error: "Invalid credentials in Authorization header" },
+    ]);
     expect((await card({})).status).toBe(200);
     expect((await card(TOKEN)).status).toBe(200);
   });

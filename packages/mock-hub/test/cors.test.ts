@@ -39,7 +39,11 @@ describe("CORS and request ids", () => {
   });
 
   it("echoes the Origin of a simple request", async () => {
-    const response = await postJson(chatUrl(hub(), "hfkit/tgi-3.2"), { messages: QUESTION }, { origin: "https://app.example" });
+    const response = await postJson(
+      chatUrl(hub(), "hfkit/tgi-3.2"),
+      { messages: QUESTION },
+      { origin: "https://app.example" },
+    );
     expect(response.headers.get("access-control-allow-origin")).toBe("https://app.example");
     await response.arrayBuffer();
   });

@@ -11,11 +11,23 @@ describe("the Hub's model API: GET /api/models/{id}", () => {
   it("answers a model's card in the Hub's shape: a TGI chat model is text-generation and conversational", async () => {
     const { status, body } = await card("hfkit/tgi-3.2");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ id: "hfkit/tgi-3.2", modelId: "hfkit/tgi-3.2", author: "hfkit", pipeline_tag: "text-generation", library_name: "transformers", private: false, gated: false, inference: "warm", inferenceProviderMapping: [] });
+    expect(body).toMatchObject({
+      id: "hfkit/tgi-3.2",
+      modelId: "hfkit/tgi-3.2",
+      author: "hfkit",
+      pipeline_tag: "text-generation",
+      library_name: "transformers",
+      private: false,
+      gated: false,
+      inference: "warm",
+      inferenceProviderMapping: [],
+    });
     expect(body._id).toMatch(/^[0-9a-f]{24}$/);
     expect(body.sha).toMatch(/^[0-9a-f]{40}$/);
     expect([typeof body.downloads, typeof body.likes]).toEqual(["number", "number"]);
-    expect(body.tags).toEqual(expect.arrayContaining(["transformers", "text-generation", "conversational", "text-generation-inference"]));
+    expect(body.tags).toEqual(
+      expect.arrayContaining(["transformers", "text-generation", "conversational", "text-generation-inference"]),
+    );
     // The same answer, every time: the ids and counts are derived from the model's id.
     expect((await card("hfkit/tgi-3.2")).body).toEqual(body);
   });
@@ -23,7 +35,10 @@ describe("the Hub's model API: GET /api/models/{id}", () => {
   it("a model without a chat route is not conversational; a llama.cpp model is a GGUF", async () => {
     expect((await card("hfkit/tgi-no-chat-template")).body.tags).not.toContain("conversational");
     expect((await card("hfkit/transformers-chat")).body.tags).not.toContain("conversational");
-    expect((await card("hfkit/llamacpp")).body).toMatchObject({ library_name: "gguf", pipeline_tag: "text-generation" });
+    expect((await card("hfkit/llamacpp")).body).toMatchObject({
+      library_name: "gguf",
+      pipeline_tag: "text-generation",
+    });
   });
 
   it("every model's pipeline tag is the task it answers", async () => {
@@ -49,7 +64,13 @@ describe("the Hub's model API: GET /api/models/{id}", () => {
   it("expand[] answers the fields named, with _id and id; a field the Hub does not know is a 400", async () => {
     const { body } = await card("hfkit/text-to-image?expand[]=pipeline_tag&expand[]=inferenceProviderMapping");
     expect(Object.keys(body).sort()).toEqual(["_id", "id", "inferenceProviderMapping", "pipeline_tag"]);
-    expect(body.inferenceProviderMapping[0]).toEqual({ provider: "together", hfModelId: "hfkit/text-to-image", providerId: "hfkit-together/flux", task: "text-to-image", status: "live" });
+    expect(body.inferenceProviderMapping[0]).toEqual({
+      provider: "together",
+      hfModelId: "hfkit/text-to-image",
+      providerId: "hfkit-together/flux",
+      task: "text-to-image",
+      status: "live",
+    });
     const bad = await card("hfkit/tgi-3.2?expand[]=colour");
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/"expand" must be one of \[author, .*\(got "colour"\)/);

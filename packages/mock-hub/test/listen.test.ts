@@ -10,13 +10,18 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-it("a host of \"\", null or not a string is refused before anything listens, naming `host`", async () => {
+it('a host of "", null or not a string is refused before anything listens, naming `host`', async () => {
   // A fixed free port: had the hub listened on it (on every interface), 127.0.0.1:port would be taken.
   const free = createServer();
   await new Promise<void>((resolve) => free.listen(0, "127.0.0.1", resolve));
   const port = (free.address() as { port: number }).port;
   await new Promise((resolve) => free.close(resolve));
-  for (const [host, got] of [["", '""'], [" ", '" "'], [null, "null"], [42, "a number"]] as const) {
+  for (const [host, got] of [
+    ["", '""'],
+    [" ", '" "'],
+    [null, "null"],
+    [42, "a number"],
+  ] as const) {
     const started = startMockHub({ port, host } as unknown as StartOptions);
     await expect(started, String(host)).rejects.toThrow(`\`host\` must be an address or host name to listen on`);
     await expect(started, String(host)).rejects.toThrow(`(got ${got})`);
@@ -26,7 +31,11 @@ it("a host of \"\", null or not a string is refused before anything listens, nam
 });
 
 it("the URL is one a client can use: loopback for every interface (0.0.0.0, ::), IPv6 bracketed; `host` says where it listens", async () => {
-  for (const [host, url] of [["0.0.0.0", "http://127.0.0.1:"], ["::", "http://[::1]:"], ["::1", "http://[::1]:"]]) {
+  for (const [host, url] of [
+    ["0.0.0.0", "http://127.0.0.1:"],
+    ["::", "http://[::1]:"],
+    ["::1", "http://[::1]:"],
+  ]) {
     const hub = await startMockHub({ host });
     try {
       expect(hub.url).toBe(`${url}${hub.port}`);

@@ -27,14 +27,22 @@ afterAll(() => {
 });
 
 const body = (extra: Record<string, unknown> = {}) =>
-  ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: QUESTION, ...extra }) }) as const;
+  ({
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ messages: QUESTION, ...extra }),
+  }) as const;
 
 describe("msw handlers", () => {
   it("answer through setupServer exactly as the loopback server does", async () => {
-    const viaMsw = await (await fetch(`${HF_INFERENCE}/models/hfkit/tgi-2.0/v1/chat/completions`, body({ model: "tgi", stream: true }))).text();
+    const viaMsw = await (
+      await fetch(`${HF_INFERENCE}/models/hfkit/tgi-2.0/v1/chat/completions`, body({ model: "tgi", stream: true }))
+    ).text();
     const loopback = await startMockHub();
     try {
-      const viaHttp = await (await fetch(`${loopback.url}/models/hfkit/tgi-2.0/v1/chat/completions`, body({ model: "tgi", stream: true }))).text();
+      const viaHttp = await (
+        await fetch(`${loopback.url}/models/hfkit/tgi-2.0/v1/chat/completions`, body({ model: "tgi", stream: true }))
+      ).text();
       expect(viaMsw).toBe(viaHttp);
       expect(viaMsw.startsWith("data:{")).toBe(true);
       expect(contentOf(viaMsw)).toBe("The capital of France is Paris.</s>");
@@ -46,7 +54,11 @@ describe("msw handlers", () => {
   it("share the scripted hub: faults and the request log", async () => {
     hub.inject({ type: "rateLimit", retryAfter: 1 }, { times: 1 });
     const limited = await fetch(`${HF_INFERENCE}/models/hfkit/tgi-3.2/v1/chat/completions`, body());
-    expect([limited.status, limited.headers.get("retry-after"), limited.headers.get("x-request-id")]).toEqual([429, "1", expect.stringMatching(/^mock-\d+$/)]);
+    expect([limited.status, limited.headers.get("retry-after"), limited.headers.get("x-request-id")]).toEqual([
+      429,
+      "1",
+      expect.stringMatching(/^mock-\d+$/),
+    ]);
     expect((await fetch(`${HF_INFERENCE}/models/hfkit/tgi-3.2/v1/chat/completions`, body())).status).toBe(200);
     expect(hub.requests.map((request) => request.path)).toEqual([
       "/hf-inference/models/hfkit/tgi-3.2/v1/chat/completions",
@@ -65,7 +77,10 @@ describe("msw handlers", () => {
 
   it("hand each scripted write to the client as its own chunk", async () => {
     hub.inject({ type: "bodyChunking", bytes: 4 });
-    const response = await fetch(`${HF_INFERENCE}/models/hfkit/tgi-3.2/v1/chat/completions`, body({ stream: true, max_tokens: 1 }));
+    const response = await fetch(
+      `${HF_INFERENCE}/models/hfkit/tgi-3.2/v1/chat/completions`,
+      body({ stream: true, max_tokens: 1 }),
+    );
     const reader = response.body!.getReader();
     const sizes: number[] = [];
     for (let read = await reader.read(); !read.done; read = await reader.read()) sizes.push(read.value.length);

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { QUESTION, chatUrl, contentOf, dataPayloads, deltasOf, expectChunkEnvelopes, jsonEvents, postJson, routerChat, streamChat, useHub } from "./helpers.js";
+import {
+  QUESTION,
+  chatUrl,
+  contentOf,
+  dataPayloads,
+  deltasOf,
+  expectChunkEnvelopes,
+  jsonEvents,
+  postJson,
+  routerChat,
+  streamChat,
+  useHub,
+} from "./helpers.js";
 
 const hub = useHub({
   models: {
@@ -17,7 +29,10 @@ const streamText = async (model: string, extra: Json = {}) => (await streamChat(
 const streamEvents = async (model: string, extra: Json = {}) => jsonEvents(await streamText(model, extra));
 const answer = async (model: string) => (await postJson(chatUrl(hub(), model), { messages: QUESTION })).json();
 const router = (model: string, extra: Json = {}) => routerChat(hub(), model, extra);
-const reasoningOf = (events: Json[], key: string) => deltasOf(events).map((delta) => delta[key] ?? "").join("");
+const reasoningOf = (events: Json[], key: string) =>
+  deltasOf(events)
+    .map((delta) => delta[key] ?? "")
+    .join("");
 const withUsage = (extra: Json) => ({ stream_options: { include_usage: true, ...extra } });
 
 describe("vLLM", () => {
@@ -30,9 +45,13 @@ describe("vLLM", () => {
     expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
     const events = jsonEvents(text);
     expectChunkEnvelopes(events, model);
-    expect(deltasOf(events).slice(0, 2)).toEqual([{ role: "assistant", content: "" }, Object.fromEntries(keys.map((key) => [key, "The"]))]);
+    expect(deltasOf(events).slice(0, 2)).toEqual([
+      { role: "assistant", content: "" },
+      Object.fromEntries(keys.map((key) => [key, "The"])),
+    ]);
     for (const key of keys) expect(reasoningOf(events, key)).toBe(REASONING);
-    for (const key of ["reasoning", "reasoning_content"].filter((name) => !keys.includes(name))) expect(text).not.toContain(`"${key}"`);
+    for (const key of ["reasoning", "reasoning_content"].filter((name) => !keys.includes(name)))
+      expect(text).not.toContain(`"${key}"`);
     expect(contentOf(text)).toBe(TEXT);
     expect(events.at(-1)?.choices[0]).toMatchObject({ delta: { content: "" }, finish_reason: "stop" });
     expect(events.some((event) => "usage" in event)).toBe(false);
@@ -44,8 +63,15 @@ describe("vLLM", () => {
     ["hfkit/vllm", { reasoning: REASONING }],
   ])("%s answers a non-streamed message with %j beside the content", async (model, reasoning) => {
     const body = await answer(model);
-    expect(body).toMatchObject({ object: "chat.completion", model, usage: { prompt_tokens: 9, completion_tokens: 16, total_tokens: 25 } });
-    expect(body.choices[0]).toMatchObject({ message: { role: "assistant", content: TEXT, ...reasoning }, finish_reason: "stop" });
+    expect(body).toMatchObject({
+      object: "chat.completion",
+      model,
+      usage: { prompt_tokens: 9, completion_tokens: 16, total_tokens: 25 },
+    });
+    expect(body.choices[0]).toMatchObject({
+      message: { role: "assistant", content: TEXT, ...reasoning },
+      finish_reason: "stop",
+    });
     expect(Object.keys(body.choices[0].message)).toEqual(["role", "content", ...Object.keys(reasoning)]);
   });
 
@@ -56,16 +82,28 @@ describe("vLLM", () => {
     const payloads = dataPayloads(await response.text());
     expect(payloads).toHaveLength(4);
     expect(JSON.parse(payloads[1] ?? "").choices[0].delta).toEqual({ reasoning: "The" });
-    expect(payloads.slice(2)).toEqual([JSON.stringify({ error: { message: "Model is overloaded", type: "BadRequestError", code: 400 } }), "[DONE]"]);
+    expect(payloads.slice(2)).toEqual([
+      JSON.stringify({ error: { message: "Model is overloaded", type: "BadRequestError", code: 400 } }),
+      "[DONE]",
+    ]);
   });
 
   it("include_usage adds a last chunk with choices [] and the usage; continuous_usage_stats puts usage on every chunk", async () => {
     const usage = await streamEvents("my-vllm", withUsage({}));
-    expect(usage.at(-1)).toEqual({ ...usage[0], choices: [], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } });
+    expect(usage.at(-1)).toEqual({
+      ...usage[0],
+      choices: [],
+      usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 },
+    });
     expect(usage.slice(0, -1).some((event) => "usage" in event)).toBe(false);
     const continuous = await streamEvents("my-vllm", withUsage({ continuous_usage_stats: true }));
-    expect(continuous.map((event) => [event.choices.length, event.usage.completion_tokens, event.usage.prompt_tokens])).toEqual([
-      [1, 0, 9], [1, 1, 9], [1, 2, 9], [0, 2, 9],
+    expect(
+      continuous.map((event) => [event.choices.length, event.usage.completion_tokens, event.usage.prompt_tokens]),
+    ).toEqual([
+      [1, 0, 9],
+      [1, 1, 9],
+      [1, 2, 9],
+      [0, 2, 9],
     ]);
     // vLLM counts continuously only when include_usage is on too.
     const alone = await streamEvents("my-vllm", { stream_options: { continuous_usage_stats: true } });
@@ -73,7 +111,13 @@ describe("vLLM", () => {
   });
 
   it("takes sampling parameters TGI would refuse", async () => {
-    const response = await postJson(chatUrl(hub(), "hfkit/vllm"), { messages: QUESTION, top_p: 0, temperature: 0, frequency_penalty: 5, max_tokens: 1 });
+    const response = await postJson(chatUrl(hub(), "hfkit/vllm"), {
+      messages: QUESTION,
+      top_p: 0,
+      temperature: 0,
+      frequency_penalty: 5,
+      max_tokens: 1,
+    });
     expect(response.status).toBe(200);
     expect((await response.json()).choices[0]).toMatchObject({ message: { content: "The" }, finish_reason: "length" });
   });
@@ -96,14 +140,24 @@ describe("SGLang", () => {
   });
 
   it("continuous_usage_stats alone puts usage on every chunk; include_usage adds the usage chunk", async () => {
-    const continuous = await streamEvents("hfkit/sglang", { max_tokens: 1, stream_options: { continuous_usage_stats: true } });
+    const continuous = await streamEvents("hfkit/sglang", {
+      max_tokens: 1,
+      stream_options: { continuous_usage_stats: true },
+    });
     expect(continuous.map((event) => event.usage.completion_tokens)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10]);
     const usage = await streamEvents("hfkit/sglang", withUsage({}));
-    expect(usage.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 9, completion_tokens: 16, total_tokens: 25 } });
+    expect(usage.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 9, completion_tokens: 16, total_tokens: 25 },
+    });
   });
 
   it("a non-streamed answer has reasoning_content beside content", async () => {
-    expect((await answer("hfkit/sglang")).choices[0].message).toEqual({ role: "assistant", content: TEXT, reasoning_content: REASONING });
+    expect((await answer("hfkit/sglang")).choices[0].message).toEqual({
+      role: "assistant",
+      content: TEXT,
+      reasoning_content: REASONING,
+    });
   });
 });
 
@@ -114,7 +168,13 @@ describe("llama.cpp server", () => {
     expect(events[0]?.system_fingerprint).toMatch(/^b6000-[0-9a-f]{7}$/);
     expect(deltasOf(events)[0]).toEqual({ role: "assistant", content: null });
     expect(events.at(-1)?.choices[0]).toMatchObject({ delta: {}, finish_reason: "length" });
-    expect(events.at(-1)?.timings).toMatchObject({ prompt_n: 9, prompt_ms: 18, predicted_n: 3, predicted_ms: 60, predicted_per_second: 50 });
+    expect(events.at(-1)?.timings).toMatchObject({
+      prompt_n: 9,
+      prompt_ms: 18,
+      predicted_n: 3,
+      predicted_ms: 60,
+      predicted_per_second: 50,
+    });
     expect(events.slice(0, -1).some((event) => "timings" in event)).toBe(false);
   });
 
@@ -142,21 +202,36 @@ describe("where these servers answer", () => {
   });
 
   it("on a dedicated endpoint, with the model in the body, and under /models/{id}", async () => {
-    const urls = [`${hub().url}/endpoints/my-vllm/v1/chat/completions`, `${hub().url}/v1/chat/completions`, chatUrl(hub(), "my-vllm")];
+    const urls = [
+      `${hub().url}/endpoints/my-vllm/v1/chat/completions`,
+      `${hub().url}/v1/chat/completions`,
+      chatUrl(hub(), "my-vllm"),
+    ];
     for (const url of urls) {
       const body = await (await postJson(url, { model: "my-vllm", messages: QUESTION })).json();
-      expect(body).toMatchObject({ object: "chat.completion", model: "my-vllm", choices: [{ message: { content: "Bonjour." } }] });
+      expect(body).toMatchObject({
+        object: "chat.completion",
+        model: "my-vllm",
+        choices: [{ message: { content: "Bonjour." } }],
+      });
       expect(body.id).toMatch(/^chatcmpl-[0-9a-f]{32}$/);
     }
-    const org = await (await postJson(`${hub().url}/endpoints/hfkit/vllm/v1/chat/completions`, { messages: QUESTION })).json();
+    const org = await (
+      await postJson(`${hub().url}/endpoints/hfkit/vllm/v1/chat/completions`, { messages: QUESTION })
+    ).json();
     expect(org.model).toBe("hfkit/vllm");
   });
 
   it("GET /v1/models lists the served model; the router's lists models with their providers", async () => {
     const served = await (await fetch(`${hub().url}/endpoints/my-vllm/v1/models`)).json();
-    expect(served).toEqual({ object: "list", data: [{ id: "my-vllm", object: "model", created: 1735689600, owned_by: "vllm" }] });
+    expect(served).toEqual({
+      object: "list",
+      data: [{ id: "my-vllm", object: "model", created: 1735689600, owned_by: "vllm" }],
+    });
     const listed = (await (await fetch(`${hub().url}/v1/models`)).json()).data as Json[];
-    expect(listed.find((model) => model.id === "hfkit/router-multi")?.providers.map((entry: Json) => entry.provider)).toEqual(["together", "novita", "hf-inference"]);
+    expect(
+      listed.find((model) => model.id === "hfkit/router-multi")?.providers.map((entry: Json) => entry.provider),
+    ).toEqual(["together", "novita", "hf-inference"]);
     expect(listed.some((model) => model.id === "hfkit/router-none")).toBe(false);
   });
 });
@@ -173,7 +248,10 @@ describe("the HF router", () => {
     const response = await router(model);
     expect([response.status, response.headers.get("x-inference-provider")]).toEqual([200, provider]);
     expect(response.headers.get("x-request-id")).toMatch(/^mock-\d+$/);
-    expect(await response.json()).toMatchObject({ model: "hfkit/router-multi", choices: [{ message: { content: TEXT }, stop_reason: null }] });
+    expect(await response.json()).toMatchObject({
+      model: "hfkit/router-multi",
+      choices: [{ message: { content: TEXT }, stop_reason: null }],
+    });
   });
 
   it("a stream from a router provider starts with a chunk whose choices are []", async () => {
@@ -199,7 +277,9 @@ describe("the HF router", () => {
     const response = await router("hfkit/router-none:fastest");
     expect([response.status, response.headers.get("x-request-id")]).toEqual([400, expect.stringMatching(/^mock-\d+$/)]);
     const message = "The requested model 'hfkit/router-none' is not supported by any provider you have enabled.";
-    expect(await response.json()).toEqual({ error: { message, type: "invalid_request_error", param: "model", code: "model_not_supported" } });
+    expect(await response.json()).toEqual({
+      error: { message, type: "invalid_request_error", param: "model", code: "model_not_supported" },
+    });
   });
 
   it("an unknown model with a provider: a plain-text 404 naming the provider", async () => {
@@ -215,7 +295,10 @@ describe("the HF router", () => {
     const unknown = await router("acme/unknown");
     expect([unknown.headers.get("x-inference-provider"), (await unknown.json()).model]).toEqual([null, "acme/unknown"]);
     const tgiModel = await router("hfkit/tgi-2.0");
-    expect([tgiModel.headers.get("x-inference-provider"), (await tgiModel.json()).object]).toEqual(["hf-inference", "text_completion"]);
+    expect([tgiModel.headers.get("x-inference-provider"), (await tgiModel.json()).object]).toEqual([
+      "hf-inference",
+      "text_completion",
+    ]);
   });
 
   it("the proxy faults still apply, with the provider header", async () => {
@@ -223,9 +306,17 @@ describe("the HF router", () => {
     hub().inject({ type: "rateLimit", retryAfter: 2 }, { model: "hfkit/router-multi", times: 1 });
     const loading = await router("hfkit/router-multi:novita");
     const body = { error: "Model hfkit/router-multi is currently loading", estimated_time: 5 };
-    expect([loading.status, loading.headers.get("x-inference-provider"), await loading.json()]).toEqual([503, "novita", body]);
+    expect([loading.status, loading.headers.get("x-inference-provider"), await loading.json()]).toEqual([
+      503,
+      "novita",
+      body,
+    ]);
     const limited = await router("hfkit/router-multi");
-    expect([limited.status, limited.headers.get("retry-after"), limited.headers.get("x-inference-provider")]).toEqual([429, "2", "together"]);
+    expect([limited.status, limited.headers.get("retry-after"), limited.headers.get("x-inference-provider")]).toEqual([
+      429,
+      "2",
+      "together",
+    ]);
     expect((await router("hfkit/router-multi")).status).toBe(200);
   });
 });

@@ -3,7 +3,15 @@ import { TIMEOUT, contentOf, dataPayloads, readOrTimeout, readUntil, routerChat,
 
 const MODEL = "hfkit/router-multi";
 const TEXT = "The capital of France is Paris.";
-const hub = useHub({ models: { "acme/pair": { backend: "vllm", providers: ["groq", "together"], faults: [{ type: "serverError", status: 503, provider: "groq" }] } } });
+const hub = useHub({
+  models: {
+    "acme/pair": {
+      backend: "vllm",
+      providers: ["groq", "together"],
+      faults: [{ type: "serverError", status: 503, provider: "groq" }],
+    },
+  },
+});
 
 const chat = (model: string, extra: Record<string, unknown> = {}) => routerChat(hub(), model, extra);
 const provider = (response: Response) => response.headers.get("x-inference-provider");
@@ -12,7 +20,9 @@ const provider = (response: Response) => response.headers.get("x-inference-provi
 async function expectAnswered(model: string, name: string): Promise<void> {
   const response = await chat(model);
   expect([response.status, provider(response)]).toEqual([200, name]);
-  expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content).toBe(TEXT);
+  expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content).toBe(
+    TEXT,
+  );
 }
 
 describe("a fault scoped to one provider of a model (testing failover)", () => {
@@ -40,7 +50,11 @@ describe("a fault scoped to one provider of a model (testing failover)", () => {
   it("hf-inference is the provider of its own path", async () => {
     hub().inject({ type: "rateLimit" }, { provider: "hf-inference" });
     const path = `${hub().url}/hf-inference/models/${MODEL}/v1/chat/completions`;
-    const limited = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: [] }) });
+    const limited = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [] }),
+    });
     expect(limited.status).toBe(429);
     await expectAnswered(`${MODEL}:novita`, "novita");
   });
@@ -57,19 +71,22 @@ describe("a fault scoped to one provider of a model (testing failover)", () => {
     expect(contentOf(await whole.text())).toBe(TEXT);
   });
 
-  it.each([0, 2])("stall after %i events: the headers come, then nothing more, for that provider only", async (afterChunks) => {
-    hub().inject({ type: "stall", afterChunks }, { model: MODEL, provider: "together" });
-    const stalled = await chat(`${MODEL}:together`, { stream: true });
-    expect([stalled.status, provider(stalled)]).toEqual([200, "together"]);
-    const reader = stalled.body!.getReader();
-    const text = await readUntil(reader, (sofar) => dataPayloads(sofar).length >= afterChunks);
-    expect(dataPayloads(text)).toHaveLength(afterChunks);
-    expect(await readOrTimeout(reader, 150)).toBe(TIMEOUT);
-    expect(hub().openStreams()).toBe(1);
-    const whole = await chat(`${MODEL}:novita`, { stream: true });
-    expect(contentOf(await whole.text())).toBe(TEXT);
-    await reader.cancel();
-  });
+  it.each([0, 2])(
+    "stall after %i events: the headers come, then nothing more, for that provider only",
+    async (afterChunks) => {
+      hub().inject({ type: "stall", afterChunks }, { model: MODEL, provider: "together" });
+      const stalled = await chat(`${MODEL}:together`, { stream: true });
+      expect([stalled.status, provider(stalled)]).toEqual([200, "together"]);
+      const reader = stalled.body!.getReader();
+      const text = await readUntil(reader, (sofar) => dataPayloads(sofar).length >= afterChunks);
+      expect(dataPayloads(text)).toHaveLength(afterChunks);
+      expect(await readOrTimeout(reader, 150)).toBe(TIMEOUT);
+      expect(hub().openStreams()).toBe(1);
+      const whole = await chat(`${MODEL}:novita`, { stream: true });
+      expect(contentOf(await whole.text())).toBe(TEXT);
+      await reader.cancel();
+    },
+  );
 
   it("headersDelay: that provider's status line waits while another provider answers", async () => {
     const rule = hub().inject({ type: "headersDelay", delayMs: 60_000 }, { model: MODEL, provider: "together" });

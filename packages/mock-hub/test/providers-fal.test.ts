@@ -32,25 +32,37 @@ describe("fal's apps through the queue", () => {
     expect(res.status).toBe(200);
     const queued = (await res.json()) as { request_id: string; status: string; response_url: string };
     const name = app.split("/")[0];
-    expect(queued).toMatchObject({ status: "IN_QUEUE", response_url: `https://queue.fal.run/o/${name}/requests/${queued.request_id}` });
+    expect(queued).toMatchObject({
+      status: "IN_QUEUE",
+      response_url: `https://queue.fal.run/o/${name}/requests/${queued.request_id}`,
+    });
     const path = new URL(queued.response_url).pathname;
-    expect(await (await fetch(`${hub().url}/fal-ai${path}/status?_subdomain=queue`)).json()).toMatchObject({ status: "COMPLETED", request_id: queued.request_id });
+    expect(await (await fetch(`${hub().url}/fal-ai${path}/status?_subdomain=queue`)).json()).toMatchObject({
+      status: "COMPLETED",
+      request_id: queued.request_id,
+    });
     const result = await (await fetch(`${hub().url}/fal-ai${path}?_subdomain=queue`)).json();
     const file = at(result, keys) as { url: string; content_type: string };
-    expect(file).toMatchObject({ url: `${hub().url}/files/${queued.request_id}.${file.url.split(".").pop()}`, content_type: type });
+    expect(file).toMatchObject({
+      url: `${hub().url}/files/${queued.request_id}.${file.url.split(".").pop()}`,
+      content_type: type,
+    });
     const served = await fetch(file.url);
     expect([served.status, served.headers.get("content-type")]).toEqual([200, type]);
   });
 
   it("without the queue, an app answers its result at once", async () => {
     const res = await postJson(fal("o/tts"), { text: "hello" });
-    expect(await res.json()).toEqual({ audio: { url: `${hub().url}/files/mock-fal-5.mp3`, content_type: "audio/mpeg", file_name: "mock-fal-5.mp3" } });
+    expect(await res.json()).toEqual({
+      audio: { url: `${hub().url}/files/mock-fal-5.mp3`, content_type: "audio/mpeg", file_name: "mock-fal-5.mp3" },
+    });
     const video = await (await postJson(fal("o/video"), { prompt: "a cat" })).json();
     expect(video).toMatchObject({ video: { url: `${hub().url}/files/mock-fal-5.mp4` } });
   });
 
   it("request ids are deterministic: the length of the prompt, the text or the input URL", async () => {
-    const id = async (app: string, body: unknown) => ((await (await postJson(fal(`o/${app}?_subdomain=queue`), body)).json()) as { request_id: string }).request_id;
+    const id = async (app: string, body: unknown) =>
+      ((await (await postJson(fal(`o/${app}?_subdomain=queue`), body)).json()) as { request_id: string }).request_id;
     expect(await id("video", { prompt: "a cat" })).toBe("mock-fal-5");
     expect(await id("animate", { image_url: IMAGE })).toBe(`mock-fal-${IMAGE.length}`);
     expect(await id("separate", { audio_url: WAV })).toBe(`mock-fal-${WAV.length}`);
@@ -99,16 +111,37 @@ describe("fal's checks", () => {
 describe("the fal mappings", () => {
   it("include LoRA adapters of a base model, with their weights' path", async () => {
     expect(DEFAULT_PROVIDER_MAPPINGS["hfkit/lora-flux"]).toEqual({
-      "fal-ai": { providerId: "hfkit-fal/flux-lora", task: "text-to-image", status: "live", adapter: "lora", adapterWeightsPath: "weights/lora.safetensors" },
+      "fal-ai": {
+        providerId: "hfkit-fal/flux-lora",
+        task: "text-to-image",
+        status: "live",
+        adapter: "lora",
+        adapterWeightsPath: "weights/lora.safetensors",
+      },
     });
-    const info = await (await fetch(`${hub().url}/api/models/hfkit/lora-sdxl?expand[]=inferenceProviderMapping`)).json();
-    expect(info).toMatchObject({ inferenceProviderMapping: [{ provider: "fal-ai", providerId: "fal-ai/lora", adapter: "lora" }] });
+    const info = await (
+      await fetch(`${hub().url}/api/models/hfkit/lora-sdxl?expand[]=inferenceProviderMapping`)
+    ).json();
+    expect(info).toMatchObject({
+      inferenceProviderMapping: [{ provider: "fal-ai", providerId: "fal-ai/lora", adapter: "lora" }],
+    });
   });
 
-  it.each(["audio-to-audio", "image-segmentation", "image-text-to-image", "image-text-to-video", "image-to-image", "image-to-video", "text-to-audio", "text-to-speech", "text-to-video"])(
-    "map hfkit/%s-fal to a fal app for its task",
-    (task) => {
-      expect(DEFAULT_PROVIDER_MAPPINGS[`hfkit/${task}-fal`]?.["fal-ai"]).toMatchObject({ task, status: "live", providerId: expect.stringMatching(/^hfkit-fal\//) });
-    },
-  );
+  it.each([
+    "audio-to-audio",
+    "image-segmentation",
+    "image-text-to-image",
+    "image-text-to-video",
+    "image-to-image",
+    "image-to-video",
+    "text-to-audio",
+    "text-to-speech",
+    "text-to-video",
+  ])("map hfkit/%s-fal to a fal app for its task", (task) => {
+    expect(DEFAULT_PROVIDER_MAPPINGS[`hfkit/${task}-fal`]?.["fal-ai"]).toMatchObject({
+      task,
+      status: "live",
+      providerId: expect.stringMatching(/^hfkit-fal\//),
+    });
+  });
 });

@@ -4,7 +4,8 @@ import { QUESTION, chatUrl, postJson, useHub, waitFor } from "./helpers.js";
 
 const hub = useHub();
 const MODEL = "hfkit/tgi-3.2";
-const chat = (headers: Record<string, string> = {}, model = MODEL) => postJson(chatUrl(hub(), model), { messages: QUESTION }, headers);
+const chat = (headers: Record<string, string> = {}, model = MODEL) =>
+  postJson(chatUrl(hub(), model), { messages: QUESTION }, headers);
 
 describe("model loading", () => {
   it("503 with estimated_time while loading, then normal answers", async () => {
@@ -91,11 +92,18 @@ describe("proxy errors", () => {
 
   it("serverError: 500 JSON by default, or any status and body", async () => {
     hub().inject({ type: "serverError" }, { times: 1 });
-    hub().inject({ type: "serverError", status: 502, body: "<html>Bad Gateway</html>", contentType: "text/html" }, { times: 1 });
+    hub().inject(
+      { type: "serverError", status: 502, body: "<html>Bad Gateway</html>", contentType: "text/html" },
+      { times: 1 },
+    );
     const first = await chat();
     expect([first.status, await first.json()]).toEqual([500, { error: "Internal Server Error" }]);
     const second = await chat();
-    expect([second.status, second.headers.get("content-type"), await second.text()]).toEqual([502, "text/html", "<html>Bad Gateway</html>"]);
+    expect([second.status, second.headers.get("content-type"), await second.text()]).toEqual([
+      502,
+      "text/html",
+      "<html>Bad Gateway</html>",
+    ]);
   });
 
   it("a 503 without estimated_time", async () => {
@@ -116,12 +124,17 @@ describe("proxy errors", () => {
     hub().inject({ type: "tooLarge" }, { model: "big/model" });
     const response = await chat({}, "big/model");
     expect(response.status).toBe(403);
-    expect((await response.json()).error).toMatch(/^The model big\/model is too large to be loaded automatically \(145GB > 10GB\)\./);
+    expect((await response.json()).error).toMatch(
+      /^The model big\/model is too large to be loaded automatically \(145GB > 10GB\)\./,
+    );
   });
 
   it("a model id containing does-not-exist: 404", async () => {
     const response = await chat({}, "acme/model-does-not-exist");
-    expect([response.status, await response.json()]).toEqual([404, { error: "Model acme/model-does-not-exist does not exist" }]);
+    expect([response.status, await response.json()]).toEqual([
+      404,
+      { error: "Model acme/model-does-not-exist does not exist" },
+    ]);
   });
 
   it("a fault scoped to a model leaves the others alone", async () => {

@@ -6,7 +6,17 @@ const hub = useHub({
     "acme/vision": {
       maxTotalTokens: 8192,
       architecture: { inputModalities: ["text", "image"] },
-      providers: ["groq", { provider: "acme", status: "staging", contextLength: null, pricing: { input: 1, output: 2 }, supportsTools: false, isModelAuthor: true }],
+      providers: [
+        "groq",
+        {
+          provider: "acme",
+          status: "staging",
+          contextLength: null,
+          pricing: { input: 1, output: 2 },
+          supportsTools: false,
+          isModelAuthor: true,
+        },
+      ],
     },
   },
 });
@@ -24,8 +34,23 @@ describe("the router's GET /v1/models", () => {
       owned_by: "acme",
       architecture: { input_modalities: ["text", "image"], output_modalities: ["text"] },
       providers: [
-        { provider: "groq", status: "live", context_length: 8192, pricing: { input: 0.1, output: 0.3 }, supports_tools: true, supports_structured_output: true, is_model_author: false },
-        { provider: "acme", status: "staging", pricing: { input: 1, output: 2 }, supports_tools: false, supports_structured_output: true, is_model_author: true },
+        {
+          provider: "groq",
+          status: "live",
+          context_length: 8192,
+          pricing: { input: 0.1, output: 0.3 },
+          supports_tools: true,
+          supports_structured_output: true,
+          is_model_author: false,
+        },
+        {
+          provider: "acme",
+          status: "staging",
+          pricing: { input: 1, output: 2 },
+          supports_tools: false,
+          supports_structured_output: true,
+          is_model_author: true,
+        },
       ],
     });
   });
@@ -34,7 +59,15 @@ describe("the router's GET /v1/models", () => {
     const entry = (await catalog()).find((model) => model.id === "hfkit/tgi-3.2");
     expect(entry?.architecture).toEqual({ input_modalities: ["text"], output_modalities: ["text"] });
     expect(entry?.providers).toEqual([
-      { provider: "hf-inference", status: "live", context_length: 4096, pricing: { input: 0.1, output: 0.3 }, supports_tools: true, supports_structured_output: true, is_model_author: false },
+      {
+        provider: "hf-inference",
+        status: "live",
+        context_length: 4096,
+        pricing: { input: 0.1, output: 0.3 },
+        supports_tools: true,
+        supports_structured_output: true,
+        is_model_author: false,
+      },
     ]);
   });
 

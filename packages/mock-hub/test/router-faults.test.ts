@@ -8,13 +8,19 @@ const hub = useHub();
 
 const chat = (model: string, extra: Record<string, unknown> = {}) => routerChat(hub(), model, extra);
 const provider = (response: Response) => response.headers.get("x-inference-provider");
-const TOOLS = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+const TOOLS = [
+  {
+    type: "function",
+    function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+  },
+];
 
 /** The other provider of the model answers in full, named in its header. */
 async function expectAnswered(model: string, name: string, extra: Record<string, unknown> = {}): Promise<void> {
   const response = await chat(model, extra);
   expect([response.status, provider(response)]).toEqual([200, name]);
-  const message = ((await response.json()) as { choices: { message: { content: string | null } }[] }).choices[0]?.message;
+  const message = ((await response.json()) as { choices: { message: { content: string | null } }[] }).choices[0]
+    ?.message;
   expect(message).toBeDefined();
   if (extra.tools === undefined) expect(message?.content).toBe(TEXT);
 }
@@ -45,11 +51,16 @@ describe("refused: no HTTP answer at all", () => {
 
   it("without a provider, any request for the model; the core's handle() answers Response.error()", async () => {
     hub().inject({ type: "refused" }, { model: "hfkit/tgi-3.2", times: 1 });
-    await expect(postJson(`${hub().url}/models/hfkit/tgi-3.2/v1/chat/completions`, { messages: QUESTION })).rejects.toThrow(TypeError);
+    await expect(
+      postJson(`${hub().url}/models/hfkit/tgi-3.2/v1/chat/completions`, { messages: QUESTION }),
+    ).rejects.toThrow(TypeError);
     const core = createMockHub();
     core.inject({ type: "refused" }, { provider: "together", times: 1 });
     const request = () =>
-      new Request("http://hub.test/v1/chat/completions", { method: "POST", body: JSON.stringify({ model: `${MODEL}:together`, messages: QUESTION }) });
+      new Request("http://hub.test/v1/chat/completions", {
+        method: "POST",
+        body: JSON.stringify({ model: `${MODEL}:together`, messages: QUESTION }),
+      });
     const refused = await core.handle(request());
     expect([refused.type, refused.status, [...refused.headers]]).toEqual(["error", 0, []]);
     expect((await core.handle(request())).status).toBe(200);
@@ -92,9 +103,18 @@ describe("the router's refusals of one provider", () => {
     expect(rule.hits).toBe(0);
     await expectAnswered(`${MODEL}:together`, "together", { tools: TOOLS });
     const refused = await chat(`${MODEL}:novita`, { tools: TOOLS, stream: true });
-    expect([refused.status, provider(refused), refused.headers.get("content-type")]).toEqual([400, "novita", "application/json"]);
+    expect([refused.status, provider(refused), refused.headers.get("content-type")]).toEqual([
+      400,
+      "novita",
+      "application/json",
+    ]);
     expect(await refused.json()).toEqual({
-      error: { message: `Provider novita does not support tools for model '${MODEL}'.`, type: "invalid_request_error", param: "tools", code: "tools_not_supported" },
+      error: {
+        message: `Provider novita does not support tools for model '${MODEL}'.`,
+        type: "invalid_request_error",
+        param: "tools",
+        code: "tools_not_supported",
+      },
     });
     expect([rule.hits, rule.active]).toEqual([1, false]);
     await expectAnswered(`${MODEL}:novita`, "novita", { tools: TOOLS });
@@ -114,7 +134,11 @@ describe("the router's refusals of one provider", () => {
 
   it("the router's Responses route too", async () => {
     hub().inject({ type: "toolsUnsupported" }, { model: MODEL, provider: "together" });
-    const body = { model: `${MODEL}:together`, input: "Hi", tools: [{ type: "function", name: "get_weather", parameters: {} }] };
+    const body = {
+      model: `${MODEL}:together`,
+      input: "Hi",
+      tools: [{ type: "function", name: "get_weather", parameters: {} }],
+    };
     const refused = await postJson(`${hub().url}/v1/responses`, body);
     expect([refused.status, provider(refused)]).toEqual([400, "together"]);
     expect(await refused.json()).toMatchObject({ error: { code: "tools_not_supported" } });
@@ -126,8 +150,14 @@ describe("the router's refusals of one provider", () => {
 
 describe("the catalog", () => {
   it("a provider may say it takes no tools (supportsTools: false), as novita does for hfkit/router-multi", async () => {
-    const { data } = (await (await fetch(`${hub().url}/v1/models`)).json()) as { data: { id: string; providers: { provider: string; supports_tools: boolean }[] }[] };
+    const { data } = (await (await fetch(`${hub().url}/v1/models`)).json()) as {
+      data: { id: string; providers: { provider: string; supports_tools: boolean }[] }[];
+    };
     const providers = data.find((model) => model.id === MODEL)?.providers;
-    expect(providers?.map((p) => [p.provider, p.supports_tools])).toEqual([["together", true], ["novita", false], ["hf-inference", true]]);
+    expect(providers?.map((p) => [p.provider, p.supports_tools])).toEqual([
+      ["together", true],
+      ["novita", false],
+      ["hf-inference", true],
+    ]);
   });
 });

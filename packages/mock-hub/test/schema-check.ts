@@ -26,16 +26,23 @@ export function schemaErrors(schema: unknown, value: unknown, root: unknown = sc
   const errors: string[] = [];
   const fail = (problem: string) => errors.push(`${path}: ${problem}`);
   if (typeof s.$ref === "string") errors.push(...schemaErrors(resolve(root, s.$ref), value, root, path));
-  if (s.type !== undefined && !typesOf(s.type).some((type) => hasType(value, type))) fail(`not of type ${JSON.stringify(s.type)}`);
+  if (s.type !== undefined && !typesOf(s.type).some((type) => hasType(value, type)))
+    fail(`not of type ${JSON.stringify(s.type)}`);
   if (Array.isArray(s.enum) && !s.enum.some((option: unknown) => isDeepStrictEqual(option, value))) fail("not in enum");
   if ("const" in s && !isDeepStrictEqual(s.const, value)) fail("not the const");
   for (const part of s.allOf ?? []) errors.push(...schemaErrors(part, value, root, path));
-  if (Array.isArray(s.anyOf) && !s.anyOf.some((part: unknown) => schemaErrors(part, value, root, path).length === 0)) fail("matches no anyOf branch");
-  if (Array.isArray(s.oneOf) && s.oneOf.filter((part: unknown) => schemaErrors(part, value, root, path).length === 0).length !== 1) fail("does not match exactly one oneOf branch");
+  if (Array.isArray(s.anyOf) && !s.anyOf.some((part: unknown) => schemaErrors(part, value, root, path).length === 0))
+    fail("matches no anyOf branch");
+  if (
+    Array.isArray(s.oneOf) &&
+    s.oneOf.filter((part: unknown) => schemaErrors(part, value, root, path).length === 0).length !== 1
+  )
+    fail("does not match exactly one oneOf branch");
   if (typeof value === "string") errors.push(...stringErrors(s, value, path));
   if (typeof value === "number") errors.push(...numberErrors(s, value, path));
   if (Array.isArray(value)) errors.push(...arrayErrors(s, value, root, path));
-  else if (typeof value === "object" && value !== null) errors.push(...objectErrors(s, value as Record<string, unknown>, root, path));
+  else if (typeof value === "object" && value !== null)
+    errors.push(...objectErrors(s, value as Record<string, unknown>, root, path));
   return errors;
 }
 
@@ -71,7 +78,8 @@ function stringErrors(s: Schema, value: string, path: string): string[] {
   const length = [...value].length;
   if (typeof s.minLength === "number" && length < s.minLength) errors.push(`${path}: shorter than ${s.minLength}`);
   if (typeof s.maxLength === "number" && length > s.maxLength) errors.push(`${path}: longer than ${s.maxLength}`);
-  if (typeof s.pattern === "string" && !new RegExp(s.pattern, "u").test(value)) errors.push(`${path}: does not match ${s.pattern}`);
+  if (typeof s.pattern === "string" && !new RegExp(s.pattern, "u").test(value))
+    errors.push(`${path}: does not match ${s.pattern}`);
   const format = FORMATS[s.format as string];
   if (format && !format.test(value)) errors.push(`${path}: not a ${s.format}`);
   return errors;
@@ -81,8 +89,10 @@ function numberErrors(s: Schema, value: number, path: string): string[] {
   const errors: string[] = [];
   const below = (bound: unknown, open: boolean) => typeof bound === "number" && (open ? value <= bound : value < bound);
   const above = (bound: unknown, open: boolean) => typeof bound === "number" && (open ? value >= bound : value > bound);
-  if (below(s.minimum, s.exclusiveMinimum === true) || below(s.exclusiveMinimum, true)) errors.push(`${path}: below the minimum`);
-  if (above(s.maximum, s.exclusiveMaximum === true) || above(s.exclusiveMaximum, true)) errors.push(`${path}: above the maximum`);
+  if (below(s.minimum, s.exclusiveMinimum === true) || below(s.exclusiveMinimum, true))
+    errors.push(`${path}: below the minimum`);
+  if (above(s.maximum, s.exclusiveMaximum === true) || above(s.exclusiveMaximum, true))
+    errors.push(`${path}: above the maximum`);
   if (typeof s.multipleOf === "number") {
     const ratio = value / s.multipleOf;
     if (Math.abs(ratio - Math.round(ratio)) > 1e-9) errors.push(`${path}: not a multiple of ${s.multipleOf}`);
@@ -92,11 +102,15 @@ function numberErrors(s: Schema, value: number, path: string): string[] {
 
 function arrayErrors(s: Schema, value: unknown[], root: unknown, path: string): string[] {
   const errors: string[] = [];
-  if (typeof s.minItems === "number" && value.length < s.minItems) errors.push(`${path}: fewer than ${s.minItems} items`);
-  if (typeof s.maxItems === "number" && value.length > s.maxItems) errors.push(`${path}: more than ${s.maxItems} items`);
+  if (typeof s.minItems === "number" && value.length < s.minItems)
+    errors.push(`${path}: fewer than ${s.minItems} items`);
+  if (typeof s.maxItems === "number" && value.length > s.maxItems)
+    errors.push(`${path}: more than ${s.maxItems} items`);
   const prefix: unknown[] = s.prefixItems ?? (Array.isArray(s.items) ? s.items : []);
   const rest = Array.isArray(s.items) ? s.additionalItems : s.items;
-  value.forEach((item, i) => errors.push(...schemaErrors(i < prefix.length ? prefix[i] : rest, item, root, `${path}[${i}]`)));
+  value.forEach((item, i) =>
+    errors.push(...schemaErrors(i < prefix.length ? prefix[i] : rest, item, root, `${path}[${i}]`)),
+  );
   return errors;
 }
 
@@ -104,7 +118,8 @@ function objectErrors(s: Schema, value: Record<string, unknown>, root: unknown, 
   const errors: string[] = [];
   const properties: Schema = s.properties ?? {};
   for (const name of s.required ?? []) if (!(name in value)) errors.push(`${path}: missing ${name}`);
-  if (typeof s.minProperties === "number" && Object.keys(value).length < s.minProperties) errors.push(`${path}: fewer than ${s.minProperties} properties`);
+  if (typeof s.minProperties === "number" && Object.keys(value).length < s.minProperties)
+    errors.push(`${path}: fewer than ${s.minProperties} properties`);
   for (const [name, item] of Object.entries(value)) {
     const schema = name in properties ? properties[name] : s.additionalProperties;
     errors.push(...schemaErrors(schema, item, root, `${path}.${name}`));

@@ -7,23 +7,51 @@ import { schemaErrors } from "./schema-check.js";
 const SCHEMAS: Record<string, unknown> = {
   "scalars by type": {
     type: "object",
-    properties: { city: { type: "string" }, age: { type: "integer" }, price: { type: "number" }, open: { type: "boolean" }, nothing: { type: "null" } },
+    properties: {
+      city: { type: "string" },
+      age: { type: "integer" },
+      price: { type: "number" },
+      open: { type: "boolean" },
+      nothing: { type: "null" },
+    },
   },
-  "type lists": { type: "object", properties: { nickname: { type: ["string", "null"] }, rank: { type: ["null", "integer"] } }, required: ["nickname", "rank"] },
+  "type lists": {
+    type: "object",
+    properties: { nickname: { type: ["string", "null"] }, rank: { type: ["null", "integer"] } },
+    required: ["nickname", "rank"],
+  },
   "nested, closed objects": {
     type: "object",
-    properties: { trip: { type: "object", properties: { from: { type: "string" }, to: { type: "string" } }, required: ["from", "to"], additionalProperties: false } },
+    properties: {
+      trip: {
+        type: "object",
+        properties: { from: { type: "string" }, to: { type: "string" } },
+        required: ["from", "to"],
+        additionalProperties: false,
+      },
+    },
     required: ["trip"],
     additionalProperties: false,
   },
-  "required names beyond properties, minProperties": { type: "object", required: ["id", "label"], additionalProperties: { type: "string", maxLength: 8 }, minProperties: 4 },
+  "required names beyond properties, minProperties": {
+    type: "object",
+    required: ["id", "label"],
+    additionalProperties: { type: "string", maxLength: 8 },
+    minProperties: 4,
+  },
   "arrays: items, minItems, maxItems": {
     type: "object",
-    properties: { tags: { type: "array", items: { type: "string" }, minItems: 3, maxItems: 3 }, scores: { type: "array", items: { type: "number", minimum: 0, maximum: 1 }, maxItems: 0 } },
+    properties: {
+      tags: { type: "array", items: { type: "string" }, minItems: 3, maxItems: 3 },
+      scores: { type: "array", items: { type: "number", minimum: 0, maximum: 1 }, maxItems: 0 },
+    },
   },
   "tuples: prefixItems and an items list": {
     type: "object",
-    properties: { point: { type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false }, pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } },
+    properties: {
+      point: { type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false },
+      pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] },
+    },
   },
   "strings: enum, const, lengths, pattern, formats": {
     type: "object",
@@ -59,7 +87,10 @@ const SCHEMAS: Record<string, unknown> = {
   "a root const": { const: { fixed: true } },
   "anyOf and oneOf: the first branch": {
     type: "object",
-    properties: { either: { anyOf: [{ type: "string", format: "date" }, { type: "integer" }] }, one: { oneOf: [{ type: "integer", minimum: 3 }, { type: "string" }] } },
+    properties: {
+      either: { anyOf: [{ type: "string", format: "date" }, { type: "integer" }] },
+      one: { oneOf: [{ type: "integer", minimum: 3 }, { type: "string" }] },
+    },
   },
   "allOf: merged": {
     allOf: [
@@ -72,12 +103,28 @@ const SCHEMAS: Record<string, unknown> = {
     type: "object",
     properties: { home: { $ref: "#/$defs/address" }, work: { $ref: "#/definitions/address" } },
     required: ["home", "work"],
-    $defs: { address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" }, zip: { type: "string", pattern: "^\\d{5}$" } }, required: ["city"] } },
+    $defs: {
+      address: {
+        type: "object",
+        properties: {
+          street: { type: "string" },
+          city: { type: "string" },
+          zip: { type: "string", pattern: "^\\d{5}$" },
+        },
+        required: ["city"],
+      },
+    },
     definitions: { address: { $ref: "#/$defs/address" } },
   },
   "a recursive tree": {
     $ref: "#/$defs/node",
-    $defs: { node: { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } }, required: ["name"] } },
+    $defs: {
+      node: {
+        type: "object",
+        properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } },
+        required: ["name"],
+      },
+    },
   },
   "a linked list whose next is required (null ends it)": {
     type: "object",
@@ -89,7 +136,15 @@ const SCHEMAS: Record<string, unknown> = {
     properties: {
       name: { type: "string" },
       date: { type: "string" },
-      participants: { type: "array", items: { type: "object", properties: { email: { type: ["string", "null"] } }, required: ["email"], additionalProperties: false } },
+      participants: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { email: { type: ["string", "null"] } },
+          required: ["email"],
+          additionalProperties: false,
+        },
+      },
     },
     required: ["name", "date", "participants"],
     additionalProperties: false,
@@ -103,7 +158,8 @@ describe("valueFor", () => {
   });
 
   it("the same schema always gets the same value", () => {
-    for (const schema of Object.values(SCHEMAS)) expect(JSON.stringify(valueFor(schema))).toBe(JSON.stringify(valueFor(structuredClone(schema))));
+    for (const schema of Object.values(SCHEMAS))
+      expect(JSON.stringify(valueFor(schema))).toBe(JSON.stringify(valueFor(structuredClone(schema))));
   });
 
   it("values read as real ones: chosen by the property's name", () => {
@@ -147,16 +203,31 @@ describe("valueFor", () => {
   });
 
   it("an alias chain ($ref to a $ref) is not recursion: every property filled in", () => {
-    expect(valueFor(SCHEMAS["$ref into $defs and definitions"])).toMatchObject({ work: { street: "Rue de Rivoli", city: "Paris", zip: "75001" } });
+    expect(valueFor(SCHEMAS["$ref into $defs and definitions"])).toMatchObject({
+      work: { street: "Rue de Rivoli", city: "Paris", zip: "75001" },
+    });
   });
 
   it("every property is filled in, optional ones too", () => {
-    expect(Object.keys(valueFor(SCHEMAS["scalars by type"]) as object)).toEqual(["city", "age", "price", "open", "nothing"]);
+    expect(Object.keys(valueFor(SCHEMAS["scalars by type"]) as object)).toEqual([
+      "city",
+      "age",
+      "price",
+      "open",
+      "nothing",
+    ]);
   });
 });
 
 describe("samplePattern (best effort)", () => {
-  it.each([["^[A-Z]{2}-\\d{3}$"], ["^https?://[a-z]+\\.example$"], ["(foo|bar)+baz"], ["^\\p{Lu}\\w{3,}$"], ["[^a-z]{2}"], ["^\\+?[0-9 ]{8,12}$"]])("%s: a string it matches", (pattern) => {
+  it.each([
+    ["^[A-Z]{2}-\\d{3}$"],
+    ["^https?://[a-z]+\\.example$"],
+    ["(foo|bar)+baz"],
+    ["^\\p{Lu}\\w{3,}$"],
+    ["[^a-z]{2}"],
+    ["^\\+?[0-9 ]{8,12}$"],
+  ])("%s: a string it matches", (pattern) => {
     const sample = samplePattern(pattern);
     expect(sample).toBeDefined();
     expect(new RegExp(pattern, "u").test(sample ?? "")).toBe(true);
@@ -169,11 +240,14 @@ describe("samplePattern (best effort)", () => {
 });
 
 describe("violationOf (the schemaViolation fault)", () => {
-  it.each(Object.entries(SCHEMAS).filter(([name]) => !name.includes("anyOf")))("%s: valid JSON that breaks the schema", (_, schema) => {
-    const broken = violationOf(schema, valueFor(schema));
-    expect(JSON.parse(JSON.stringify(broken))).toEqual(broken);
-    expect(schemaErrors(schema, broken)).not.toEqual([]);
-  });
+  it.each(Object.entries(SCHEMAS).filter(([name]) => !name.includes("anyOf")))(
+    "%s: valid JSON that breaks the schema",
+    (_, schema) => {
+      const broken = violationOf(schema, valueFor(schema));
+      expect(JSON.parse(JSON.stringify(broken))).toEqual(broken);
+      expect(schemaErrors(schema, broken)).not.toEqual([]);
+    },
+  );
 
   it("leaves out the first required property when there is one", () => {
     const schema = SCHEMAS["$ref into $defs and definitions"];
@@ -184,7 +258,10 @@ describe("violationOf (the schemaViolation fault)", () => {
 describe("the checker itself", () => {
   it("catches what the keywords forbid", () => {
     expect(schemaErrors({ type: "integer", minimum: 3 }, 2.5)).toHaveLength(2);
-    expect(schemaErrors({ type: "object", required: ["a"], additionalProperties: false }, { b: 1 })).toEqual(["$: missing a", "$.b: nothing is allowed"]);
+    expect(schemaErrors({ type: "object", required: ["a"], additionalProperties: false }, { b: 1 })).toEqual([
+      "$: missing a",
+      "$.b: nothing is allowed",
+    ]);
     expect(schemaErrors({ type: "string", pattern: "^a", format: "date" }, "b")).toHaveLength(2);
     expect(schemaErrors({ oneOf: [{ type: "number" }, { type: "integer" }] }, 3)).toHaveLength(1);
     expect(schemaErrors({ $ref: "#/$defs/x", $defs: { x: { const: 1 } } }, 2)).toHaveLength(1);

@@ -1,6 +1,17 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMockHub, type MockHubCore } from "../src/index.js";
-import { QUESTION, TIMEOUT, contentOf, dataPayloads, jsonEvents, readOrTimeout, readUntil, streamChat, useHub, waitFor } from "./helpers.js";
+import {
+  QUESTION,
+  TIMEOUT,
+  contentOf,
+  dataPayloads,
+  jsonEvents,
+  readOrTimeout,
+  readUntil,
+  streamChat,
+  useHub,
+  waitFor,
+} from "./helpers.js";
 
 const hub = useHub();
 const MODEL = "hfkit/tgi-3.2";
@@ -38,27 +49,30 @@ describe("stream faults seen from the client", () => {
     await waitFor(() => hub().openStreams() === 0);
   });
 
-  it.each([1, 3, 5])("drop after %i chunks: exactly that many events arrive, flushed, then the socket is destroyed mid-body", async (afterChunks) => {
-    hub().inject({ type: "drop", afterChunks });
-    const response = await streamChat(hub(), MODEL);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    const failure = await (async () => {
-      for (;;) {
-        const read = await reader.read();
-        if (read.done) return undefined;
-        text += decoder.decode(read.value, { stream: true });
-      }
-    })().catch((error: unknown) => error as Error);
-    expect(failure?.message).toBe("terminated");
-    expect(jsonEvents(text).map((event) => event.choices[0].delta.content)).toEqual(
-      ["The", " capital", " of", " France", " is"].slice(0, afterChunks),
-    );
-    expect(text.endsWith("\n\n")).toBe(true);
-    expect(text).not.toContain('finish_reason":"');
-    await waitFor(() => hub().openStreams() === 0);
-  });
+  it.each([1, 3, 5])(
+    "drop after %i chunks: exactly that many events arrive, flushed, then the socket is destroyed mid-body",
+    async (afterChunks) => {
+      hub().inject({ type: "drop", afterChunks });
+      const response = await streamChat(hub(), MODEL);
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = "";
+      const failure = await (async () => {
+        for (;;) {
+          const read = await reader.read();
+          if (read.done) return undefined;
+          text += decoder.decode(read.value, { stream: true });
+        }
+      })().catch((error: unknown) => error as Error);
+      expect(failure?.message).toBe("terminated");
+      expect(jsonEvents(text).map((event) => event.choices[0].delta.content)).toEqual(
+        ["The", " capital", " of", " France", " is"].slice(0, afterChunks),
+      );
+      expect(text.endsWith("\n\n")).toBe(true);
+      expect(text).not.toContain('finish_reason":"');
+      await waitFor(() => hub().openStreams() === 0);
+    },
+  );
 
   it("truncate: the body ends cleanly after N chunks, without a finish_reason", async () => {
     hub().inject({ type: "truncate", afterChunks: 3 });
@@ -87,7 +101,9 @@ describe("stream faults seen from the client", () => {
 
   it("overloadedInStream: 200, then TGI's overload error as the first event", async () => {
     hub().inject({ type: "overloadedInStream" }, { model: "hfkit/tgi-2.0" });
-    expect(await (await streamChat(hub(), "hfkit/tgi-2.0")).text()).toBe('data:{"error":"Model is overloaded","error_type":"overloaded"}\n\n');
+    expect(await (await streamChat(hub(), "hfkit/tgi-2.0")).text()).toBe(
+      'data:{"error":"Model is overloaded","error_type":"overloaded"}\n\n',
+    );
     hub().inject({ type: "overloadedInStream" }, { model: MODEL });
     expect(await (await streamChat(hub(), MODEL)).text()).toBe(
       'data: {"error":{"message":"Model is overloaded","http_status_code":429}}\n\ndata: [DONE]\n\n',

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { QUESTION, chatUrl, postJson, useHub } from "./helpers.js";
 
-const hub = useHub({ models: { "acme/gpt2": { backend: "transformers", unusedModelKwargs: ["watermark", "stop", "details"] } } });
+const hub = useHub({
+  models: { "acme/gpt2": { backend: "transformers", unusedModelKwargs: ["watermark", "stop", "details"] } },
+});
 const modelUrl = (model: string) => `${hub().url}/models/${model}`;
 const KWARGS_NOTE = "(note: typos in the generate arguments will also show up in this list)";
 
@@ -15,7 +17,9 @@ describe("transformers pipeline: the chat route", () => {
   });
 
   it("400 wrong format", async () => {
-    const response = await postJson(chatUrl(hub(), "hfkit/transformers-wrong-format"), { messages: [{ role: "user", content: "hi" }] });
+    const response = await postJson(chatUrl(hub(), "hfkit/transformers-wrong-format"), {
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toBe(
       "`args[0]`: {'messages': [{'role': 'user', 'content': 'hi'}]} have the wrong format. The should be either of type `str` or type `list`",
@@ -35,7 +39,9 @@ describe("transformers pipeline: the chat route", () => {
 describe("transformers pipeline: POST /models/{id}", () => {
   it("messages in, the assistant's text out with return_full_text: false", async () => {
     const body = { inputs: QUESTION, parameters: { max_new_tokens: 20, do_sample: false, return_full_text: false } };
-    expect(await (await postJson(modelUrl("hfkit/transformers-chat"), body)).json()).toEqual([{ generated_text: "The capital of France is Paris." }]);
+    expect(await (await postJson(modelUrl("hfkit/transformers-chat"), body)).json()).toEqual([
+      { generated_text: "The capital of France is Paris." },
+    ]);
   });
 
   it("without return_full_text: false, the conversation with the answer appended", async () => {
@@ -47,7 +53,9 @@ describe("transformers pipeline: POST /models/{id}", () => {
 
   it("a text input is continued", async () => {
     const body = { inputs: "Q:", parameters: { max_new_tokens: 1 } };
-    expect(await (await postJson(modelUrl("hfkit/transformers-chat"), body)).json()).toEqual([{ generated_text: "Q:The" }]);
+    expect(await (await postJson(modelUrl("hfkit/transformers-chat"), body)).json()).toEqual([
+      { generated_text: "Q:The" },
+    ]);
   });
 
   it("parameters the model does not take: 400 model_kwargs, listed in the model's order; nulls pass", async () => {
@@ -61,7 +69,10 @@ describe("transformers pipeline: POST /models/{id}", () => {
 
   it("stream: true is refused", async () => {
     const response = await postJson(modelUrl("hfkit/transformers-chat"), { inputs: QUESTION, stream: true });
-    expect([response.status, await response.json()]).toEqual([400, { error: ["Error in `stream`: `stream` is not supported for this model"] }]);
+    expect([response.status, await response.json()]).toEqual([
+      400,
+      { error: ["Error in `stream`: `stream` is not supported for this model"] },
+    ]);
   });
 
   it("legacy conversational inputs are no longer accepted", async () => {

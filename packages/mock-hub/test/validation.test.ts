@@ -15,7 +15,10 @@ describe("TGI validation, not streaming: 422 JSON", () => {
     [{ presence_penalty: -2 }, "`repetition_penalty` must be strictly positive"],
     [{ stop: ["a", "b", "c", "d", "e"] }, "`stop` supports up to 4 stop sequences. Given: 5"],
     [{ top_logprobs: 6 }, "`top_n_tokens` must be >= 0 and <= 5. Given: 6"],
-    [{ max_tokens: 10000 }, "`inputs` tokens + `max_new_tokens` must be <= 4096. Given: 9 `inputs` tokens and 10000 `max_new_tokens`"],
+    [
+      { max_tokens: 10000 },
+      "`inputs` tokens + `max_new_tokens` must be <= 4096. Given: 9 `inputs` tokens and 10000 `max_new_tokens`",
+    ],
   ])("%j → %s", async (parameters, problem) => {
     const response = await postJson(chatUrl(hub(), "hfkit/tgi-3.2"), { messages: QUESTION, ...parameters });
     expect(response.status).toBe(422);
@@ -24,14 +27,22 @@ describe("TGI validation, not streaming: 422 JSON", () => {
   });
 
   it("accepts temperature 0 (greedy) and presence_penalty > -2 from 2.0.2 on", async () => {
-    const response = await postJson(chatUrl(hub(), "hfkit/tgi-2.0"), { model: "tgi", messages: QUESTION, temperature: 0, presence_penalty: -1 });
+    const response = await postJson(chatUrl(hub(), "hfkit/tgi-2.0"), {
+      model: "tgi",
+      messages: QUESTION,
+      temperature: 0,
+      presence_penalty: -1,
+    });
     expect(response.status).toBe(200);
   });
 
   it("rejects temperature 0 before 2.0.2", async () => {
     hub().setModel("old/tgi", { tgiVersion: "2.0.1" });
     const response = await postJson(chatUrl(hub(), "old/tgi"), { model: "tgi", messages: QUESTION, temperature: 0 });
-    expect(await response.json()).toEqual({ error: invalid("`temperature` must be strictly positive"), error_type: "validation" });
+    expect(await response.json()).toEqual({
+      error: invalid("`temperature` must be strictly positive"),
+      error_type: "validation",
+    });
   });
 });
 
@@ -83,7 +94,9 @@ describe("errors before the stream opens", () => {
   it("TGI before 2.1 requires `model`", async () => {
     const response = await postJson(chatUrl(hub(), "hfkit/tgi-2.0"), { messages: QUESTION });
     expect(response.status).toBe(422);
-    expect(await response.text()).toMatch(/^Failed to deserialize the JSON body into the target type: missing field `model` at line 1 column \d+$/);
+    expect(await response.text()).toMatch(
+      /^Failed to deserialize the JSON body into the target type: missing field `model` at line 1 column \d+$/,
+    );
     expect((await postJson(chatUrl(hub(), "hfkit/tgi-2.1"), { messages: QUESTION })).status).toBe(200);
   });
 
@@ -94,7 +107,10 @@ describe("errors before the stream opens", () => {
   });
 
   it("a body without a JSON content type: 415", async () => {
-    const response = await fetch(chatUrl(hub(), "hfkit/tgi-3.2"), { method: "POST", body: JSON.stringify({ messages: QUESTION }) });
+    const response = await fetch(chatUrl(hub(), "hfkit/tgi-3.2"), {
+      method: "POST",
+      body: JSON.stringify({ messages: QUESTION }),
+    });
     expect(response.status).toBe(415);
     expect(await response.text()).toBe("Expected request with `Content-Type: application/json`");
   });

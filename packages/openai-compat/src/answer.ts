@@ -35,7 +35,8 @@ export async function answerChat(req: ChatRequest, options: Options): Promise<Re
 /** {@link answerChat}'s answer, a stream's left unwrapped: the proxy relays it without a `Response` in between. */
 export async function chatAnswer(req: ChatRequest, options: Options): Promise<Answer> {
   const args = req.body as ChatCompletionArgs & { stream?: boolean };
-  if (typeof args !== "object" || args === null) return errorResponse(new InputError("The body must be a JSON object", "body"));
+  if (typeof args !== "object" || args === null)
+    return errorResponse(new InputError("The body must be a JSON object", "body"));
   const call = { ...args, accessToken: req.accessToken };
   const callOptions: Options = { ...options, ...(req.signal ? { signal: req.signal } : {}) };
   delete (call as { stream?: unknown }).stream;
@@ -44,7 +45,9 @@ export async function chatAnswer(req: ChatRequest, options: Options): Promise<An
   try {
     if (!args.stream) {
       const out = await chatCompletion(call, callOptions);
-      return new Response(JSON.stringify(openAICompletion(out)), { headers: servedBy(out.served, { "content-type": "application/json" }) });
+      return new Response(JSON.stringify(openAICompletion(out)), {
+        headers: servedBy(out.served, { "content-type": "application/json" }),
+      });
     }
     const stream = chatCompletionStream(call, callOptions);
     const first = await stream.next();

@@ -19,7 +19,12 @@ export type HfFetchOptions = Omit<Options, "fetch" | "signal"> & {
 };
 
 /** Where an OpenAI-style chat URL goes, and the model the URL names: see {@link adapterRoute}. */
-function routeOf(url: URL, prefix: string, model: unknown, options: HfFetchOptions): { route: Options; model?: string } {
+function routeOf(
+  url: URL,
+  prefix: string,
+  model: unknown,
+  options: HfFetchOptions,
+): { route: Options; model?: string } {
   if (options.endpointUrl || options.baseUrl || options.provider) return { route: {} };
   const origin = url.host === HF_ROUTER_HOST ? routerBase(options.routerUrl) : url.origin;
   return adapterRoute(url, prefix, model, options.endpoint, origin);
@@ -63,7 +68,8 @@ export function createHfFetch(options: HfFetchOptions = {}): typeof fetch {
     const served = method === "POST" ? openAIRoute(url.pathname) : undefined;
     if (served === undefined) return passThrough(input, init, url, options);
     const { prefix } = served;
-    const text = init?.body !== undefined && init.body !== null ? await new Response(init.body).text() : await request!.text();
+    const text =
+      init?.body !== undefined && init.body !== null ? await new Response(init.body).text() : await request!.text();
     const headers = new Headers(init?.headers ?? request?.headers);
     const token = /^Bearer\s+(.+)$/i.exec(headers.get("authorization") ?? "")?.[1];
     let body: Record<string, unknown>;

@@ -42,7 +42,10 @@ function checkHost(host: unknown): void {
   if (typeof host === "string" && host.trim() !== "") return;
   const got = typeof host === "string" ? JSON.stringify(host) : host === null ? "null" : typeof host;
   const allowed = "127.0.0.1 (the default), ::1, a host name, or 0.0.0.0, :: or a network address to be reachable";
-  throw new InputError(`\`host\` must be a non-blank string naming the address to bind: ${allowed} (got ${got})`, "host");
+  throw new InputError(
+    `\`host\` must be a non-blank string naming the address to bind: ${allowed} (got ${got})`,
+    "host",
+  );
 }
 
 const bracketed = (host: string): string => (host.includes(":") ? `[${host}]` : host);
@@ -104,7 +107,7 @@ export async function readCapped(res: Response, cap: number, signal: AbortSignal
   const decoder = new TextDecoder();
   let text = "";
   try {
-    for (let size = 0; ; ) {
+    for (let size = 0; ;) {
       const { done, value } = await reader.read();
       signal.throwIfAborted();
       if (done) return text + decoder.decode();

@@ -49,7 +49,12 @@ export async function createMetrics(): Promise<ProxyMetrics> {
   const registry = new Registry();
   const labelNames = ["route", "model", "provider", "outcome"] as const;
   const registers = [registry];
-  const requests = new Counter({ name: "hfkit_proxy_requests_total", help: "Requests answered, by outcome (ok or the error's class)", labelNames, registers });
+  const requests = new Counter({
+    name: "hfkit_proxy_requests_total",
+    help: "Requests answered, by outcome (ok or the error's class)",
+    labelNames,
+    registers,
+  });
   const duration = new Histogram({
     name: "hfkit_proxy_request_duration_seconds",
     help: "From a request's arrival to its answer's last byte",

@@ -26,7 +26,12 @@ export interface ModelsAnswer {
 const list = (data: unknown[]): ModelsAnswer => ({ status: 200, body: { object: "list", data } });
 
 function failure(status: number, message: string): ModelsAnswer {
-  const types: Record<number, string> = { 401: "authentication_error", 403: "permission_error", 404: "not_found_error", 429: "rate_limit_error" };
+  const types: Record<number, string> = {
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+  };
   const type = types[status] ?? (status >= 500 ? "upstream_error" : "invalid_request_error");
   return { status, body: { error: { message, type, code: null, param: null } } };
 }
@@ -46,15 +51,23 @@ export function modelsUrl(target: string, kind: TargetKind, routerUrl?: string):
  * else (an hf-inference base, which has no list) an empty list. A failure is the target's status with
  * OpenAI's error body; no answer, or a list over {@link MAX_MODELS_BYTES}, is 502 (504 once `signal` aborts).
  */
-export async function listModels(source: ModelsSource, token: string | undefined, signal: AbortSignal): Promise<ModelsAnswer> {
-  if (source.models) return list(source.models.map((id) => ({ id, object: "model", created: 0, owned_by: "huggingface" })));
+export async function listModels(
+  source: ModelsSource,
+  token: string | undefined,
+  signal: AbortSignal,
+): Promise<ModelsAnswer> {
+  if (source.models)
+    return list(source.models.map((id) => ({ id, object: "model", created: 0, owned_by: "huggingface" })));
   const url = modelsUrl(source.target, source.kind, source.routerUrl);
   if (url === undefined) return list([]);
   try {
     return await fetchList(source, url, token, signal);
   } catch (error) {
     if (signal.aborted) return failure(504, "The target did not list its models in time");
-    return failure(502, `The target could not be reached to list its models: ${String((error as Error)?.message ?? error)}`);
+    return failure(
+      502,
+      `The target could not be reached to list its models: ${String((error as Error)?.message ?? error)}`,
+    );
   }
 }
 

@@ -15,7 +15,11 @@ type Crypto = { randomUUID?: () => string; getRandomValues?: (b: Uint8Array) => 
 function hex(bytes: number): string {
   const crypto = (globalThis as { crypto?: Crypto }).crypto;
   // A UUID's 32 digits (122 random bits) come from a pooled source: a tenth of the cost of getRandomValues per id.
-  if (crypto?.randomUUID) return crypto.randomUUID().replace(/-/g, "").slice(0, 2 * bytes);
+  if (crypto?.randomUUID)
+    return crypto
+      .randomUUID()
+      .replace(/-/g, "")
+      .slice(0, 2 * bytes);
   const buffer = new Uint8Array(bytes);
   if (crypto?.getRandomValues) crypto.getRandomValues(buffer);
   else for (let i = 0; i < bytes; i++) buffer[i] = Math.floor(Math.random() * 256);
@@ -30,7 +34,8 @@ export const newToolCallId = (): string => `call_${hex(12)}`;
 const missing = (id: unknown): boolean => typeof id !== "string" || id === "";
 
 /** `"stop"` becomes `"tool_calls"` when the choice called tools. */
-const finishFor = (reason: unknown, calledTools: boolean): unknown => (calledTools && reason === "stop" ? "tool_calls" : reason);
+const finishFor = (reason: unknown, calledTools: boolean): unknown =>
+  calledTools && reason === "stop" ? "tool_calls" : reason;
 
 /** A whole answer as OpenAI sends it: `id` first, `object: "chat.completion"`, tool calls with ids. */
 export function openAICompletion(out: ChatCompletionOutput): Json {
@@ -39,7 +44,11 @@ export function openAICompletion(out: ChatCompletionOutput): Json {
     const calls = choice.message?.tool_calls;
     if (!Array.isArray(calls) || calls.length === 0) return choice;
     const tool_calls = calls.map((call) => (missing(call.id) ? { ...call, id: newToolCallId() } : call));
-    return { ...choice, message: { ...choice.message, tool_calls }, finish_reason: finishFor(choice.finish_reason, true) };
+    return {
+      ...choice,
+      message: { ...choice.message, tool_calls },
+      finish_reason: finishFor(choice.finish_reason, true),
+    };
   });
   return { id: missing(id) ? newCompletionId() : id, object: "chat.completion", ...rest, choices };
 }
@@ -77,7 +86,11 @@ export function openAIChunks(): (chunk: ChatCompletionStreamOutput) => Json {
         callIds.set(key, given);
         return { ...call, id: given };
       });
-      return { ...choice, delta: { ...choice.delta, tool_calls }, finish_reason: finishFor(choice.finish_reason, true) };
+      return {
+        ...choice,
+        delta: { ...choice.delta, tool_calls },
+        finish_reason: finishFor(choice.finish_reason, true),
+      };
     });
     return { id: streamId, object: "chat.completion.chunk", ...rest, choices };
   };

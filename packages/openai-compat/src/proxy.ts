@@ -3,18 +3,35 @@ import type { Socket } from "node:net";
 import { InferenceError, InputError, type Options, type RetryEvent } from "@hfkit/inference";
 import { chatAnswer } from "./answer";
 import { responsesAnswer } from "./responses";
-import { clientUrl, DEFAULT_MAX_BODY_BYTES, loopbackArgs, MAX_JSON_DEPTH, nestsDeeperThan, readBody, sameHost } from "./guard";
+import {
+  clientUrl,
+  DEFAULT_MAX_BODY_BYTES,
+  loopbackArgs,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  readBody,
+  sameHost,
+} from "./guard";
 import { listModels } from "./models";
 import { sseEvent, toOpenAIError } from "./protocol";
 import { discard, send } from "./relay";
 import type { RequestTrace } from "./report";
-import { createTelemetry, isScrape, observing, scrape, type Telemetry, type TelemetryOptions, traceOf } from "./telemetry";
+import {
+  createTelemetry,
+  isScrape,
+  observing,
+  scrape,
+  type Telemetry,
+  type TelemetryOptions,
+  traceOf,
+} from "./telemetry";
 import { isModelsPath, type OpenAIRoute, openAIRoute, proxyRoute, type TargetKind, targetKind } from "./target";
 import { upstreamFetch } from "./upstream";
 import { answerHealth, isHealthRoute, type ProxyHealth, proxyHealth, type ProxyHealthOptions } from "./proxyHealth";
 
 /** The options of the proxy: where it forwards, its limits, and any InferenceClient option for the calls it makes. */
-export interface ProxyOptions extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry" | "provider" | "health">, TelemetryOptions {
+export interface ProxyOptions
+  extends Omit<Options, "baseUrl" | "endpointUrl" | "signal" | "onRetry" | "provider" | "health">, TelemetryOptions {
   /**
    * The health of the targets the calls fail over between, as the calls' `health` option; with `redis` (a
    * `redis://` URL) the proxy's replicas share it. `GET /health/targets` answers it to loopback clients.
@@ -66,8 +83,13 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 };
 
-const fail = (res: ServerResponse, status: number, message: string, type = "invalid_request_error", headers?: Record<string, string>): void =>
-  json(res, status, { error: { message, type, code: null } }, headers);
+const fail = (
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type = "invalid_request_error",
+  headers?: Record<string, string>,
+): void => json(res, status, { error: { message, type, code: null } }, headers);
 
 /** An hfkit error as OpenAI's status and error body. */
 const failWith = (res: ServerResponse, error: unknown): void => {
@@ -125,15 +147,20 @@ function targetUrl(target: unknown): URL {
   } catch {
     // Refused below.
   }
-  throw new InputError(`\`target\` must be an absolute http:// or https:// URL (got ${JSON.stringify(String(target)).slice(0, 120)})`, "target");
+  throw new InputError(
+    `\`target\` must be an absolute http:// or https:// URL (got ${JSON.stringify(String(target)).slice(0, 120)})`,
+    "target",
+  );
 }
 
 function refuseOwnToken(options: ProxyOptions): void {
   if (Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === "authorization")) {
-    throw new InputError("The proxy holds no token of its own: it forwards each caller's `Authorization`; remove it from `headers`", "headers");
+    throw new InputError(
+      "The proxy holds no token of its own: it forwards each caller's `Authorization`; remove it from `headers`",
+      "headers",
+    );
   }
 }
-
 
 /**
  * Starts a proxy on `host` (default 127.0.0.1; `""`, `null` or a non-string is an InputError before
@@ -162,7 +189,6 @@ export async function startProxy(options: ProxyOptions & { port?: number; host?:
   return { url: server.url()!, server, close: () => server.shutdown() };
 }
 
-
 /** Answers one request; whatever it meets (a client that leaves, a bug) ends there, and the server serves on. */
 async function respond(req: IncomingMessage, res: ServerResponse, proxy: Proxy): Promise<void> {
   const { options } = proxy;
@@ -172,7 +198,9 @@ async function respond(req: IncomingMessage, res: ServerResponse, proxy: Proxy):
   } catch (error) {
     // The client left (e.g. mid-body): there is no one to answer.
     if (res.destroyed || req.socket.destroyed) return void res.destroy();
-    (options.logger ?? console).warn(`The proxy failed to answer ${req.method} ${(req.url ?? "/").split("?")[0]}: ${String(error)}`);
+    (options.logger ?? console).warn(
+      `The proxy failed to answer ${req.method} ${(req.url ?? "/").split("?")[0]}: ${String(error)}`,
+    );
     if (res.headersSent) return void res.destroy();
     if (error instanceof InferenceError) return failWith(res, error);
     fail(res, 500, "The proxy failed to answer this request", "server_error");
@@ -182,7 +210,8 @@ async function respond(req: IncomingMessage, res: ServerResponse, proxy: Proxy):
 /** Its routes, tolerantly: `[/v1]/chat/completions[/]`, `[/v1]/responses[/]` and `[/v1]/models[/]`. */
 async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy, trace: RequestTrace): Promise<void> {
   const { options, inFlight } = proxy;
-  if (req.headers.origin !== undefined) return fail(res, 403, "Requests from web pages are refused", "permission_error");
+  if (req.headers.origin !== undefined)
+    return fail(res, 403, "Requests from web pages are refused", "permission_error");
   if (!sameHost(req)) return fail(res, 421, "Unexpected Host header", "permission_error");
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   if (req.method === "GET" && isModelsPath(path)) {
@@ -198,8 +227,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy, t
   const cap = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const text = await readBody(req, cap);
   // The rest of the body is not read: the connection closes after the answer.
-  if (text === undefined) return fail(res, 413, `The request body is larger than ${cap} bytes`, undefined, { connection: "close" });
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return fail(res, 400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (text === undefined)
+    return fail(res, 413, `The request body is larger than ${cap} bytes`, undefined, { connection: "close" });
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    return fail(res, 400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -220,9 +251,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, proxy: Proxy, t
   }
 }
 
-
-
-const bearer = (req: IncomingMessage): string | undefined => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1];
+const bearer = (req: IncomingMessage): string | undefined =>
+  /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1];
 
 /** `GET /v1/models`: see {@link listModels}; the call ends when the client leaves, or after `timeout` (default 30 s). */
 async function models(req: IncomingMessage, res: ServerResponse, proxy: Proxy): Promise<void> {
@@ -276,10 +306,14 @@ async function forward(
     const named = list ? undefined : (provider as string | undefined);
     const route = proxyRoute(target, proxy.kind, endpoint, model, named, proxy.options.routerUrl);
     // A provider list is a default for a chat whose body names no provider of its own.
-    const callBody = list && served === "chat" && isObject(body) && body.provider === undefined ? { ...body, provider: list } : body;
+    const callBody =
+      list && served === "chat" && isObject(body) && body.provider === undefined ? { ...body, provider: list } : body;
     // "" and not undefined: a caller without a token goes without one, never with one from the environment.
     const answerWith = served === "chat" ? chatAnswer : responsesAnswer;
-    const answer = await answerWith({ body: callBody, accessToken: token ?? "", signal }, { ...core, ...route, onRetry, observe });
+    const answer = await answerWith(
+      { body: callBody, accessToken: token ?? "", signal },
+      { ...core, ...route, onRetry, observe },
+    );
     stop();
     // The client left: nothing to send.
     if (signal.aborted) return void (await discard(answer));
@@ -292,14 +326,27 @@ async function forward(
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The paths a log line names for the routes served. */
 const ROUTE_PATHS: Record<OpenAIRoute, string> = { chat: "/v1/chat/completions", responses: "/v1/responses" };
 
 /** The options of the calls the proxy makes: its own taken out. */
 function callOptions(options: ProxyOptions): Options {
-  const { target: _t, endpoint: _e, maxBodyBytes: _b, commitAfterMs: _c, keepAliveMs: _k, models: _m, provider: _p, log: _l, logTo: _s, metrics: _x, ...core } = options;
+  const {
+    target: _t,
+    endpoint: _e,
+    maxBodyBytes: _b,
+    commitAfterMs: _c,
+    keepAliveMs: _k,
+    models: _m,
+    provider: _p,
+    log: _l,
+    logTo: _s,
+    metrics: _x,
+    ...core
+  } = options;
   // A `fetch` or `fetchOptions` of the caller's own is used as given.
   return core.fetch || core.fetchOptions ? core : { ...core, fetch: upstreamFetch };
 }

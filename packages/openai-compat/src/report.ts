@@ -47,7 +47,10 @@ export class RequestTrace {
 
   /** The request's body named a model and maybe a stream. */
   asked(body: unknown): void {
-    const { model, stream } = (typeof body === "object" && body !== null ? body : {}) as { model?: unknown; stream?: unknown };
+    const { model, stream } = (typeof body === "object" && body !== null ? body : {}) as {
+      model?: unknown;
+      stream?: unknown;
+    };
     if (typeof model === "string" && model !== "") this.call.model = clean(model);
     this.call.stream = stream === true;
   }
@@ -97,7 +100,8 @@ export interface LogStream {
 
 /** The function that logs a report in `format` to `sink` (default: stderr); undefined when off. */
 export function requestLogger(format: LogFormat = "off", sink?: LogSink): ((r: RequestReport) => void) | undefined {
-  if (!["json", "text", "off"].includes(format)) throw new InputError(`\`log\` must be "json", "text" or "off" (got ${JSON.stringify(format)})`, "log");
+  if (!["json", "text", "off"].includes(format))
+    throw new InputError(`\`log\` must be "json", "text" or "off" (got ${JSON.stringify(format)})`, "log");
   if (format === "off") return undefined;
   const line = format === "json" ? jsonLine : textLine;
   const write = typeof sink === "function" ? sink : (text: string) => void (sink ?? process.stderr).write(`${text}\n`);

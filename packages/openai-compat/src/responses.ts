@@ -1,4 +1,12 @@
-import { HttpError, InputError, type Options, type ResponsesArgs, type ResponsesStreamEvent, responses, responsesStream } from "@hfkit/inference";
+import {
+  HttpError,
+  InputError,
+  type Options,
+  type ResponsesArgs,
+  type ResponsesStreamEvent,
+  responses,
+  responsesStream,
+} from "@hfkit/inference";
 import { type Answer, asResponse, EVENT_STREAM_HEADERS, type Framing } from "./answer";
 import type { ChatRequest } from "./answer";
 import { errorResponse, toOpenAIError } from "./protocol";
@@ -37,14 +45,18 @@ export async function answerResponses(req: ChatRequest, options: Options): Promi
 /** {@link answerResponses}'s answer, a stream's left unwrapped for the proxy. */
 export async function responsesAnswer(req: ChatRequest, options: Options): Promise<Answer> {
   const args = req.body as ResponsesArgs & { stream?: boolean };
-  if (typeof args !== "object" || args === null) return errorResponse(new InputError("The body must be a JSON object", "body"));
+  if (typeof args !== "object" || args === null)
+    return errorResponse(new InputError("The body must be a JSON object", "body"));
   const call: ResponsesArgs & { stream?: unknown; endpointUrl?: unknown } = { ...args, accessToken: req.accessToken };
   const callOptions: Options = { ...options, ...(req.signal ? { signal: req.signal } : {}) };
   delete call.stream;
   // Where the call goes is the adapter's or the proxy's to say, never the body's.
   delete call.endpointUrl;
   try {
-    if (!args.stream) return new Response(JSON.stringify(await responses(call, callOptions)), { headers: { "content-type": "application/json" } });
+    if (!args.stream)
+      return new Response(JSON.stringify(await responses(call, callOptions)), {
+        headers: { "content-type": "application/json" },
+      });
     const stream = responsesStream(call, callOptions);
     const first = await stream.next();
     return { headers: EVENT_STREAM_HEADERS, first, stream, framing: responsesFraming() };

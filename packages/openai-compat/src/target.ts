@@ -64,7 +64,8 @@ function checkedBase(value: string, field: "routerUrl" | "HF_INFERENCE_ENDPOINT"
   }
   const web = url?.protocol === "http:" || url?.protocol === "https:";
   if (url && web && !url.username && !url.password) return value.replace(/\/+$/, "");
-  const why = "must be an absolute http:// or https:// URL without `user:password@` (a mock hub's: http://127.0.0.1:8123)";
+  const why =
+    "must be an absolute http:// or https:// URL without `user:password@` (a mock hub's: http://127.0.0.1:8123)";
   throw new InputError(`\`${field}\` ${why}`, field);
 }
 

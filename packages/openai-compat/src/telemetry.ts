@@ -43,7 +43,10 @@ export function traceOf(req: IncomingMessage, res: ServerResponse, telemetry: Te
   res.once("close", () => {
     const report = trace.finish(res.headersSent ? res.statusCode : undefined);
     telemetry.log?.(report);
-    void telemetry.metrics?.then((m) => m.record(report), () => {});
+    void telemetry.metrics?.then(
+      (m) => m.record(report),
+      () => {},
+    );
   });
   return trace;
 }
@@ -63,6 +66,8 @@ export async function scrape(res: ServerResponse, metrics: Promise<ProxyMetrics>
     res.writeHead(200, { "content-type": contentType }).end(text);
   } catch (error) {
     const message = `The proxy's metrics are unavailable: ${String((error as Error)?.message ?? error)}`;
-    res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message, type: "server_error", code: null } }));
+    res
+      .writeHead(500, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: { message, type: "server_error", code: null } }));
   }
 }

@@ -29,7 +29,14 @@ function headersOf(given: HeadersInit | undefined): Record<string, string> {
   return headers;
 }
 
-function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, hops: number): Promise<Response> {
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  signal: AbortSignal | undefined,
+  hops: number,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal));
     const request = url.protocol === "https:" ? httpsRequest : url.protocol === "http:" ? httpRequest : undefined;
@@ -47,9 +54,19 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
         res.resume();
         signal?.removeEventListener("abort", onAbort);
         // As fetch: 303, and 301/302 after a POST, go on as a GET without a body.
-        const asGet = res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === "POST");
+        const asGet =
+          res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === "POST");
         const next = new URL(location, url);
-        return resolve(send(next, asGet ? "GET" : method, redirected(headers, url, next, asGet), asGet ? undefined : body, signal, hops + 1));
+        return resolve(
+          send(
+            next,
+            asGet ? "GET" : method,
+            redirected(headers, url, next, asGet),
+            asGet ? undefined : body,
+            signal,
+            hops + 1,
+          ),
+        );
       }
       resolve(response(res, signal, onAbort));
     });
@@ -60,8 +77,11 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
 /** The headers of a redirected request, as fetch sends them: no credentials to another origin, no body's headers without a body. */
 function redirected(headers: Record<string, string>, from: URL, to: URL, asGet: boolean): Record<string, string> {
   const next = { ...headers };
-  if (from.origin !== to.origin) for (const name of ["authorization", "cookie", "proxy-authorization"]) delete next[name];
-  if (asGet) for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) delete next[name];
+  if (from.origin !== to.origin)
+    for (const name of ["authorization", "cookie", "proxy-authorization"]) delete next[name];
+  if (asGet)
+    for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"])
+      delete next[name];
   return next;
 }
 
@@ -76,12 +96,22 @@ function response(res: IncomingMessage, signal: AbortSignal | undefined, onAbort
     signal?.removeEventListener("abort", onAbort);
     return new Response(null, init);
   }
-  return new Response(webBody(decoded(res), () => signal?.removeEventListener("abort", onAbort)), init);
+  return new Response(
+    webBody(decoded(res), () => signal?.removeEventListener("abort", onAbort)),
+    init,
+  );
 }
 
 function decoded(res: IncomingMessage): Readable {
   const coding = res.headers["content-encoding"]?.trim().toLowerCase();
-  const decoder = coding === "gzip" || coding === "x-gzip" ? createGunzip() : coding === "deflate" ? createInflate() : coding === "br" ? createBrotliDecompress() : undefined;
+  const decoder =
+    coding === "gzip" || coding === "x-gzip"
+      ? createGunzip()
+      : coding === "deflate"
+        ? createInflate()
+        : coding === "br"
+          ? createBrotliDecompress()
+          : undefined;
   if (!decoder) return res;
   res.on("error", (error) => decoder.destroy(error));
   decoder.on("close", () => res.destroy());
@@ -92,27 +122,30 @@ function decoded(res: IncomingMessage): Readable {
 function webBody(source: Readable, done: () => void): ReadableStream<Uint8Array> {
   let open = true;
   const settle = (): boolean => (open ? (done(), !(open = false)) : false);
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      source.on("data", (piece: Buffer) => {
-        controller.enqueue(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength));
-        if ((controller.desiredSize ?? 0) <= 0) source.pause();
-      });
-      source.once("end", () => settle() && controller.close());
-      source.once("error", (error) => settle() && controller.error(new TypeError("terminated", { cause: error })));
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        source.on("data", (piece: Buffer) => {
+          controller.enqueue(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) source.pause();
+        });
+        source.once("end", () => settle() && controller.close());
+        source.once("error", (error) => settle() && controller.error(new TypeError("terminated", { cause: error })));
+      },
+      pull() {
+        source.resume();
+      },
+      cancel() {
+        settle();
+        // A reader that stops at the answer's end ([DONE]) often comes just before the body's: a moment to
+        // end, so that the connection is kept for the next call, then it is closed.
+        source.removeAllListeners("data").resume();
+        const timer = setTimeout(() => source.destroy(), CANCEL_GRACE_MS);
+        source.once("end", () => clearTimeout(timer));
+      },
     },
-    pull() {
-      source.resume();
-    },
-    cancel() {
-      settle();
-      // A reader that stops at the answer's end ([DONE]) often comes just before the body's: a moment to
-      // end, so that the connection is kept for the next call, then it is closed.
-      source.removeAllListeners("data").resume();
-      const timer = setTimeout(() => source.destroy(), CANCEL_GRACE_MS);
-      source.once("end", () => clearTimeout(timer));
-    },
-  }, QUEUE);
+    QUEUE,
+  );
 }
 
 /** What fetch rejects with for an aborted signal: its reason. */

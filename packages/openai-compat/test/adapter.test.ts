@@ -4,11 +4,23 @@ import { createHfFetch } from "../src/index";
 import { messages, settled, TEXT, useHub, within } from "./helpers";
 
 const ctx = useHub();
-const versions = ["hfkit/tgi-2.0", "hfkit/tgi-2.1", "hfkit/tgi-2.2", "hfkit/tgi-2.4.1", "hfkit/tgi-3.1", "hfkit/tgi-3.2"];
+const versions = [
+  "hfkit/tgi-2.0",
+  "hfkit/tgi-2.1",
+  "hfkit/tgi-2.2",
+  "hfkit/tgi-2.4.1",
+  "hfkit/tgi-3.1",
+  "hfkit/tgi-3.2",
+];
 
 /** The official client, unchanged but for its fetch; the model URL form. */
 function clientFor(model: string, extra: ConstructorParameters<typeof OpenAI>[0] = {}) {
-  return new OpenAI({ baseURL: `${ctx.hub.url}/models/${model}/v1`, apiKey: "hf_test", fetch: createHfFetch({ maxRetries: 0 }), ...extra });
+  return new OpenAI({
+    baseURL: `${ctx.hub.url}/models/${model}/v1`,
+    apiKey: "hf_test",
+    fetch: createHfFetch({ maxRetries: 0 }),
+    ...extra,
+  });
 }
 
 async function streamText(client: OpenAI, model: string, extra: Record<string, unknown> = {}): Promise<string> {
@@ -43,7 +55,8 @@ describe("the openai package through createHfFetch", () => {
   });
 
   it("top_p 0 and 1 work", async () => {
-    for (const top_p of [0, 1]) expect(await within(streamText(clientFor("hfkit/tgi-3.2"), "hfkit/tgi-3.2", { top_p }))).toBe(TEXT);
+    for (const top_p of [0, 1])
+      expect(await within(streamText(clientFor("hfkit/tgi-3.2"), "hfkit/tgi-3.2", { top_p }))).toBe(TEXT);
   });
 
   it("a transformers-served model answers through the same calls", async () => {
@@ -68,14 +81,20 @@ describe("the openai package through createHfFetch", () => {
   });
 
   it("non-streaming calls", async () => {
-    const out = await clientFor("hfkit/tgi-2.0").chat.completions.create({ model: "hfkit/tgi-2.0", messages, max_tokens: 2 });
+    const out = await clientFor("hfkit/tgi-2.0").chat.completions.create({
+      model: "hfkit/tgi-2.0",
+      messages,
+      max_tokens: 2,
+    });
     expect(out.choices[0]?.message.content).toBe("The capital");
     expect(out.choices[0]?.finish_reason).toBe("length");
   });
 
   it("a 404 is the client's NotFoundError, and the client does not retry it", async () => {
     const model = "org/does-not-exist";
-    const error = await clientFor(model).chat.completions.create({ model, messages }).catch((e: unknown) => e);
+    const error = await clientFor(model)
+      .chat.completions.create({ model, messages })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect(ctx.hub.requests).toHaveLength(1);
   });
@@ -84,7 +103,10 @@ describe("the openai package through createHfFetch", () => {
     const model = "hfkit/tgi-3.2";
     ctx.hub.inject({ type: "stall", afterChunks: 1 }, { model });
     const controller = new AbortController();
-    const stream = await clientFor(model).chat.completions.create({ model, messages, stream: true }, { signal: controller.signal });
+    const stream = await clientFor(model).chat.completions.create(
+      { model, messages, stream: true },
+      { signal: controller.signal },
+    );
     let chunks = 0;
     // The server stalls after one chunk: only the abort can end this loop (the client ends it quietly).
     await within(
@@ -103,9 +125,15 @@ describe("the openai package through createHfFetch", () => {
     const seen: string[] = [];
     const inner = async (url: string) => {
       seen.push(url);
-      return new Response(JSON.stringify({ object: "list", data: [] }), { headers: { "content-type": "application/json" } });
+      return new Response(JSON.stringify({ object: "list", data: [] }), {
+        headers: { "content-type": "application/json" },
+      });
     };
-    const client = new OpenAI({ baseURL: "http://upstream.test/v1", apiKey: "k", fetch: createHfFetch({ fetch: inner }) });
+    const client = new OpenAI({
+      baseURL: "http://upstream.test/v1",
+      apiKey: "k",
+      fetch: createHfFetch({ fetch: inner }),
+    });
     await client.models.list();
     expect(seen).toEqual(["http://upstream.test/v1/models"]);
   });

@@ -8,7 +8,8 @@ const CHAT = "/chat/completions";
 
 async function streamText(client: OpenAI, model: string): Promise<string> {
   let text = "";
-  for await (const chunk of await client.chat.completions.create({ model, messages, stream: true })) text += chunk.choices[0]?.delta?.content ?? "";
+  for await (const chunk of await client.chat.completions.create({ model, messages, stream: true }))
+    text += chunk.choices[0]?.delta?.content ?? "";
   return text;
 }
 
@@ -26,20 +27,33 @@ async function expectServedAt(client: OpenAI, model: string, path: string): Prom
 
 describe("a dedicated endpoint through createHfFetch", () => {
   it('baseURL "{endpoint}/v1" and model "tgi": chat at {endpoint}/v1/chat/completions, stream and not', async () => {
-    const client = new OpenAI({ baseURL: `${ctx.hub.url}/endpoints/my-tgi/v1`, apiKey: "hf_test", fetch: createHfFetch({ maxRetries: 0 }) });
+    const client = new OpenAI({
+      baseURL: `${ctx.hub.url}/endpoints/my-tgi/v1`,
+      apiKey: "hf_test",
+      fetch: createHfFetch({ maxRetries: 0 }),
+    });
     await expectServedAt(client, "tgi", "/endpoints/my-tgi/v1/chat/completions");
     expect(ctx.hub.requests.find((r) => r.path.endsWith(CHAT))?.headers.authorization).toBe("Bearer hf_test");
   });
 
   it("an endpoints/{name} path is an endpoint whatever the model", async () => {
-    const client = new OpenAI({ baseURL: `${ctx.hub.url}/endpoints/hfkit/tgi-2.0/v1`, apiKey: "k", fetch: createHfFetch({ maxRetries: 0 }) });
+    const client = new OpenAI({
+      baseURL: `${ctx.hub.url}/endpoints/hfkit/tgi-2.0/v1`,
+      apiKey: "k",
+      fetch: createHfFetch({ maxRetries: 0 }),
+    });
     await expectServedAt(client, "meta-llama/Llama-3.1-8B-Instruct", "/endpoints/hfkit/tgi-2.0/v1/chat/completions");
   });
 
   it("a *.endpoints.huggingface.cloud host is an endpoint whatever the model", async () => {
     const host = "https://my-tgi.us-east-1.aws.endpoints.huggingface.cloud";
-    const inner = (url: string, init?: RequestInit) => fetch(url.replace(host, `${ctx.hub.url}/endpoints/my-tgi`), init);
-    const client = new OpenAI({ baseURL: `${host}/v1`, apiKey: "k", fetch: createHfFetch({ maxRetries: 0, fetch: inner }) });
+    const inner = (url: string, init?: RequestInit) =>
+      fetch(url.replace(host, `${ctx.hub.url}/endpoints/my-tgi`), init);
+    const client = new OpenAI({
+      baseURL: `${host}/v1`,
+      apiKey: "k",
+      fetch: createHfFetch({ maxRetries: 0, fetch: inner }),
+    });
     await expectServedAt(client, "org/name", "/endpoints/my-tgi/v1/chat/completions");
   });
 
@@ -49,10 +63,18 @@ describe("a dedicated endpoint through createHfFetch", () => {
   });
 
   it("endpoint: true makes any base an endpoint; endpoint: false keeps the hf-inference base", async () => {
-    const always = new OpenAI({ baseURL: `${ctx.hub.url}/v1`, apiKey: "k", fetch: createHfFetch({ maxRetries: 0, endpoint: true }) });
+    const always = new OpenAI({
+      baseURL: `${ctx.hub.url}/v1`,
+      apiKey: "k",
+      fetch: createHfFetch({ maxRetries: 0, endpoint: true }),
+    });
     await expectServedAt(always, "hfkit/tgi-2.0", "/v1/chat/completions");
     ctx.hub.reset();
-    const never = new OpenAI({ baseURL: `${ctx.hub.url}/endpoints/my-tgi/v1`, apiKey: "k", fetch: createHfFetch({ maxRetries: 0, endpoint: false }) });
+    const never = new OpenAI({
+      baseURL: `${ctx.hub.url}/endpoints/my-tgi/v1`,
+      apiKey: "k",
+      fetch: createHfFetch({ maxRetries: 0, endpoint: false }),
+    });
     const error = await never.chat.completions.create({ model: "tgi", messages }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect(chatPaths()).toEqual(["/endpoints/my-tgi/models/tgi/v1/chat/completions"]);
@@ -96,7 +118,11 @@ describe("a dedicated endpoint through the proxy", () => {
   it("a body's endpointUrl is not a route: the call goes to the target only", async () => {
     proxy = await startProxy({ target: ctx.hub.url, maxRetries: 0 });
     const body = { model: "hfkit/tgi-3.2", messages, endpointUrl: "http://127.0.0.1:9/elsewhere" };
-    const res = await fetch(`${proxy.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${proxy.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     expect(chatPaths()).toEqual(["/models/hfkit/tgi-3.2/v1/chat/completions"]);
   });
@@ -106,7 +132,10 @@ describe("a dedicated endpoint through the proxy", () => {
     const saved = process.env.HF_TOKEN;
     process.env.HF_TOKEN = "hf_of_the_proxy_host";
     try {
-      const res = await fetch(`${proxy.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: "tgi", messages }) });
+      const res = await fetch(`${proxy.url}/v1/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ model: "tgi", messages }),
+      });
       expect(res.status).toBe(200);
     } finally {
       if (saved === undefined) delete process.env.HF_TOKEN;

@@ -24,7 +24,10 @@ beforeAll(async () => {
 afterAll(() => proxy.close());
 
 const THROUGH = {
-  adapter: (model: string) => ({ baseURL: `${ctx.hub.url}/models/${model}/v1`, fetch: createHfFetch({ maxRetries: 0 }) }),
+  adapter: (model: string) => ({
+    baseURL: `${ctx.hub.url}/models/${model}/v1`,
+    fetch: createHfFetch({ maxRetries: 0 }),
+  }),
   proxy: () => ({ baseURL: `${proxy.url}/v1` }),
 };
 
@@ -32,7 +35,10 @@ function chat(through: keyof typeof THROUGH, model: string): ChatOpenAI {
   return new ChatOpenAI({ model, apiKey: "k", maxRetries: 0, configuration: THROUGH[through](model) });
 }
 
-async function streamed(model: ChatOpenAI | ReturnType<ChatOpenAI["bindTools"]>, input = question): Promise<AIMessageChunk> {
+async function streamed(
+  model: ChatOpenAI | ReturnType<ChatOpenAI["bindTools"]>,
+  input = question,
+): Promise<AIMessageChunk> {
   let whole: AIMessageChunk | undefined;
   for await (const chunk of await model.stream(input)) whole = whole === undefined ? chunk : whole.concat(chunk);
   if (!whole) throw new Error("the stream yielded nothing");
@@ -40,14 +46,17 @@ async function streamed(model: ChatOpenAI | ReturnType<ChatOpenAI["bindTools"]>,
 }
 
 describe.each(["adapter", "proxy"] as const)("ChatOpenAI through the %s", (through) => {
-  it.each(["hfkit/tgi-2.0", "hfkit/tgi-3.1", "hfkit/tgi-3.2"])("a streamed tool call (%s) comes back whole, with an id", async (model) => {
-    const whole = await within(streamed(chat(through, model).bindTools([getWeather])));
-    expect(whole.tool_calls).toHaveLength(1);
-    expect(whole.tool_calls?.[0]).toMatchObject({ name: "get_weather", args: { city: "Paris" } });
-    // TGI up to 3.1 streams an empty id: the adapter makes one up; 3.2 numbers its calls ("0"), kept as sent.
-    expect(whole.tool_calls?.[0]?.id).toMatch(model === "hfkit/tgi-3.2" ? /^0$/ : /^call_[0-9a-f]{24}$/);
-    expect(whole.response_metadata?.finish_reason).toBe("tool_calls");
-  });
+  it.each(["hfkit/tgi-2.0", "hfkit/tgi-3.1", "hfkit/tgi-3.2"])(
+    "a streamed tool call (%s) comes back whole, with an id",
+    async (model) => {
+      const whole = await within(streamed(chat(through, model).bindTools([getWeather])));
+      expect(whole.tool_calls).toHaveLength(1);
+      expect(whole.tool_calls?.[0]).toMatchObject({ name: "get_weather", args: { city: "Paris" } });
+      // TGI up to 3.1 streams an empty id: the adapter makes one up; 3.2 numbers its calls ("0"), kept as sent.
+      expect(whole.tool_calls?.[0]?.id).toMatch(model === "hfkit/tgi-3.2" ? /^0$/ : /^call_[0-9a-f]{24}$/);
+      expect(whole.response_metadata?.finish_reason).toBe("tool_calls");
+    },
+  );
 
   it("a whole tool call (TGI 2.0): its id and finish_reason tool_calls", async () => {
     const message = await within(chat(through, "hfkit/tgi-2.0").bindTools([getWeather]).invoke(question));
@@ -57,7 +66,9 @@ describe.each(["adapter", "proxy"] as const)("ChatOpenAI through the %s", (throu
   });
 
   it.each(["hfkit/tgi-2.0", "hfkit/tgi-3.2", "hfkit/transformers-chat"])("streamed text (%s)", async (model) => {
-    const whole = await within(streamed(chat(through, model), [{ role: "user", content: "What is the capital of France?" }]));
+    const whole = await within(
+      streamed(chat(through, model), [{ role: "user", content: "What is the capital of France?" }]),
+    );
     expect(whole.content).toBe(TEXT);
   });
 });

@@ -10,7 +10,10 @@ const CALL_ID = /^call_[0-9a-f]{24}$/;
 const tools = [
   {
     type: "function" as const,
-    function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+    function: {
+      name: "get_weather",
+      parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    },
   },
 ];
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -25,7 +28,7 @@ async function chunksOf(model: string, extra: Record<string, unknown> = {}): Pro
   return chunks;
 }
 
-describe("answers as OpenAI sends them, from TGI 2.0 (object text_completion, ids \"\")", () => {
+describe('answers as OpenAI sends them, from TGI 2.0 (object text_completion, ids "")', () => {
   it('a whole answer: object "chat.completion" and a chatcmpl- id', async () => {
     const out = await clientFor("hfkit/tgi-2.0").chat.completions.create({ model: "hfkit/tgi-2.0", messages });
     expect(out.object).toBe("chat.completion");
@@ -50,12 +53,15 @@ describe("answers as OpenAI sends them, from TGI 2.0 (object text_completion, id
       const choice = out.choices[0]!;
       expect(choice.finish_reason).toBe("tool_calls");
       expect(choice.message.tool_calls?.[0]?.id).toBeTruthy();
-      expect(choice.message.tool_calls?.[0]).toMatchObject({ type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } });
+      expect(choice.message.tool_calls?.[0]).toMatchObject({
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+      });
     }
   });
 
   it.each(["hfkit/tgi-2.0", "hfkit/tgi-3.1", "hfkit/tgi-3.2"])(
-    "a streamed tool call (%s): one id on every delta of the call (made up where TGI sends none), finish_reason \"tool_calls\"",
+    'a streamed tool call (%s): one id on every delta of the call (made up where TGI sends none), finish_reason "tool_calls"',
     async (model) => {
       const chunks = await within(chunksOf(model, { tools }));
       const calls = chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []);
@@ -72,7 +78,9 @@ describe("answers as OpenAI sends them, from TGI 2.0 (object text_completion, id
 
   it("the openai package's stream helper assembles the call with its id", async () => {
     const model = "hfkit/tgi-2.0";
-    const final = await within(clientFor(model).chat.completions.stream({ model, messages, tools }).finalChatCompletion());
+    const final = await within(
+      clientFor(model).chat.completions.stream({ model, messages, tools }).finalChatCompletion(),
+    );
     expect(final.choices[0]?.message.tool_calls?.[0]?.id).toMatch(CALL_ID);
     expect(final.choices[0]?.finish_reason).toBe("tool_calls");
   });
@@ -96,11 +104,15 @@ describe("the same through the proxy", () => {
 
   function post(body: unknown): Promise<string> {
     return new Promise((resolve, reject) => {
-      const req = request(`${proxy.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8").on("data", (c: string) => (text += c));
-        res.on("end", () => resolve(text));
-      });
+      const req = request(
+        `${proxy.url}/v1/chat/completions`,
+        { method: "POST", headers: { "content-type": "application/json" } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (c: string) => (text += c));
+          res.on("end", () => resolve(text));
+        },
+      );
       req.on("error", reject);
       req.end(JSON.stringify(body));
     });
@@ -112,7 +124,10 @@ describe("the same through the proxy", () => {
     expect(whole.id).toMatch(COMPLETION_ID);
     const text = await within(post({ model: "hfkit/tgi-2.0", messages, tools, stream: true }));
     expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
-    const chunks = text.split("\n\n").filter((e) => e.startsWith("data: {")).map((e) => JSON.parse(e.slice(6)) as Chunk);
+    const chunks = text
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: {"))
+      .map((e) => JSON.parse(e.slice(6)) as Chunk);
     expect(new Set(chunks.map((c) => `${c.object} ${c.id}`)).size).toBe(1);
     expect(chunks[0]?.object).toBe("chat.completion.chunk");
     expect(new Set(chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []).map((c) => c.id)).size).toBe(1);

@@ -25,7 +25,9 @@ afterEach(() => expect(unhandled.splice(0)).toEqual([]));
 
 /** The head of a raw HTTP/1.1 request to the proxy under test (or to `to`). */
 function head(headers: Record<string, string | number>, path = "/v1/chat/completions", to = port): string {
-  const lines = Object.entries({ host: `127.0.0.1:${to}`, "content-type": "application/json", ...headers }).map(([k, v]) => `${k}: ${v}`);
+  const lines = Object.entries({ host: `127.0.0.1:${to}`, "content-type": "application/json", ...headers }).map(
+    ([k, v]) => `${k}: ${v}`,
+  );
   return `POST ${path} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`;
 }
 
@@ -52,7 +54,12 @@ async function post(body: string, headers: Record<string, string | number> = {},
  * the socket fails, or `limit` bytes were written; then sends `last`. Resolves with the bytes of body written
  * before the first response byte, and the response.
  */
-async function flood(socket: Socket, frame: (chunk: Buffer) => Buffer, limit: number, last = ""): Promise<{ sent: number; response: RawResponse; ms: number }> {
+async function flood(
+  socket: Socket,
+  frame: (chunk: Buffer) => Buffer,
+  limit: number,
+  last = "",
+): Promise<{ sent: number; response: RawResponse; ms: number }> {
   const response = readResponse(socket);
   let answered = false;
   let failed = false;
@@ -104,7 +111,9 @@ describe("per-request errors are contained", () => {
       const res = await within(response);
       socket.destroy();
       expect(res.status).toBe(500);
-      expect(JSON.parse(res.text)).toEqual({ error: { message: "The proxy failed to answer this request", type: "server_error", code: null } });
+      expect(JSON.parse(res.text)).toEqual({
+        error: { message: "The proxy failed to answer this request", type: "server_error", code: null },
+      });
       expect(warnings).toEqual([expect.stringMatching(/^The proxy failed to answer GET \/v1\/models: TypeError/)]);
       const chat = await post(JSON.stringify({ model: "hfkit/tgi-3.2", messages, max_tokens: 1 }), {}, to);
       expect(chat.status).toBe(200);
@@ -122,7 +131,12 @@ describe("backpressure", { timeout: 30_000 }, () => {
   const FLOOD_LIMIT = 256 * MB;
 
   /** An upstream that streams events as fast as its socket takes them, counting the bytes `write()` accepted. */
-  async function floodingUpstream(): Promise<{ server: Server; url: string; produced: () => number; closed: Promise<void> }> {
+  async function floodingUpstream(): Promise<{
+    server: Server;
+    url: string;
+    produced: () => number;
+    closed: Promise<void>;
+  }> {
     let produced = 0;
     let markClosed: () => void;
     const closed = new Promise<void>((resolve) => (markClosed = resolve));
@@ -160,12 +174,15 @@ describe("backpressure", { timeout: 30_000 }, () => {
       const afterOne = upstream.produced();
       await new Promise((r) => setTimeout(r, 1000));
       const afterTwo = upstream.produced();
-      console.info(`upstream bytes with the client paused: ${afterOne} after 1 s, ${afterTwo} after 2 s (client had read ${received})`);
+      console.info(
+        `upstream bytes with the client paused: ${afterOne} after 1 s, ${afterTwo} after 2 s (client had read ${received})`,
+      );
       // Only the socket and stream buffers on the way fill up (a few MB on loopback), then the upstream waits.
       expect(afterTwo).toBeLessThan(64 * MB);
       expect(afterTwo - afterOne).toBeLessThan(2 * MB);
       client.resume();
-      for (let i = 0; i < 200 && upstream.produced() < afterTwo + 16 * MB; i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 200 && upstream.produced() < afterTwo + 16 * MB; i++)
+        await new Promise((r) => setTimeout(r, 25));
       expect(upstream.produced()).toBeGreaterThanOrEqual(afterTwo + 16 * MB);
       expect(received).toBeGreaterThan(afterTwo);
       client.destroy();
@@ -187,12 +204,18 @@ describe("the body cap", { timeout: 30_000 }, () => {
     socket.destroy();
     const [req] = await request;
     const bytesRead = req.socket.bytesRead;
-    console.info(`content-length 300 MB: 413 after the client wrote ${sent} bytes of body, in ${ms.toFixed(0)} ms; the proxy read ${bytesRead} bytes`);
+    console.info(
+      `content-length 300 MB: 413 after the client wrote ${sent} bytes of body, in ${ms.toFixed(0)} ms; the proxy read ${bytesRead} bytes`,
+    );
     expect(sent).toBeLessThan(32 * MB);
     expect(bytesRead).toBeLessThan(32 * MB);
     expect(response.status).toBe(413);
     expect(response.headers.connection).toBe("close");
-    expect(JSON.parse(response.text).error).toEqual({ message: "The request body is larger than 2097152 bytes", type: "invalid_request_error", code: null });
+    expect(JSON.parse(response.text).error).toEqual({
+      message: "The request body is larger than 2097152 bytes",
+      type: "invalid_request_error",
+      code: null,
+    });
     expect(ctx.hub.requests).toHaveLength(0);
   });
 
@@ -200,12 +223,15 @@ describe("the body cap", { timeout: 30_000 }, () => {
     const request = once(proxy.server, "request") as Promise<[IncomingMessage]>;
     const socket = await open();
     socket.write(head({ "transfer-encoding": "chunked" }));
-    const chunked = (c: Buffer): Buffer => Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from("\r\n")]);
+    const chunked = (c: Buffer): Buffer =>
+      Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from("\r\n")]);
     const { sent, response, ms } = await flood(socket, chunked, 300 * MB, "0\r\n\r\n");
     socket.destroy();
     const [req] = await request;
     const bytesRead = req.socket.bytesRead;
-    console.info(`chunked: 413 after the client wrote ${sent} bytes of body (cap 2 MB), in ${ms.toFixed(0)} ms; the proxy read ${bytesRead} bytes`);
+    console.info(
+      `chunked: 413 after the client wrote ${sent} bytes of body (cap 2 MB), in ${ms.toFixed(0)} ms; the proxy read ${bytesRead} bytes`,
+    );
     expect(sent).toBeGreaterThan(2 * MB);
     expect(sent).toBeLessThan(32 * MB);
     expect(bytesRead).toBeGreaterThan(2 * MB);
@@ -233,17 +259,27 @@ describe("the body cap", { timeout: 30_000 }, () => {
 describe("the JSON depth limit", { timeout: 30_000 }, () => {
   it.each([
     ["arrays", nested(200_000, "[", "]")],
-    ["objects inside a chat body", `{"model":"hfkit/tgi-3.2","messages":${JSON.stringify(messages)},"x":${nested(200_000, '{"a":', "}").replace(/\{"a":\}/, '{"a":1}')}}`],
-  ])("a body of %s nested 200,000 deep gets a 400 before any parse, fast, with no upstream request", async (_, body) => {
-    const started = performance.now();
-    const res = await post(body);
-    const ms = performance.now() - started;
-    console.info(`depth 200,000 (${body.length} bytes): ${res.status} in ${ms.toFixed(0)} ms`);
-    expect(res.status).toBe(400);
-    expect(JSON.parse(res.text).error).toEqual({ message: "The request body nests deeper than 64 levels", type: "invalid_request_error", code: null });
-    expect(ms).toBeLessThan(5000);
-    expect(ctx.hub.requests).toHaveLength(0);
-  });
+    [
+      "objects inside a chat body",
+      `{"model":"hfkit/tgi-3.2","messages":${JSON.stringify(messages)},"x":${nested(200_000, '{"a":', "}").replace(/\{"a":\}/, '{"a":1}')}}`,
+    ],
+  ])(
+    "a body of %s nested 200,000 deep gets a 400 before any parse, fast, with no upstream request",
+    async (_, body) => {
+      const started = performance.now();
+      const res = await post(body);
+      const ms = performance.now() - started;
+      console.info(`depth 200,000 (${body.length} bytes): ${res.status} in ${ms.toFixed(0)} ms`);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text).error).toEqual({
+        message: "The request body nests deeper than 64 levels",
+        type: "invalid_request_error",
+        code: null,
+      });
+      expect(ms).toBeLessThan(5000);
+      expect(ctx.hub.requests).toHaveLength(0);
+    },
+  );
 
   it("counts only brackets outside strings (escapes included), and lets 64 levels through", async () => {
     const content = `${"[{".repeat(500)}\\"\\\\${"{".repeat(100)}\\\\`;
@@ -284,7 +320,9 @@ describe("errors map to OpenAI's statuses by the SDK's types", () => {
 
 describe("tokens", () => {
   it("holds no token of its own: an Authorization in `headers` is refused, and a request without one goes without one", async () => {
-    expect(() => createProxy({ target: ctx.hub.url, headers: { AUTHORIZATION: "Bearer hf_operator" } })).toThrow(/no token of its own/);
+    expect(() => createProxy({ target: ctx.hub.url, headers: { AUTHORIZATION: "Bearer hf_operator" } })).toThrow(
+      /no token of its own/,
+    );
     const withHeaders = await startProxy({ target: ctx.hub.url, maxRetries: 0, headers: { "x-extra": "1" } });
     try {
       const to = (withHeaders.server.address() as AddressInfo).port;

@@ -68,7 +68,12 @@ const REFUSED: [string, unknown][] = [
 
 const expectHostRefused = (error: unknown): void => {
   expect(error).toBeInstanceOf(InputError);
-  expect(error).toMatchObject({ field: "host", message: expect.stringMatching(/^`host` must be a non-blank string naming the address to bind: 127\.0\.0\.1 \(the default\)/) });
+  expect(error).toMatchObject({
+    field: "host",
+    message: expect.stringMatching(
+      /^`host` must be a non-blank string naming the address to bind: 127\.0\.0\.1 \(the default\)/,
+    ),
+  });
 };
 
 describe("a named host that names no address is refused before anything listens", () => {
@@ -80,7 +85,10 @@ describe("a named host that names no address is refused before anything listens"
   });
 
   const listenForms: [string, unknown[]][] = [
-    ...REFUSED.filter(([, host]) => typeof host !== "number").map(([name, host]): [string, unknown[]] => [`listen(0, ${name})`, [0, host]]),
+    ...REFUSED.filter(([, host]) => typeof host !== "number").map(([name, host]): [string, unknown[]] => [
+      `listen(0, ${name})`,
+      [0, host],
+    ]),
     ...REFUSED.map(([name, host]): [string, unknown[]] => [`listen({ port: 0, host: ${name} })`, [{ port: 0, host }]]),
   ];
 

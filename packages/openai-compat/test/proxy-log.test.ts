@@ -14,10 +14,21 @@ const lines: Record<"json" | "text" | "off" | "router", string[]> = { json: [], 
 
 beforeAll(async () => {
   const start = (log: "json" | "text" | "off") =>
-    startProxy({ target: ctx.hub.url, maxRetries: 0, log, logTo: (line) => lines[log].push(line), models: ["hfkit/tgi-3.2"] });
+    startProxy({
+      target: ctx.hub.url,
+      maxRetries: 0,
+      log,
+      logTo: (line) => lines[log].push(line),
+      models: ["hfkit/tgi-3.2"],
+    });
   [json, text, off] = await Promise.all([start("json"), start("text"), start("off")]);
   // The router is the mock hub; its provider list fails over before the first token.
-  const failover = { target: "https://router.huggingface.co", routerUrl: ctx.hub.url, provider: ["together", "novita"], maxRetries: 0 };
+  const failover = {
+    target: "https://router.huggingface.co",
+    routerUrl: ctx.hub.url,
+    provider: ["together", "novita"],
+    maxRetries: 0,
+  };
   router = await startProxy({ ...failover, log: "json", logTo: (line) => lines.router.push(line) });
 });
 afterAll(() => Promise.all([json.close(), text.close(), off.close(), router.close()]));
@@ -46,7 +57,10 @@ async function nextLine(log: "json" | "text" | "router", seen: number): Promise<
   return lines[log][seen]!;
 }
 
-async function logged(body: unknown, path = "/v1/chat/completions"): Promise<{ status: number; entry: Record<string, unknown> }> {
+async function logged(
+  body: unknown,
+  path = "/v1/chat/completions",
+): Promise<{ status: number; entry: Record<string, unknown> }> {
   const seen = lines.json.length;
   const { status } = await within(post(json, path, body));
   return { status, entry: JSON.parse(await nextLine("json", seen)) as Record<string, unknown> };
@@ -57,7 +71,13 @@ describe("the proxy's log", () => {
     const body = { model: "hfkit/tgi-3.2", messages, stream: true, stream_options: { include_usage: true } };
     const { status, entry } = await logged(body);
     expect(status).toBe(200);
-    expect(entry).toMatchObject({ method: "POST", route: "/v1/chat/completions", model: "hfkit/tgi-3.2", status: 200, stream: true });
+    expect(entry).toMatchObject({
+      method: "POST",
+      route: "/v1/chat/completions",
+      model: "hfkit/tgi-3.2",
+      status: 200,
+      stream: true,
+    });
     expect(entry.firstChunkMs).toEqual(expect.any(Number));
     expect(entry.durationMs).toBeGreaterThanOrEqual(entry.firstChunkMs as number);
     expect(entry.tokens).toEqual({ input: expect.any(Number), output: expect.any(Number) });
@@ -71,7 +91,13 @@ describe("the proxy's log", () => {
     const { status } = await within(post(router, "/v1/chat/completions", { model: "hfkit/router-multi", messages }));
     const entry = JSON.parse(await nextLine("router", 0)) as Record<string, unknown>;
     expect(status).toBe(200);
-    expect(entry).toMatchObject({ route: "/v1/chat/completions", model: "hfkit/router-multi", status: 200, stream: false, provider: "novita" });
+    expect(entry).toMatchObject({
+      route: "/v1/chat/completions",
+      model: "hfkit/router-multi",
+      status: 200,
+      stream: false,
+      provider: "novita",
+    });
     expect(entry.error).toBeUndefined();
     expect(entry.firstChunkMs).toBeUndefined();
     expect(entry.tokens).toEqual({ input: expect.any(Number), output: expect.any(Number) });
@@ -92,31 +118,51 @@ describe("the proxy's log", () => {
     expect(streamed.entry.firstChunkMs).toEqual(expect.any(Number));
     const whole = await logged({ model: "hfkit/tgi-3.2", input }, "/v1/responses");
     expect(whole.entry).toMatchObject({ route: "/v1/responses", status: 200, stream: false });
-    for (const { entry } of [streamed, whole]) expect((entry.tokens as { output: number } | undefined)?.output).toBeGreaterThan(0);
+    for (const { entry } of [streamed, whole])
+      expect((entry.tokens as { output: number } | undefined)?.output).toBeGreaterThan(0);
     ctx.hub.inject({ type: "serverError", status: 503 }, { model: "hfkit/tgi-3.2" });
-    expect((await logged({ model: "hfkit/tgi-3.2", input }, "/v1/responses")).entry).toMatchObject({ status: 503, error: "ServerError" });
+    expect((await logged({ model: "hfkit/tgi-3.2", input }, "/v1/responses")).entry).toMatchObject({
+      status: 503,
+      error: "ServerError",
+    });
   });
 
   it("a stream that stalls after its first tokens: the 200 already sent, the timeout's class and kind", async () => {
     const got: string[] = [];
-    const strict = await startProxy({ target: ctx.hub.url, maxRetries: 0, stallTimeout: 150, log: "json", logTo: (line) => got.push(line) });
+    const strict = await startProxy({
+      target: ctx.hub.url,
+      maxRetries: 0,
+      stallTimeout: 150,
+      log: "json",
+      logTo: (line) => got.push(line),
+    });
     try {
       ctx.hub.inject({ type: "stall", afterChunks: 2 }, { model: "hfkit/tgi-3.2" });
-      const { status, text: body } = await within(post(strict, "/v1/chat/completions", { model: "hfkit/tgi-3.2", messages, stream: true }));
+      const { status, text: body } = await within(
+        post(strict, "/v1/chat/completions", { model: "hfkit/tgi-3.2", messages, stream: true }),
+      );
       expect([status, body]).toEqual([200, expect.stringContaining('"error"')]);
       await within(
         (async () => {
           while (got.length === 0) await new Promise((r) => setTimeout(r, 5));
         })(),
       );
-      expect(JSON.parse(got[0]!)).toMatchObject({ status: 200, error: "TimeoutError", errorKind: "stall", firstChunkMs: expect.any(Number) });
+      expect(JSON.parse(got[0]!)).toMatchObject({
+        status: 200,
+        error: "TimeoutError",
+        errorKind: "stall",
+        firstChunkMs: expect.any(Number),
+      });
     } finally {
       await strict.close();
     }
   });
 
   it("a refused request and an unknown route: their status and path, no call", async () => {
-    expect(await logged("{not json")).toMatchObject({ status: 400, entry: { status: 400, route: "/v1/chat/completions" } });
+    expect(await logged("{not json")).toMatchObject({
+      status: 400,
+      entry: { status: 400, route: "/v1/chat/completions" },
+    });
     expect((await logged({}, "/v2/nowhere?key=x")).entry).toMatchObject({ status: 404, route: "/v2/nowhere" });
     const bare = await logged("{not json", "/chat/completions/");
     expect(bare.entry).toMatchObject({ status: 400, route: "/v1/chat/completions" });
@@ -128,14 +174,24 @@ describe("the proxy's log", () => {
     await logged({ model: "hfkit/tgi-3.2", messages });
     const log = lines.json.slice(before).join("\n");
     expect(log).toContain("hfkit/tgi-3.2");
-    for (const secret of [TOKEN, "hf_secret", messages[0]!.content, "capital", TEXT, "Paris"]) expect(log).not.toContain(secret);
+    for (const secret of [TOKEN, "hf_secret", messages[0]!.content, "capital", TEXT, "Paris"])
+      expect(log).not.toContain(secret);
   });
 
   it("text: one short line per request", async () => {
     const seen = lines.text.length;
-    await within(post(text, "/v1/chat/completions", { model: "hfkit/tgi-3.2", messages, stream: true, stream_options: { include_usage: true } }));
+    await within(
+      post(text, "/v1/chat/completions", {
+        model: "hfkit/tgi-3.2",
+        messages,
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    );
     const line = await nextLine("text", seen);
-    expect(line).toMatch(/^\S+Z POST \/v1\/chat\/completions 200 \d+ms model=hfkit\/tgi-3\.2 first=\d+ms tokens=\d+\+\d+$/);
+    expect(line).toMatch(
+      /^\S+Z POST \/v1\/chat\/completions 200 \d+ms model=hfkit\/tgi-3\.2 first=\d+ms tokens=\d+\+\d+$/,
+    );
     expect(line).not.toContain(TOKEN);
   });
 
@@ -153,6 +209,8 @@ describe("the proxy's log", () => {
   });
 
   it("refuses a log format it does not know", async () => {
-    await expect(startProxy({ target: ctx.hub.url, log: "yaml" as "json" })).rejects.toThrow(/`log` must be "json", "text" or "off"/);
+    await expect(startProxy({ target: ctx.hub.url, log: "yaml" as "json" })).rejects.toThrow(
+      /`log` must be "json", "text" or "off"/,
+    );
   });
 });

@@ -23,11 +23,17 @@ afterAll(() => Promise.all([plain.close(), metered?.close()]));
 function call(proxy: Proxy, method: string, path: string, body?: unknown) {
   return within(
     new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
-      const req = request(`${proxy.url}${path}`, { method, headers: { "content-type": "application/json", authorization: "Bearer hf_caller" } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8").on("data", (c: string) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), text }));
-      });
+      const req = request(
+        `${proxy.url}${path}`,
+        { method, headers: { "content-type": "application/json", authorization: "Bearer hf_caller" } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (c: string) => (text += c));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), text }),
+          );
+        },
+      );
       req.on("error", reject);
       req.end(body === undefined ? undefined : JSON.stringify(body));
     }),
@@ -58,7 +64,10 @@ describe("the proxy's metrics", () => {
     expect((await call(plain, "GET", "/metrics")).status).toBe(404);
     expect((await call(plain, "POST", "/v1/chat/completions", { model: "hfkit/tgi-3.2", messages })).status).toBe(200);
     const hfFetch = createHfFetch({ baseUrl: ctx.hub.url, maxRetries: 0 });
-    const res = await hfFetch("http://localhost/v1/chat/completions", { method: "POST", body: JSON.stringify({ model: "hfkit/tgi-3.2", messages }) });
+    const res = await hfFetch("http://localhost/v1/chat/completions", {
+      method: "POST",
+      body: JSON.stringify({ model: "hfkit/tgi-3.2", messages }),
+    });
     expect(res.status).toBe(200);
     expect(promClient.loaded).toBe(false);
   });
@@ -70,9 +79,13 @@ describe("the proxy's metrics", () => {
     const at = (s: Map<string, number>, key: string): number => s.get(key) ?? 0;
     const stream = { model: "hfkit/tgi-3.2", messages, stream: true, stream_options: { include_usage: true } };
     expect((await call(metered, "POST", "/v1/chat/completions", stream)).status).toBe(200);
-    expect((await call(metered, "POST", "/v1/chat/completions", { model: "hfkit/tgi-3.2", messages })).status).toBe(200);
+    expect((await call(metered, "POST", "/v1/chat/completions", { model: "hfkit/tgi-3.2", messages })).status).toBe(
+      200,
+    );
     ctx.hub.inject({ type: "serverError", status: 502 }, { model: "hfkit/tgi-3.2", times: 1 });
-    expect((await call(metered, "POST", "/v1/chat/completions", { model: "hfkit/tgi-3.2", messages })).status).toBe(502);
+    expect((await call(metered, "POST", "/v1/chat/completions", { model: "hfkit/tgi-3.2", messages })).status).toBe(
+      502,
+    );
     expect((await call(metered, "POST", "/nowhere", {})).status).toBe(404);
     // Recorded once each answer is sent, maybe just after the client read it.
     await new Promise((r) => setTimeout(r, 50));
@@ -95,6 +108,8 @@ describe("the proxy's metrics", () => {
     const requests = (s: Map<string, number>) => [...s].filter(([k]) => k.startsWith("hfkit_proxy_requests_total"));
     expect(requests(twice)).toEqual(requests(once));
     const { register } = await import("prom-client");
-    expect(await register.getMetricsAsJSON()).not.toContainEqual(expect.objectContaining({ name: "hfkit_proxy_requests_total" }));
+    expect(await register.getMetricsAsJSON()).not.toContainEqual(
+      expect.objectContaining({ name: "hfkit_proxy_requests_total" }),
+    );
   });
 });

@@ -45,7 +45,12 @@ describe("the proxy's GET /v1/models", { timeout: 30_000 }, () => {
     const res = await within(get(proxy.url, "/v1/models"), 20_000);
     expect(res.status).toBe(502);
     expect(JSON.parse(res.text)).toEqual({
-      error: { message: `The target's model list is larger than ${MAX_MODELS_BYTES} bytes; reading stopped there`, type: "upstream_error", code: null, param: null },
+      error: {
+        message: `The target's model list is larger than ${MAX_MODELS_BYTES} bytes; reading stopped there`,
+        type: "upstream_error",
+        code: null,
+        param: null,
+      },
     });
   });
 

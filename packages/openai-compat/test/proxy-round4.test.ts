@@ -29,13 +29,21 @@ function answer(stream: boolean, res: ServerResponse): void {
   const model = hostile("model");
   if (stream) {
     res.writeHead(200, { "content-type": "text/event-stream" });
-    const chunk = (delta: object, finish: string | null) => ({ id: "x", object: "chat.completion.chunk", model, choices: [{ index: 0, delta, finish_reason: finish }] });
-    for (const c of [chunk({ role: "assistant", content: "Hi" }, null), chunk({}, hostile("finish"))]) res.write(`data: ${JSON.stringify(c)}\n\n`);
+    const chunk = (delta: object, finish: string | null) => ({
+      id: "x",
+      object: "chat.completion.chunk",
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    for (const c of [chunk({ role: "assistant", content: "Hi" }, null), chunk({}, hostile("finish"))])
+      res.write(`data: ${JSON.stringify(c)}\n\n`);
     return void res.end("data: [DONE]\n\n");
   }
   const choices = [{ index: 0, message: { role: "assistant", content: "Hi" }, finish_reason: hostile("finish") }];
   const usage = { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 };
-  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "x", object: "chat.completion", model, choices, usage }));
+  res
+    .writeHead(200, { "content-type": "application/json" })
+    .end(JSON.stringify({ id: "x", object: "chat.completion", model, choices, usage }));
 }
 
 beforeAll(async () => {
@@ -53,7 +61,14 @@ afterAll(async () => {
 });
 
 async function proxy(log: "json" | "text", lines: string[]): Promise<Proxy> {
-  const started = await startProxy({ target: "https://router.huggingface.co", routerUrl, maxRetries: 0, metrics: true, log, logTo: (l) => lines.push(l) });
+  const started = await startProxy({
+    target: "https://router.huggingface.co",
+    routerUrl,
+    maxRetries: 0,
+    metrics: true,
+    log,
+    logTo: (l) => lines.push(l),
+  });
   proxies.push(started);
   return started;
 }
@@ -75,35 +90,45 @@ function call(to: Proxy, method: string, path: string, body?: unknown): Promise<
 
 /** Waits until `lines` has `n` lines (each is written once its answer is sent, maybe after the client read it). */
 async function lines(of: string[], n: number): Promise<string[]> {
-  await within((async () => { while (of.length < n) await new Promise((r) => setTimeout(r, 5)); })());
+  await within(
+    (async () => {
+      while (of.length < n) await new Promise((r) => setTimeout(r, 5));
+    })(),
+  );
   return of;
 }
 
 /** Each series of `metric` in Prometheus' text format: its labels as written, `le` left out. */
 function series(text: string, metric: string): Set<string> {
   const out = new Set<string>();
-  for (const m of text.matchAll(new RegExp(`^${metric}(?:_bucket|_sum|_count)?\\{(.*)\\} `, "gm"))) out.add(m[1]!.replace(/,?le="[^"]*"/, ""));
+  for (const m of text.matchAll(new RegExp(`^${metric}(?:_bucket|_sum|_count)?\\{(.*)\\} `, "gm")))
+    out.add(m[1]!.replace(/,?le="[^"]*"/, ""));
   return out;
 }
 
 describe("a hostile upstream's words in the proxy's log and metrics", () => {
-  it.each(["json", "text"] as const)("%s log and /metrics: no credential, no line break, nothing over 200 characters", async (format) => {
-    const logged: string[] = [];
-    const p = await proxy(format, logged);
-    expect((await call(p, "POST", "/v1/chat/completions", { model: "org/model", messages })).status).toBe(200);
-    expect((await call(p, "POST", "/v1/chat/completions", { model: "org/model", messages, stream: true })).status).toBe(200);
-    const [whole, streamed] = await lines(logged, 2);
-    for (const line of [whole!, streamed!]) {
-      for (const secret of SECRETS) expect(line).not.toContain(secret);
-      expect(line).not.toMatch(/[\n\r]/);
-      expect(line).toMatch(/provider[=":]+provider \[redacted\] \[redacted\] Bearer \[redacted\]/);
-      expect(line.length).toBeLessThan(600);
-    }
-    if (format === "json") expect((JSON.parse(whole!) as { provider: string }).provider).toHaveLength(200);
-    const { text } = await call(p, "GET", "/metrics");
-    for (const secret of SECRETS) expect(text).not.toContain(secret);
-    for (const m of text.matchAll(/provider="([^"]*)"/g)) expect(m[1]!.length).toBeLessThanOrEqual(200);
-  });
+  it.each(["json", "text"] as const)(
+    "%s log and /metrics: no credential, no line break, nothing over 200 characters",
+    async (format) => {
+      const logged: string[] = [];
+      const p = await proxy(format, logged);
+      expect((await call(p, "POST", "/v1/chat/completions", { model: "org/model", messages })).status).toBe(200);
+      expect(
+        (await call(p, "POST", "/v1/chat/completions", { model: "org/model", messages, stream: true })).status,
+      ).toBe(200);
+      const [whole, streamed] = await lines(logged, 2);
+      for (const line of [whole!, streamed!]) {
+        for (const secret of SECRETS) expect(line).not.toContain(secret);
+        expect(line).not.toMatch(/[\n\r]/);
+        expect(line).toMatch(/provider[=":]+provider \[redacted\] \[redacted\] Bearer \[redacted\]/);
+        expect(line.length).toBeLessThan(600);
+      }
+      if (format === "json") expect((JSON.parse(whole!) as { provider: string }).provider).toHaveLength(200);
+      const { text } = await call(p, "GET", "/metrics");
+      for (const secret of SECRETS) expect(text).not.toContain(secret);
+      for (const m of text.matchAll(/provider="([^"]*)"/g)) expect(m[1]!.length).toBeLessThanOrEqual(200);
+    },
+  );
 
   it("1,000 provider names from the upstream and 1,000 models from clients: at most 32 of each and `other` per metric", async () => {
     const logged: string[] = [];
@@ -112,7 +137,9 @@ describe("a hostile upstream's words in the proxy's log and metrics", () => {
     providerOf = () => `provider-${n++}`;
     try {
       for (let i = 0; i < 1000; i += 20) {
-        const batch = Array.from({ length: 20 }, (_, j) => call(p, "POST", "/v1/chat/completions", { model: `org/model-${i + j}`, messages }));
+        const batch = Array.from({ length: 20 }, (_, j) =>
+          call(p, "POST", "/v1/chat/completions", { model: `org/model-${i + j}`, messages }),
+        );
         for (const { status } of await Promise.all(batch)) expect(status).toBe(200);
       }
     } finally {
@@ -120,7 +147,11 @@ describe("a hostile upstream's words in the proxy's log and metrics", () => {
     }
     await lines(logged, 1000);
     const { text } = await call(p, "GET", "/metrics");
-    for (const metric of ["hfkit_proxy_requests_total", "hfkit_proxy_request_duration_seconds", "hfkit_proxy_tokens_total"]) {
+    for (const metric of [
+      "hfkit_proxy_requests_total",
+      "hfkit_proxy_request_duration_seconds",
+      "hfkit_proxy_tokens_total",
+    ]) {
       const all = series(text, metric);
       const providers = new Set([...all].map((s) => /provider="([^"]*)"/.exec(s)?.[1]));
       const models = new Set([...all].map((s) => /model="([^"]*)"/.exec(s)?.[1]));

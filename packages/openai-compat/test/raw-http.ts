@@ -11,7 +11,7 @@ export interface RawResponse {
 /** The body of a chunked message, once its last chunk arrived; else undefined. */
 export function dechunk(raw: Buffer): Buffer | undefined {
   const parts: Buffer[] = [];
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const eol = raw.indexOf("\r\n", at);
     if (eol < 0) return undefined;
     const size = parseInt(raw.subarray(at, eol).toString("latin1"), 16);
@@ -28,12 +28,20 @@ export function readResponse(socket: Socket): Promise<RawResponse> {
     let buffer = Buffer.alloc(0);
     const parse = (ended: boolean): void => {
       const end = buffer.indexOf("\r\n\r\n");
-      if (end < 0) return ended ? reject(new Error(`no response head in ${JSON.stringify(buffer.toString())}`)) : undefined;
+      if (end < 0)
+        return ended ? reject(new Error(`no response head in ${JSON.stringify(buffer.toString())}`)) : undefined;
       const [statusLine, ...lines] = buffer.subarray(0, end).toString("latin1").split("\r\n");
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       const raw = buffer.subarray(end + 4);
       const length = Number(headers["content-length"] ?? NaN);
-      const body = headers["transfer-encoding"] === "chunked" ? dechunk(raw) : raw.length >= length || ended ? raw.subarray(0, length || undefined) : undefined;
+      const body =
+        headers["transfer-encoding"] === "chunked"
+          ? dechunk(raw)
+          : raw.length >= length || ended
+            ? raw.subarray(0, length || undefined)
+            : undefined;
       if (body === undefined) return ended ? reject(new Error("the response ended early")) : undefined;
       socket.off("data", onData);
       resolve({ status: Number(statusLine!.split(" ")[1]), headers, text: body.toString("utf8") });
@@ -76,7 +84,9 @@ export interface RawRequest {
 }
 
 /** A loopback server on a raw socket: each request's head and body are read, then `answer` writes whatever it likes. */
-export async function rawUpstream(answer: (req: RawRequest) => void | Promise<void>): Promise<{ url: string; requests: string[]; close(): void }> {
+export async function rawUpstream(
+  answer: (req: RawRequest) => void | Promise<void>,
+): Promise<{ url: string; requests: string[]; close(): void }> {
   const sockets = new Set<Socket>();
   const requests: string[] = [];
   const server = createServer((socket) => {

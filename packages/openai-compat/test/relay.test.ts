@@ -28,14 +28,17 @@ afterEach(async () => {
 async function proxyFor(script: (socket: Socket) => Promise<void> | void): Promise<number> {
   const up = await rawUpstream(({ socket }) => script(socket));
   const proxy = await startProxy({ target: up.url, maxRetries: 0 });
-  cleanup.push(() => up.close(), () => proxy.close());
+  cleanup.push(
+    () => up.close(),
+    () => proxy.close(),
+  );
   return Number(new URL(proxy.url).port);
 }
 
 /** The chunks of a chunked body, as sent; undefined until its last chunk arrived. */
 function chunksOf(raw: Buffer): string[] | undefined {
   const parts: string[] = [];
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const eol = raw.indexOf("\r\n", at);
     if (eol < 0) return undefined;
     const size = parseInt(raw.subarray(at, eol).toString("latin1"), 16);
@@ -52,7 +55,9 @@ async function streamedChunks(port: number): Promise<string[]> {
   cleanup.push(() => socket.destroy());
   await once(socket, "connect");
   const body = JSON.stringify({ model: "tgi", messages, stream: true });
-  socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+  socket.write(
+    `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+  );
   let raw = Buffer.alloc(0);
   return within(
     new Promise<string[]>((resolve) => {
@@ -71,19 +76,26 @@ async function streamedChunks(port: number): Promise<string[]> {
 function eventsOf(chunks: string[]): unknown[] {
   const text = chunks.join("");
   expect(text.endsWith("\n\n")).toBe(true);
-  return text.slice(0, -2).split("\n\n").map((event) => {
-    expect(event.startsWith("data: ")).toBe(true);
-    const data = event.slice("data: ".length);
-    return data === "[DONE]" ? data : JSON.parse(data);
-  });
+  return text
+    .slice(0, -2)
+    .split("\n\n")
+    .map((event) => {
+      expect(event.startsWith("data: ")).toBe(true);
+      const data = event.slice("data: ".length);
+      return data === "[DONE]" ? data : JSON.parse(data);
+    });
 }
 
-const contentOf = (event: unknown): unknown => (event as { choices?: { delta?: { content?: unknown } }[] }).choices?.[0]?.delta?.content;
+const contentOf = (event: unknown): unknown =>
+  (event as { choices?: { delta?: { content?: unknown } }[] }).choices?.[0]?.delta?.content;
 
 describe("the proxy's relay", { timeout: 20_000 }, () => {
   it("sends the events read in one tick as one write: each event whole, once and in order", async () => {
     const sent = words(200);
-    const port = await proxyFor((socket) => void socket.write(SSE_HEAD + chunk(sent.map((w) => token(w)).join("") + token("", "stop") + DONE) + LAST_CHUNK));
+    const port = await proxyFor(
+      (socket) =>
+        void socket.write(SSE_HEAD + chunk(sent.map((w) => token(w)).join("") + token("", "stop") + DONE) + LAST_CHUNK),
+    );
     const chunks = await streamedChunks(port);
     const events = eventsOf(chunks);
     expect(events.slice(0, -2).map(contentOf)).toEqual(sent);
@@ -135,9 +147,16 @@ describe("the proxy's relay", { timeout: 20_000 }, () => {
 
   it("sends an error after tokens read in the same tick after those tokens, then ends the body", async () => {
     const sent = words(50);
-    const port = await proxyFor((socket) => void socket.write(SSE_HEAD + chunk(sent.map((w) => token(w)).join("") + OVERLOADED) + LAST_CHUNK));
+    const port = await proxyFor(
+      (socket) => void socket.write(SSE_HEAD + chunk(sent.map((w) => token(w)).join("") + OVERLOADED) + LAST_CHUNK),
+    );
     const events = eventsOf(await streamedChunks(port));
     expect(events.slice(0, -1).map(contentOf)).toEqual(sent);
-    expect(events.at(-1)).toEqual({ error: expect.objectContaining({ message: expect.stringContaining("Model is overloaded"), type: "rate_limit_error" }) });
+    expect(events.at(-1)).toEqual({
+      error: expect.objectContaining({
+        message: expect.stringContaining("Model is overloaded"),
+        type: "rate_limit_error",
+      }),
+    });
   });
 });

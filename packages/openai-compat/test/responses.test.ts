@@ -31,18 +31,35 @@ afterEach(async () => {
 
 /** The official client on the adapter: a model URL, or the router. */
 function viaAdapter(model: string): OpenAI {
-  if (model.startsWith("hfkit/router")) return new OpenAI({ baseURL: `${ROUTER}/v1`, apiKey: "hf_test", fetch: createHfFetch({ maxRetries: 0, fetch: toHub }) });
-  return new OpenAI({ baseURL: `${ctx.hub.url}/models/${model}/v1`, apiKey: "hf_test", fetch: createHfFetch({ maxRetries: 0 }) });
+  if (model.startsWith("hfkit/router"))
+    return new OpenAI({
+      baseURL: `${ROUTER}/v1`,
+      apiKey: "hf_test",
+      fetch: createHfFetch({ maxRetries: 0, fetch: toHub }),
+    });
+  return new OpenAI({
+    baseURL: `${ctx.hub.url}/models/${model}/v1`,
+    apiKey: "hf_test",
+    fetch: createHfFetch({ maxRetries: 0 }),
+  });
 }
 
 /** The official client on a proxy in front of the hub (an hf-inference base), or of the router. */
 async function viaProxy(model: string): Promise<OpenAI> {
   const router = model.startsWith("hfkit/router");
-  proxy = await startProxy({ target: router ? ROUTER : ctx.hub.url, maxRetries: 0, ...(router ? { fetch: toHub } : {}) });
+  proxy = await startProxy({
+    target: router ? ROUTER : ctx.hub.url,
+    maxRetries: 0,
+    ...(router ? { fetch: toHub } : {}),
+  });
   return new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: "hf_test" });
 }
 
-async function streamed(client: OpenAI, model: string, extra: Record<string, unknown> = {}): Promise<{ types: string[]; text: string; last: unknown }> {
+async function streamed(
+  client: OpenAI,
+  model: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ types: string[]; text: string; last: unknown }> {
   const stream = await client.responses.create({ model, input: QUESTION, stream: true, ...extra });
   const types: string[] = [];
   let text = "";
@@ -62,7 +79,9 @@ describe.each([
   ["the proxy", viaProxy],
 ])("openai's responses.create through %s", (_name, clientFor) => {
   it.each(MODELS)("%s, not streamed: a response with the answer's text", async (model) => {
-    const out = await within(clientFor(model).then((c) => c.responses.create({ model, input: QUESTION, instructions: "Be brief" })));
+    const out = await within(
+      clientFor(model).then((c) => c.responses.create({ model, input: QUESTION, instructions: "Be brief" })),
+    );
     expect(out.object).toBe("response");
     expect(out.status).toBe("completed");
     expect(out.output_text).toBe(TEXT);
@@ -76,9 +95,17 @@ describe.each([
     ctx.hub.inject({ type: "linger" }, { model });
     const run = await within(clientFor(model).then((c) => streamed(c, model)));
     expect(run.text).toBe(TEXT);
-    expect(run.types.slice(0, 4)).toEqual(["response.created", "response.in_progress", "response.output_item.added", "response.content_part.added"]);
+    expect(run.types.slice(0, 4)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+    ]);
     expect(run.types.at(-1)).toBe("response.completed");
-    expect(run.last).toMatchObject({ type: "response.completed", response: { status: "completed", output_text: TEXT } });
+    expect(run.last).toMatchObject({
+      type: "response.completed",
+      response: { status: "completed", output_text: TEXT },
+    });
     expect(await settled(ctx.hub)).toBe(0);
   });
 
@@ -86,12 +113,16 @@ describe.each([
     const client = await clientFor("hfkit/tgi-3.2");
     const run = await within(streamed(client, "hfkit/tgi-3.2", { tools: [WEATHER] }));
     expect(run.types).toContain("response.function_call_arguments.delta");
-    expect(run.last).toMatchObject({ response: { output: [{ type: "function_call", name: "get_weather", arguments: '{"city":"Paris"}' }] } });
+    expect(run.last).toMatchObject({
+      response: { output: [{ type: "function_call", name: "get_weather", arguments: '{"city":"Paris"}' }] },
+    });
   });
 
   it("bad arguments: the client's BadRequestError naming the field, and nothing sent to the hub", async () => {
     const client = await clientFor("hfkit/tgi-3.2");
-    const error = await within(client.responses.create({ model: "hfkit/tgi-3.2", input: "Hi", temperature: 5 }).catch((e: unknown) => e));
+    const error = await within(
+      client.responses.create({ model: "hfkit/tgi-3.2", input: "Hi", temperature: 5 }).catch((e: unknown) => e),
+    );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.APIError>).param).toBe("temperature");
     expect(ctx.hub.requests).toHaveLength(0);
@@ -108,7 +139,8 @@ describe.each([
     const types: string[] = [];
     const late = await within(
       (async () => {
-        for await (const event of await client.responses.create({ model, input: QUESTION, stream: true })) types.push(event.type);
+        for await (const event of await client.responses.create({ model, input: QUESTION, stream: true }))
+          types.push(event.type);
       })().catch((e: unknown) => e),
     );
     expect(late).toBeInstanceOf(OpenAI.APIError);
@@ -129,7 +161,8 @@ describe("the wire", () => {
       expect(res.headers.get("content-type")).toBe("text/event-stream");
       const frames = (await res.text()).split("\n\n").filter(Boolean);
       expect(frames[0]).toMatch(/^event: response\.created\ndata: \{"type":"response\.created",/);
-      for (const f of frames) expect(JSON.parse(f.split("\ndata: ")[1] ?? "")).toHaveProperty("type", f.slice(7, f.indexOf("\n")));
+      for (const f of frames)
+        expect(JSON.parse(f.split("\ndata: ")[1] ?? "")).toHaveProperty("type", f.slice(7, f.indexOf("\n")));
       expect(frames.at(-1)).toMatch(/^event: response\.completed\n/);
       expect(frames.join()).not.toContain("[DONE]");
     }
@@ -153,28 +186,49 @@ describe("the wire", () => {
 describe("@ai-sdk/huggingface, which calls only /v1/responses", () => {
   const weather = tool({
     description: "The weather in a city",
-    inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
+    inputSchema: jsonSchema<{ city: string }>({
+      type: "object",
+      properties: { city: { type: "string" } },
+      required: ["city"],
+    }),
   });
 
-  it.each(["hfkit/tgi-2.0", "hfkit/tgi-3.2", "hfkit/transformers-chat"])("generateText and streamText through the proxy: %s", async (model) => {
-    proxy = await startProxy({ target: ctx.hub.url, maxRetries: 0 });
-    const huggingface = createHuggingFace({ baseURL: `${proxy.url}/v1`, apiKey: "hf_test" });
-    const out = await within(generateText({ model: huggingface(model), prompt: QUESTION }));
-    expect(out.text).toBe(TEXT);
-    if (model !== "hfkit/transformers-chat") expect(out.usage.totalTokens).toBeGreaterThan(0);
-    const stream = streamText({ model: huggingface(model), prompt: QUESTION });
-    let text = "";
-    for await (const piece of stream.textStream) text += piece;
-    expect(text).toBe(TEXT);
-    expect(await stream.finishReason).toBe("stop");
-    expect(ctx.hub.requests.every((r) => r.headers.authorization === "Bearer hf_test")).toBe(true);
-  });
+  it.each(["hfkit/tgi-2.0", "hfkit/tgi-3.2", "hfkit/transformers-chat"])(
+    "generateText and streamText through the proxy: %s",
+    async (model) => {
+      proxy = await startProxy({ target: ctx.hub.url, maxRetries: 0 });
+      const huggingface = createHuggingFace({ baseURL: `${proxy.url}/v1`, apiKey: "hf_test" });
+      const out = await within(generateText({ model: huggingface(model), prompt: QUESTION }));
+      expect(out.text).toBe(TEXT);
+      if (model !== "hfkit/transformers-chat") expect(out.usage.totalTokens).toBeGreaterThan(0);
+      const stream = streamText({ model: huggingface(model), prompt: QUESTION });
+      let text = "";
+      for await (const piece of stream.textStream) text += piece;
+      expect(text).toBe(TEXT);
+      expect(await stream.finishReason).toBe("stop");
+      expect(ctx.hub.requests.every((r) => r.headers.authorization === "Bearer hf_test")).toBe(true);
+    },
+  );
 
   it("through the adapter (a model URL), with a tool call; and the router, natively", async () => {
-    const huggingface = createHuggingFace({ baseURL: `${ctx.hub.url}/models/hfkit/tgi-3.2/v1`, apiKey: "hf_test", fetch: createHfFetch({ maxRetries: 0 }) });
-    const out = await within(generateText({ model: huggingface("hfkit/tgi-3.2"), prompt: "What is the weather in Paris?", tools: { get_weather: weather } }));
+    const huggingface = createHuggingFace({
+      baseURL: `${ctx.hub.url}/models/hfkit/tgi-3.2/v1`,
+      apiKey: "hf_test",
+      fetch: createHfFetch({ maxRetries: 0 }),
+    });
+    const out = await within(
+      generateText({
+        model: huggingface("hfkit/tgi-3.2"),
+        prompt: "What is the weather in Paris?",
+        tools: { get_weather: weather },
+      }),
+    );
     expect(out.toolCalls).toMatchObject([{ toolName: "get_weather", input: { city: "Paris" } }]);
-    const router = createHuggingFace({ baseURL: `${ROUTER}/v1`, apiKey: "hf_test", fetch: createHfFetch({ maxRetries: 0, fetch: toHub }) });
+    const router = createHuggingFace({
+      baseURL: `${ROUTER}/v1`,
+      apiKey: "hf_test",
+      fetch: createHfFetch({ maxRetries: 0, fetch: toHub }),
+    });
     const stream = streamText({ model: router("hfkit/router-multi"), prompt: QUESTION });
     let text = "";
     for await (const piece of stream.textStream) text += piece;

@@ -23,7 +23,9 @@ afterEach(async () => {
 const client = (baseURL: string, options: Parameters<typeof createHfFetch>[0] = {}) =>
   new OpenAI({ baseURL, apiKey: "hf_test", maxRetries: 0, fetch: createHfFetch({ maxRetries: 0, ...options }) });
 
-function get(path: string): Promise<{ status: number; body: { data?: Array<{ id: string }>; error?: { message: string } } }> {
+function get(
+  path: string,
+): Promise<{ status: number; body: { data?: Array<{ id: string }>; error?: { message: string } } }> {
   return new Promise((resolve, reject) => {
     request(`${proxy!.url}${path}`, (res) => {
       let text = "";
@@ -51,7 +53,10 @@ describe("createHfFetch with HF_INFERENCE_ENDPOINT set", () => {
     expect(out.choices[0]?.message.content).toBe(TEXT);
     const list = await openai.models.list();
     expect(list.data.map((m) => m.id)).toContain("hfkit/router-multi");
-    expect(ctx.hub.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v1/chat/completions", "GET /v1/models"]);
+    expect(ctx.hub.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /v1/chat/completions",
+      "GET /v1/models",
+    ]);
   });
 
   it("the routerUrl option wins over the variable", async () => {

@@ -14,11 +14,15 @@ afterEach(() => proxy?.close());
 
 function raw(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request(`${proxy!.url}${path}`, { method, headers: { "content-type": "application/json", ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (c: string) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      `${proxy!.url}${path}`,
+      { method, headers: { "content-type": "application/json", ...headers } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (c: string) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on("error", reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
@@ -77,21 +81,31 @@ describe("the router as the proxy's target", () => {
     const client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: "k", maxRetries: 0 });
     const out = await client.chat.completions.create({ model: "hfkit/router-multi:novita", messages });
     expect(out.choices[0]?.message.content).toBe(TEXT);
-    expect(ctx.hub.requests.at(-1)).toMatchObject({ path: "/v1/chat/completions", body: { model: "hfkit/router-multi:novita" } });
+    expect(ctx.hub.requests.at(-1)).toMatchObject({
+      path: "/v1/chat/completions",
+      body: { model: "hfkit/router-multi:novita" },
+    });
   });
 });
 
 describe("tolerant chat routes", () => {
-  it.each(["/v1/chat/completions/", "/chat/completions", "/chat/completions/"])("the proxy serves POST %s", async (path) => {
-    proxy = await startProxy({ target: ctx.hub.url, maxRetries: 0 });
-    const res = await within(raw("POST", path, { model: "hfkit/tgi-3.2", messages }));
-    expect(res.status).toBe(200);
-    expect(JSON.parse(res.text).choices[0].message.content).toBe(TEXT);
-    expect((await raw("POST", "/v2/chat/completions", { model: "hfkit/tgi-3.2", messages })).status).toBe(404);
-  });
+  it.each(["/v1/chat/completions/", "/chat/completions", "/chat/completions/"])(
+    "the proxy serves POST %s",
+    async (path) => {
+      proxy = await startProxy({ target: ctx.hub.url, maxRetries: 0 });
+      const res = await within(raw("POST", path, { model: "hfkit/tgi-3.2", messages }));
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.text).choices[0].message.content).toBe(TEXT);
+      expect((await raw("POST", "/v2/chat/completions", { model: "hfkit/tgi-3.2", messages })).status).toBe(404);
+    },
+  );
 
   it("the adapter serves a baseURL without /v1, and a trailing slash", async () => {
-    const client = new OpenAI({ baseURL: `${ctx.hub.url}/endpoints/my-tgi`, apiKey: "k", fetch: createHfFetch({ maxRetries: 0 }) });
+    const client = new OpenAI({
+      baseURL: `${ctx.hub.url}/endpoints/my-tgi`,
+      apiKey: "k",
+      fetch: createHfFetch({ maxRetries: 0 }),
+    });
     const out = await client.chat.completions.create({ model: "tgi", messages });
     expect(out.choices[0]?.message.content).toBe(TEXT);
     expect(ctx.hub.requests.at(-1)?.path).toBe("/endpoints/my-tgi/v1/chat/completions");

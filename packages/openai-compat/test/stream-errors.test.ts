@@ -32,7 +32,10 @@ class Progress {
 /** How the upstream writes "Hel", "lo" and the error: one TCP write, or each write once the client has read the token before. */
 type Script = (socket: Socket, progress: Progress) => Promise<void>;
 const SCRIPTS: [string, Script][] = [
-  ["in one write", async (socket) => void socket.write(SSE_HEAD + chunk(token("Hel") + token("lo") + OVERLOADED) + LAST_CHUNK)],
+  [
+    "in one write",
+    async (socket) => void socket.write(SSE_HEAD + chunk(token("Hel") + token("lo") + OVERLOADED) + LAST_CHUNK),
+  ],
   [
     "in writes spaced by the client's reads",
     async (socket, progress) => {
@@ -54,7 +57,8 @@ afterEach(async () => {
 /** A TGI-like upstream: chat answers by `script`; any other route (the native Responses route) is a bare 404. */
 async function upstream(script: Script, progress: Progress): Promise<string> {
   const up = await rawUpstream(async ({ line, socket }) => {
-    if (!line.includes("/chat/completions")) return void socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+    if (!line.includes("/chat/completions"))
+      return void socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
     await script(socket, progress);
   });
   cleanup.push(() => up.close());
@@ -67,11 +71,16 @@ const clients = {
     cleanup.push(() => proxy.close());
     return new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: "hf_test", maxRetries: 0 });
   },
-  "the adapter": async (url: string) => new OpenAI({ baseURL: `${url}/v1`, apiKey: "hf_test", maxRetries: 0, fetch: createHfFetch({ maxRetries: 0 }) }),
+  "the adapter": async (url: string) =>
+    new OpenAI({ baseURL: `${url}/v1`, apiKey: "hf_test", maxRetries: 0, fetch: createHfFetch({ maxRetries: 0 }) }),
 };
 
 /** Streams a chat (or a response), counting tokens; the text read, and what the loop threw. */
-async function run(client: OpenAI, route: "chat" | "responses", progress: Progress): Promise<{ text: string; error: unknown }> {
+async function run(
+  client: OpenAI,
+  route: "chat" | "responses",
+  progress: Progress,
+): Promise<{ text: string; error: unknown }> {
   let text = "";
   const add = (piece: string): void => {
     text += piece;
@@ -79,9 +88,11 @@ async function run(client: OpenAI, route: "chat" | "responses", progress: Progre
   };
   try {
     if (route === "chat") {
-      for await (const c of await client.chat.completions.create({ model: "tgi", messages, stream: true })) add(c.choices[0]?.delta?.content ?? "");
+      for await (const c of await client.chat.completions.create({ model: "tgi", messages, stream: true }))
+        add(c.choices[0]?.delta?.content ?? "");
     } else {
-      for await (const e of await client.responses.create({ model: "tgi", input: "Hi", stream: true })) add(e.type === "response.output_text.delta" ? e.delta : "");
+      for await (const e of await client.responses.create({ model: "tgi", input: "Hi", stream: true }))
+        add(e.type === "response.output_text.delta" ? e.delta : "");
     }
   } catch (error) {
     return { text, error };
@@ -91,15 +102,18 @@ async function run(client: OpenAI, route: "chat" | "responses", progress: Progre
 
 describe.each(Object.entries(clients))("an error after tokens, through %s", (_name, clientFor) => {
   describe.each(SCRIPTS)("sent %s", (_how, script) => {
-    it.each(["chat", "responses"] as const)("%s: the client reads the tokens, then OpenAI's APIError with the server's message", async (route) => {
-      const progress = new Progress();
-      const client = await clientFor(await upstream(script, progress));
-      const { text, error } = await within(run(client, route, progress), 10_000);
-      expect(text).toBe("Hello");
-      expect(error).toBeInstanceOf(OpenAI.APIError);
-      expect(error).not.toBeInstanceOf(OpenAI.APIConnectionError);
-      expect((error as Error).message).toContain("Model is overloaded");
-    });
+    it.each(["chat", "responses"] as const)(
+      "%s: the client reads the tokens, then OpenAI's APIError with the server's message",
+      async (route) => {
+        const progress = new Progress();
+        const client = await clientFor(await upstream(script, progress));
+        const { text, error } = await within(run(client, route, progress), 10_000);
+        expect(text).toBe("Hello");
+        expect(error).toBeInstanceOf(OpenAI.APIError);
+        expect(error).not.toBeInstanceOf(OpenAI.APIConnectionError);
+        expect((error as Error).message).toContain("Model is overloaded");
+      },
+    );
   });
 });
 
@@ -116,14 +130,25 @@ describe.each(SCRIPTS)("the proxy's raw answer to an error after tokens sent %s"
     socket.on("data", (c: Buffer) => progress.got((seen += c.toString("latin1")).split('"content":').length - 1));
     const response = readResponse(socket);
     const body = JSON.stringify({ model: "tgi", messages, stream: true });
-    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    );
     const res = await within(response, 10_000);
     expect(res.status).toBe(200);
     const events = res.text.split("\n\n").filter(Boolean);
     expect(events.map((e) => JSON.parse(e.slice("data: ".length)) as Record<string, unknown>)).toEqual([
-      expect.objectContaining({ choices: [expect.objectContaining({ delta: expect.objectContaining({ content: "Hel" }) })] }),
-      expect.objectContaining({ choices: [expect.objectContaining({ delta: expect.objectContaining({ content: "lo" }) })] }),
-      { error: expect.objectContaining({ message: expect.stringContaining("Model is overloaded"), type: "rate_limit_error" }) },
+      expect.objectContaining({
+        choices: [expect.objectContaining({ delta: expect.objectContaining({ content: "Hel" }) })],
+      }),
+      expect.objectContaining({
+        choices: [expect.objectContaining({ delta: expect.objectContaining({ content: "lo" }) })],
+      }),
+      {
+        error: expect.objectContaining({
+          message: expect.stringContaining("Model is overloaded"),
+          type: "rate_limit_error",
+        }),
+      },
     ]);
   });
 });

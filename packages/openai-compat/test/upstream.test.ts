@@ -14,7 +14,13 @@ import { messages, within } from "./helpers";
 
 const token = (content: string, finish: string | null = null): string =>
   `data: ${JSON.stringify({ id: "", object: "chat.completion.chunk", created: 1, model: "tgi", choices: [{ index: 0, delta: { role: "assistant", content }, logprobs: null, finish_reason: finish }] })}\n\n`;
-const ANSWER = { id: "x", object: "chat.completion", created: 1, model: "tgi", choices: [{ index: 0, message: { role: "assistant", content: "Paris." }, finish_reason: "stop" }] };
+const ANSWER = {
+  id: "x",
+  object: "chat.completion",
+  created: 1,
+  model: "tgi",
+  choices: [{ index: 0, message: { role: "assistant", content: "Paris." }, finish_reason: "stop" }],
+};
 
 let cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -23,8 +29,12 @@ afterEach(async () => {
 });
 
 /** A loopback server; answers its URL. */
-async function serve(handler: (req: { url: string; headers: IncomingHttpHeaders }, res: ServerResponse) => void): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => req.resume().once("end", () => handler({ url: req.url ?? "/", headers: req.headers }, res)));
+async function serve(
+  handler: (req: { url: string; headers: IncomingHttpHeaders }, res: ServerResponse) => void,
+): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) =>
+    req.resume().once("end", () => handler({ url: req.url ?? "/", headers: req.headers }, res)),
+  );
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   cleanup.push(() => (server.closeAllConnections(), server.close()));
@@ -39,14 +49,17 @@ async function clientOf(target: string): Promise<OpenAI> {
 
 const streamed = async (client: OpenAI): Promise<string> => {
   let text = "";
-  for await (const c of await client.chat.completions.create({ model: "tgi", messages, stream: true })) text += c.choices[0]?.delta?.content ?? "";
+  for await (const c of await client.chat.completions.create({ model: "tgi", messages, stream: true }))
+    text += c.choices[0]?.delta?.content ?? "";
   return text;
 };
 
 describe("the proxy's fetch to its target", { timeout: 20_000 }, () => {
   it("keeps the connection for the next call when a stream's body ends just after [DONE]", async () => {
     const { url, server } = await serve((_req, res) => {
-      res.writeHead(200, { "content-type": "text/event-stream" }).write(token("Paris.") + token("", "stop") + "data: [DONE]\n\n");
+      res
+        .writeHead(200, { "content-type": "text/event-stream" })
+        .write(token("Paris.") + token("", "stop") + "data: [DONE]\n\n");
       setTimeout(() => res.end(), 10);
     });
     let connections = 0;
@@ -78,7 +91,9 @@ describe("the proxy's fetch to its target", { timeout: 20_000 }, () => {
   it("decodes a gzip answer", async () => {
     const { url } = await serve((req, res) => {
       expect(req.headers["accept-encoding"]).toContain("gzip");
-      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync(JSON.stringify(ANSWER)));
+      res
+        .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+        .end(gzipSync(JSON.stringify(ANSWER)));
     });
     const out = await within((await clientOf(url)).chat.completions.create({ model: "tgi", messages }), 5000);
     expect(out.choices[0]?.message.content).toBe("Paris.");

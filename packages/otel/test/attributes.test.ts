@@ -4,7 +4,17 @@ import { requestAttributes, serverAttributes } from "../src/attributes";
 
 describe("requestAttributes", () => {
   it("names each parameter as gen_ai.request.*; max_new_tokens is max_tokens; n only when not 1; stop split", () => {
-    expect(requestAttributes({ temperature: 0, top_k: 40, max_new_tokens: 9, frequency_penalty: 0.1, presence_penalty: -0.2, n: 3, stop: "a,b" })).toEqual({
+    expect(
+      requestAttributes({
+        temperature: 0,
+        top_k: 40,
+        max_new_tokens: 9,
+        frequency_penalty: 0.1,
+        presence_penalty: -0.2,
+        n: 3,
+        stop: "a,b",
+      }),
+    ).toEqual({
       "gen_ai.request.temperature": 0,
       "gen_ai.request.top_k": 40,
       "gen_ai.request.max_tokens": 9,

@@ -6,18 +6,54 @@ import type { CallEvent } from "@hfkit/inference";
 import { describe, expect, it } from "vitest";
 import { ms, record } from "./helpers";
 
-const start = (call: number, model: string, time = Date.now()): CallEvent => ({ type: "start", call, operation: "chat", model, stream: false, parameters: {}, time });
-const attempt = (call: number, durationMs = 1, status = 200): CallEvent => ({ type: "attempt", call, attempt: 1, status, durationMs, host: "router.huggingface.co" });
-const end = (call: number, durationMs = 5): CallEvent => ({ type: "end", call, durationMs, chunks: 1, finishReasons: ["stop"], attempts: 1 });
+const start = (call: number, model: string, time = Date.now()): CallEvent => ({
+  type: "start",
+  call,
+  operation: "chat",
+  model,
+  stream: false,
+  parameters: {},
+  time,
+});
+const attempt = (call: number, durationMs = 1, status = 200): CallEvent => ({
+  type: "attempt",
+  call,
+  attempt: 1,
+  status,
+  durationMs,
+  host: "router.huggingface.co",
+});
+const end = (call: number, durationMs = 5): CallEvent => ({
+  type: "end",
+  call,
+  durationMs,
+  chunks: 1,
+  finishReasons: ["stop"],
+  attempts: 1,
+});
 
 describe("events by hand", () => {
   it("a loading wait: the retry event carries the server's estimate, in ms", () => {
     const r = record();
     r.observe(start(1, "m"));
-    r.observe({ type: "retry", call: 1, attempt: 1, reason: "loading", delayMs: 1000, status: 503, estimatedTime: 12.5 });
+    r.observe({
+      type: "retry",
+      call: 1,
+      attempt: 1,
+      reason: "loading",
+      delayMs: 1000,
+      status: 503,
+      estimatedTime: 12.5,
+    });
     r.observe(end(1));
     expect(r.calls()[0]?.events.map((e) => e.attributes)).toEqual([
-      { "hfkit.retry.attempt": 1, "hfkit.retry.reason": "loading", "hfkit.retry.delay_ms": 1000, "http.response.status_code": 503, "hfkit.retry.loading_estimate_ms": 12500 },
+      {
+        "hfkit.retry.attempt": 1,
+        "hfkit.retry.reason": "loading",
+        "hfkit.retry.delay_ms": 1000,
+        "http.response.status_code": 503,
+        "hfkit.retry.loading_estimate_ms": 12500,
+      },
     ]);
   });
 
@@ -45,7 +81,15 @@ describe("events by hand", () => {
   it("two calls interleaved: each event goes to its own call's span", () => {
     const r = record();
     const t = Date.now();
-    for (const event of [start(1, "a", t), start(2, "b", t + 1), attempt(2, 1, 500), attempt(1), end(2, 30), end(1, 50)]) r.observe(event);
+    for (const event of [
+      start(1, "a", t),
+      start(2, "b", t + 1),
+      attempt(2, 1, 500),
+      attempt(1),
+      end(2, 30),
+      end(1, 50),
+    ])
+      r.observe(event);
     const byName = new Map(r.calls().map((c) => [c.name, c]));
     expect([...byName.keys()].sort()).toEqual(["chat a", "chat b"]);
     expect(r.attemptsOf(byName.get("chat a")!).map((a) => a.attributes["http.response.status_code"])).toEqual([200]);

@@ -15,7 +15,12 @@ class StackContext implements ContextManager {
   active(): Context {
     return this.stack.at(-1) ?? ROOT_CONTEXT;
   }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     this.stack.push(ctx);
     try {
       return fn.call(thisArg, ...args);
@@ -70,5 +75,7 @@ it("uses the global providers registered after withTelemetry() was made, under t
   expect(call?.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
   expect(call?.spanContext().traceId).toBe(parent.spanContext().traceId);
   const { resourceMetrics } = await reader.collect();
-  expect(resourceMetrics.scopeMetrics.flatMap((s) => s.metrics.map((m) => m.descriptor.name))).toContain("gen_ai.client.operation.duration");
+  expect(resourceMetrics.scopeMetrics.flatMap((s) => s.metrics.map((m) => m.descriptor.name))).toContain(
+    "gen_ai.client.operation.duration",
+  );
 });

@@ -2,7 +2,12 @@
 import type { CallEvent } from "@hfkit/inference";
 import { type Attributes, SpanKind } from "@opentelemetry/api";
 import { type DataPoint, type Histogram, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { type TelemetryOptions, withTelemetry } from "../src/index";
 
 /** A reader collected by hand (`collect()`), the cumulative view of every histogram. */
@@ -45,7 +50,8 @@ export function record(options: Omit<TelemetryOptions, "tracerProvider" | "meter
     },
     spans,
     calls: () => spans().filter((s) => s.name !== "hfkit.attempt"),
-    attemptsOf: (call) => spans().filter((s) => s.name === "hfkit.attempt" && s.parentSpanContext?.spanId === call.spanContext().spanId),
+    attemptsOf: (call) =>
+      spans().filter((s) => s.name === "hfkit.attempt" && s.parentSpanContext?.spanId === call.spanContext().spanId),
     points: async (name) => {
       const { resourceMetrics } = await reader.collect();
       const metric = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === name);
@@ -61,5 +67,8 @@ export const CLIENT = SpanKind.CLIENT;
 
 /** Every attribute a span, its events and the metrics carry, as one string to search. */
 export function everything(spans: ReadableSpan[], points: Array<{ attributes: Attributes }>): string {
-  return JSON.stringify([spans.map((s) => [s.name, s.attributes, s.events.map((e) => [e.name, e.attributes]), s.status]), points.map((p) => p.attributes)]);
+  return JSON.stringify([
+    spans.map((s) => [s.name, s.attributes, s.events.map((e) => [e.name, e.attributes]), s.status]),
+    points.map((p) => p.attributes),
+  ]);
 }

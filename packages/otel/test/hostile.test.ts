@@ -31,8 +31,14 @@ function answer(body: { stream?: boolean; messages: unknown[] }, res: ServerResp
   const model = modelOf();
   if (body.stream) {
     res.writeHead(200, { "content-type": "text/event-stream" });
-    const chunk = (delta: object, finish: string | null) => ({ id: "x", object: "chat.completion.chunk", model, choices: [{ index: 0, delta, finish_reason: finish }] });
-    for (const c of [chunk({ role: "assistant", content: "Hi" }, null), chunk({}, hostile("finish"))]) res.write(`data: ${JSON.stringify(c)}\n\n`);
+    const chunk = (delta: object, finish: string | null) => ({
+      id: "x",
+      object: "chat.completion.chunk",
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    for (const c of [chunk({ role: "assistant", content: "Hi" }, null), chunk({}, hostile("finish"))])
+      res.write(`data: ${JSON.stringify(c)}\n\n`);
     return void res.end("data: [DONE]\n\n");
   }
   // The tool runner's first step: the model asks for a tool it made up from the key, and for a declared one.
@@ -45,7 +51,15 @@ function answer(body: { stream?: boolean; messages: unknown[] }, res: ServerResp
   const finish = calling ? "tool_calls" : hostile("finish");
   const usage = { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 };
   res.writeHead(200, { "content-type": "application/json" });
-  res.end(JSON.stringify({ id: "x", object: "chat.completion", model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
+  res.end(
+    JSON.stringify({
+      id: "x",
+      object: "chat.completion",
+      model,
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage,
+    }),
+  );
 }
 
 beforeAll(async () => {
@@ -64,12 +78,20 @@ const options = (r: Recorded): Options => ({ endpointUrl: url, backend: "openai"
 /** Every string of a span's name, attributes, events and status, and of the metrics' attributes. */
 function strings(spans: ReadableSpan[], points: Array<{ attributes: Attributes }>): string[] {
   const values = (a: Attributes | undefined): unknown[] => Object.values(a ?? {}).flat();
-  const all = spans.flatMap((s) => [s.name, s.status.message, ...values(s.attributes), ...s.events.flatMap((e) => [e.name, ...values(e.attributes)])]);
+  const all = spans.flatMap((s) => [
+    s.name,
+    s.status.message,
+    ...values(s.attributes),
+    ...s.events.flatMap((e) => [e.name, ...values(e.attributes)]),
+  ]);
   return [...all, ...points.flatMap((p) => values(p.attributes))].filter((v): v is string => typeof v === "string");
 }
 
 async function expectSafe(r: Recorded): Promise<void> {
-  const points = [...(await r.points("gen_ai.client.operation.duration")), ...(await r.points("gen_ai.client.token.usage"))];
+  const points = [
+    ...(await r.points("gen_ai.client.operation.duration")),
+    ...(await r.points("gen_ai.client.token.usage")),
+  ];
   expect(points.length).toBeGreaterThan(0);
   for (const text of strings(r.spans(), points)) expect(text.length).toBeLessThanOrEqual(200);
   const json = everything(r.spans(), points);
@@ -110,11 +132,14 @@ describe("a hostile server's words in spans and metrics", () => {
     let n = 0;
     modelOf = () => `model-${n++}`;
     try {
-      for (let i = 0; i < 100; i++) await chatCompletion({ accessToken: KEY, model: "org/model", messages }, options(r));
+      for (let i = 0; i < 100; i++)
+        await chatCompletion({ accessToken: KEY, model: "org/model", messages }, options(r));
     } finally {
       modelOf = () => hostile("model");
     }
-    const named = new Set((await r.points("gen_ai.client.operation.duration")).map((p) => p.attributes["gen_ai.response.model"]));
+    const named = new Set(
+      (await r.points("gen_ai.client.operation.duration")).map((p) => p.attributes["gen_ai.response.model"]),
+    );
     expect(named.size).toBe(33);
     expect(named).toContain("other");
     expect(named).toContain("model-31");

@@ -2,7 +2,15 @@
  * withTelemetry() with the real OpenTelemetry SDK, on real hfkit calls against the mock hub: the call span, its
  * attempt spans, retry and failover events, the four GenAI client metrics, and no text anywhere.
  */
-import { type CallEvent, chatCompletion, chatCompletionStream, InferenceClient, type Options, runTools, textGeneration } from "@hfkit/inference";
+import {
+  type CallEvent,
+  chatCompletion,
+  chatCompletionStream,
+  InferenceClient,
+  type Options,
+  runTools,
+  textGeneration,
+} from "@hfkit/inference";
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -22,14 +30,32 @@ beforeAll(async () => {
 afterAll(() => hub.close());
 beforeEach(() => hub.reset());
 
-const endpoint = (r: Recorded, more: Options = {}): Options => ({ endpointUrl: `${hub.url}/models/${MODEL}`, maxRetries: 0, logger: { warn() {} }, observe: r.observe, ...more });
+const endpoint = (r: Recorded, more: Options = {}): Options => ({
+  endpointUrl: `${hub.url}/models/${MODEL}`,
+  maxRetries: 0,
+  logger: { warn() {} },
+  observe: r.observe,
+  ...more,
+});
 const endOf = (events: CallEvent[]) => events.find((e) => e.type === "end") as Extract<CallEvent, { type: "end" }>;
 const server = () => ({ "server.address": host.hostname, "server.port": Number(host.port) });
 
 describe("a call's span", () => {
   it("a whole chat: one CLIENT span named `chat <model>` with the request, response, usage and server, timed by the events", async () => {
     const r = record();
-    const out = await chatCompletion({ accessToken: TOKEN, model: MODEL, messages, temperature: 0.5, top_p: 0.9, max_tokens: 20, seed: 7, stop: ["END", "STOP"] }, endpoint(r));
+    const out = await chatCompletion(
+      {
+        accessToken: TOKEN,
+        model: MODEL,
+        messages,
+        temperature: 0.5,
+        top_p: 0.9,
+        max_tokens: 20,
+        seed: 7,
+        stop: ["END", "STOP"],
+      },
+      endpoint(r),
+    );
     const [span, ...others] = r.calls();
     expect(others).toEqual([]);
     expect(span?.name).toBe(`chat ${MODEL}`);
@@ -68,7 +94,12 @@ describe("a call's span", () => {
     expect(more).toEqual([]);
     expect(attempt?.kind).toBe(CLIENT);
     expect(attempt?.spanContext().traceId).toBe(call?.spanContext().traceId);
-    expect(attempt?.attributes).toMatchObject({ "http.response.status_code": 200, "hfkit.attempt": 1, "hfkit.backend": "tgi", ...server() });
+    expect(attempt?.attributes).toMatchObject({
+      "http.response.status_code": 200,
+      "hfkit.attempt": 1,
+      "hfkit.backend": "tgi",
+      ...server(),
+    });
     expect(attempt?.attributes["error.type"]).toBeUndefined();
     expect(ms(attempt!.startTime)).toBeGreaterThanOrEqual(ms(call!.startTime) - 0.001);
     expect(ms(attempt!.endTime)).toBeLessThanOrEqual(ms(call!.endTime) + 0.001);
@@ -79,7 +110,11 @@ describe("a call's span", () => {
 
   it("a stream with usage: tokens, finish reasons, the time to the first chunk and the chunks counted", async () => {
     const r = record();
-    for await (const chunk of chatCompletionStream({ accessToken: TOKEN, model: MODEL, messages, stream_options: { include_usage: true } }, endpoint(r))) void chunk;
+    for await (const chunk of chatCompletionStream(
+      { accessToken: TOKEN, model: MODEL, messages, stream_options: { include_usage: true } },
+      endpoint(r),
+    ))
+      void chunk;
     const end = endOf(r.events);
     const first = r.events.find((e) => e.type === "first-chunk") as Extract<CallEvent, { type: "first-chunk" }>;
     const [span] = r.calls();
@@ -101,14 +136,29 @@ describe("a call's span", () => {
     await chatCompletion({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r, { maxRetries: 1 }));
     const [call] = r.calls();
     const attempts = r.attemptsOf(call!).sort((a, b) => ms(a.startTime) - ms(b.startTime));
-    expect(attempts.map((a) => [a.attributes["hfkit.attempt"], a.attributes["http.response.status_code"], a.attributes["error.type"], a.status.code])).toEqual([
+    expect(
+      attempts.map((a) => [
+        a.attributes["hfkit.attempt"],
+        a.attributes["http.response.status_code"],
+        a.attributes["error.type"],
+        a.status.code,
+      ]),
+    ).toEqual([
       [1, 429, "429", SpanStatusCode.ERROR],
       [2, 200, undefined, SpanStatusCode.UNSET],
     ]);
     expect(ms(attempts[0]!.endTime)).toBeLessThanOrEqual(ms(attempts[1]!.startTime) + 0.001);
     const retry = r.events.find((e) => e.type === "retry") as Extract<CallEvent, { type: "retry" }>;
     expect(call?.events.map((e) => [e.name, e.attributes])).toEqual([
-      ["hfkit.retry", { "hfkit.retry.attempt": 1, "hfkit.retry.reason": "rate-limit", "hfkit.retry.delay_ms": retry.delayMs, "http.response.status_code": 429 }],
+      [
+        "hfkit.retry",
+        {
+          "hfkit.retry.attempt": 1,
+          "hfkit.retry.reason": "rate-limit",
+          "hfkit.retry.delay_ms": retry.delayMs,
+          "http.response.status_code": 429,
+        },
+      ],
     ]);
     expect(call?.attributes["hfkit.attempts"]).toBe(2);
     expect(call?.status.code).toBe(SpanStatusCode.UNSET);
@@ -117,7 +167,9 @@ describe("a call's span", () => {
   it("an error: status ERROR, error.type the error's class, no usage", async () => {
     const r = record();
     hub.inject({ type: "serverError", status: 500 });
-    const error = await chatCompletion({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r)).catch((e: unknown) => e as Error);
+    const error = await chatCompletion({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r)).catch(
+      (e: unknown) => e as Error,
+    );
     const [call] = r.calls();
     expect(error.name).toBe("ServerError");
     expect(call?.status).toEqual({ code: SpanStatusCode.ERROR, message: "ServerError" });
@@ -130,7 +182,11 @@ describe("a call's span", () => {
     const r = record();
     hub.inject({ type: "stall", afterChunks: 0 }, { times: 1 });
     await (async () => {
-      for await (const _ of chatCompletionStream({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r, { firstChunkTimeout: 50 }))) void _;
+      for await (const _ of chatCompletionStream(
+        { accessToken: TOKEN, model: MODEL, messages },
+        endpoint(r, { firstChunkTimeout: 50 }),
+      ))
+        void _;
     })().catch(() => {});
     const [call] = r.calls();
     expect(call?.attributes).toMatchObject({ "error.type": "TimeoutError", "hfkit.timeout.kind": "first-chunk" });
@@ -145,30 +201,60 @@ describe("a call's span", () => {
     const [call] = r.calls();
     expect(call?.name).toBe("chat hfkit/router-multi");
     expect(call?.events.map((e) => [e.name, e.attributes])).toEqual([
-      ["hfkit.failover", { "hfkit.failover.from": "hfkit/router-multi:together", "hfkit.failover.to": "hfkit/router-multi:novita", "hfkit.failover.reason": "server-error", "hfkit.failover.error": "ServerError" }],
+      [
+        "hfkit.failover",
+        {
+          "hfkit.failover.from": "hfkit/router-multi:together",
+          "hfkit.failover.to": "hfkit/router-multi:novita",
+          "hfkit.failover.reason": "server-error",
+          "hfkit.failover.error": "ServerError",
+        },
+      ],
     ]);
     expect(call?.attributes).toMatchObject({ "hfkit.provider": "novita", "hfkit.attempts": 2 });
     expect(call?.status.code).toBe(SpanStatusCode.UNSET);
-    expect(r.attemptsOf(call!).map((a) => a.attributes["http.response.status_code"]).sort()).toEqual([200, 502]);
+    expect(
+      r
+        .attemptsOf(call!)
+        .map((a) => a.attributes["http.response.status_code"])
+        .sort(),
+    ).toEqual([200, 502]);
   });
 
   it("textGeneration: `text_completion`, max_new_tokens as gen_ai.request.max_tokens, named by the operation alone without a model", async () => {
     const r = record();
-    await textGeneration({ accessToken: TOKEN, inputs: PROMPT, parameters: { max_new_tokens: 5, temperature: 0.2 } }, endpoint(r, { backend: "tgi" }));
+    await textGeneration(
+      { accessToken: TOKEN, inputs: PROMPT, parameters: { max_new_tokens: 5, temperature: 0.2 } },
+      endpoint(r, { backend: "tgi" }),
+    );
     const [call] = r.calls();
     expect(call?.name).toBe("text_completion");
-    expect(call?.attributes).toMatchObject({ "gen_ai.operation.name": "text_completion", "gen_ai.request.max_tokens": 5, "gen_ai.request.temperature": 0.2 });
+    expect(call?.attributes).toMatchObject({
+      "gen_ai.operation.name": "text_completion",
+      "gen_ai.request.max_tokens": 5,
+      "gen_ai.request.temperature": 0.2,
+    });
     expect(call?.attributes["gen_ai.request.model"]).toBeUndefined();
   });
 
   it("featureExtraction: an `embeddings <model>` span, the duration metric, no chunk or token metrics", async () => {
     const r = record();
-    const client = new InferenceClient(TOKEN, { baseUrl: `${hub.url}/hf-inference`, maxRetries: 0, observe: r.observe });
+    const client = new InferenceClient(TOKEN, {
+      baseUrl: `${hub.url}/hf-inference`,
+      maxRetries: 0,
+      observe: r.observe,
+    });
     await client.featureExtraction({ model: "hfkit/feature-extraction", inputs: PROMPT });
     const [call] = r.calls();
     expect(call?.name).toBe("embeddings hfkit/feature-extraction");
-    expect(call?.attributes).toMatchObject({ "gen_ai.operation.name": "embeddings", "gen_ai.request.model": "hfkit/feature-extraction", "hfkit.attempts": 1 });
-    expect((await r.points("gen_ai.client.operation.duration")).map((p) => p.attributes["gen_ai.operation.name"])).toEqual(["embeddings"]);
+    expect(call?.attributes).toMatchObject({
+      "gen_ai.operation.name": "embeddings",
+      "gen_ai.request.model": "hfkit/feature-extraction",
+      "hfkit.attempts": 1,
+    });
+    expect(
+      (await r.points("gen_ai.client.operation.duration")).map((p) => p.attributes["gen_ai.operation.name"]),
+    ).toEqual(["embeddings"]);
     expect(await r.points("gen_ai.client.operation.time_to_first_chunk")).toEqual([]);
     expect(JSON.stringify(call?.attributes)).not.toContain("private question");
   });
@@ -195,7 +281,13 @@ describe("the metrics", () => {
   it("a whole chat: the duration and the tokens (input and output), with the conventions' attributes; no chunk metrics", async () => {
     const r = record();
     const out = await chatCompletion({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r));
-    const attributes = { "gen_ai.operation.name": "chat", "gen_ai.provider.name": "huggingface", "gen_ai.request.model": MODEL, "gen_ai.response.model": out.model, ...server() };
+    const attributes = {
+      "gen_ai.operation.name": "chat",
+      "gen_ai.provider.name": "huggingface",
+      "gen_ai.request.model": MODEL,
+      "gen_ai.response.model": out.model,
+      ...server(),
+    };
     const [duration, ...more] = await r.points("gen_ai.client.operation.duration");
     expect(more).toEqual([]);
     expect(duration?.attributes).toEqual(attributes);
@@ -212,7 +304,11 @@ describe("the metrics", () => {
 
   it("a stream: the time to the first chunk once, the time per chunk once for each chunk after the first", async () => {
     const r = record();
-    for await (const chunk of chatCompletionStream({ accessToken: TOKEN, model: MODEL, messages, stream_options: { include_usage: true } }, endpoint(r))) void chunk;
+    for await (const chunk of chatCompletionStream(
+      { accessToken: TOKEN, model: MODEL, messages, stream_options: { include_usage: true } },
+      endpoint(r),
+    ))
+      void chunk;
     const end = endOf(r.events);
     const first = r.events.find((e) => e.type === "first-chunk") as Extract<CallEvent, { type: "first-chunk" }>;
     const [ttfc] = await r.points("gen_ai.client.operation.time_to_first_chunk");
@@ -221,7 +317,10 @@ describe("the metrics", () => {
     const [perChunk] = await r.points("gen_ai.client.operation.time_per_output_chunk");
     expect(perChunk?.value.count).toBe(end.chunks - 1);
     expect(perChunk?.value.sum).toBeCloseTo(((end.timePerChunkMs ?? NaN) * (end.chunks - 1)) / 1000, 6);
-    expect((await r.points("gen_ai.client.token.usage")).map((p) => p.value.sum)).toEqual([end.usage?.input, end.usage?.output]);
+    expect((await r.points("gen_ai.client.token.usage")).map((p) => p.value.sum)).toEqual([
+      end.usage?.input,
+      end.usage?.output,
+    ]);
   });
 
   it("a failed call: the duration carries error.type; no tokens", async () => {
@@ -229,7 +328,13 @@ describe("the metrics", () => {
     hub.inject({ type: "serverError", status: 500 });
     await chatCompletion({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r)).catch(() => {});
     const [duration] = await r.points("gen_ai.client.operation.duration");
-    expect(duration?.attributes).toEqual({ "gen_ai.operation.name": "chat", "gen_ai.provider.name": "huggingface", "gen_ai.request.model": MODEL, ...server(), "error.type": "ServerError" });
+    expect(duration?.attributes).toEqual({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.provider.name": "huggingface",
+      "gen_ai.request.model": MODEL,
+      ...server(),
+      "error.type": "ServerError",
+    });
     expect(await r.points("gen_ai.client.token.usage")).toEqual([]);
   });
 });
@@ -239,12 +344,21 @@ describe("what it never does", () => {
     const r = record();
     const out = await chatCompletion({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r));
     let streamed = "";
-    for await (const chunk of chatCompletionStream({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r))) streamed += chunk.choices[0]?.delta?.content ?? "";
+    for await (const chunk of chatCompletionStream({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r)))
+      streamed += chunk.choices[0]?.delta?.content ?? "";
     await textGeneration({ accessToken: TOKEN, inputs: PROMPT }, endpoint(r, { backend: "tgi" }));
-    const points = (await Promise.all(["gen_ai.client.operation.duration", "gen_ai.client.token.usage"].map((name) => r.points(name)))).flat();
+    const points = (
+      await Promise.all(["gen_ai.client.operation.duration", "gen_ai.client.token.usage"].map((name) => r.points(name)))
+    ).flat();
     const all = everything(r.spans(), points);
     expect(r.spans()).toHaveLength(6);
-    for (const secret of ["private question", "Paris", TOKEN, out.choices[0]?.message.content?.slice(0, 12), streamed.trim().slice(0, 12)]) {
+    for (const secret of [
+      "private question",
+      "Paris",
+      TOKEN,
+      out.choices[0]?.message.content?.slice(0, 12),
+      streamed.trim().slice(0, 12),
+    ]) {
       expect(secret).toBeTruthy();
       expect(all).not.toContain(secret);
     }
@@ -252,8 +366,14 @@ describe("what it never does", () => {
 
   it("never throws into the call: events of an unknown call, or a provider that throws, are dropped", async () => {
     const r = record();
-    expect(() => r.observe({ type: "end", call: -1, durationMs: 1, chunks: 0, finishReasons: [], attempts: 0 })).not.toThrow();
-    const broken = { getTracer: () => { throw new Error("tracer down"); } };
+    expect(() =>
+      r.observe({ type: "end", call: -1, durationMs: 1, chunks: 0, finishReasons: [], attempts: 0 }),
+    ).not.toThrow();
+    const broken = {
+      getTracer: () => {
+        throw new Error("tracer down");
+      },
+    };
     const { withTelemetry } = await import("../src/index");
     const telemetry = withTelemetry({ tracerProvider: broken });
     const events: string[] = [];
@@ -266,7 +386,10 @@ describe("what it never does", () => {
         thrown.push(error); // hfkit would drop it: the test must see it
       }
     };
-    const out = await chatCompletion({ accessToken: TOKEN, messages }, { endpointUrl: `${hub.url}/models/${MODEL}`, observe });
+    const out = await chatCompletion(
+      { accessToken: TOKEN, messages },
+      { endpointUrl: `${hub.url}/models/${MODEL}`, observe },
+    );
     expect(out.choices[0]?.message.content).toBeTruthy();
     expect(events).toEqual(["start", "attempt", "first-chunk", "end"]);
     expect(thrown).toEqual([]);
@@ -291,13 +414,22 @@ describe("a stream that waited for a loading model and retried a 5xx", () => {
     hub.inject({ type: "loading", estimatedTime: 0.001, durationMs: 60_000 }, { model: MODEL, times: 1 });
     hub.inject({ type: "serverError", status: 502 }, { model: MODEL, times: 1 });
     let text = "";
-    for await (const chunk of chatCompletionStream({ accessToken: TOKEN, model: MODEL, messages, stream_options: { include_usage: true } }, endpoint(r, { maxRetries: 1 }))) {
+    for await (const chunk of chatCompletionStream(
+      { accessToken: TOKEN, model: MODEL, messages, stream_options: { include_usage: true } },
+      endpoint(r, { maxRetries: 1 }),
+    )) {
       text += chunk.choices[0]?.delta?.content ?? "";
     }
     expect(text.length).toBeGreaterThan(0);
     const [call, ...others] = r.calls();
     expect(others).toEqual([]);
-    expect(call?.attributes).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": MODEL, "hfkit.stream": true, "hfkit.attempts": 3, "gen_ai.response.finish_reasons": ["stop"] });
+    expect(call?.attributes).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": MODEL,
+      "hfkit.stream": true,
+      "hfkit.attempts": 3,
+      "gen_ai.response.finish_reasons": ["stop"],
+    });
     expect(call?.attributes["gen_ai.usage.output_tokens"]).toBeGreaterThan(0);
     const attempts = r.attemptsOf(call!);
     expect(attempts.map((a) => a.attributes["http.response.status_code"])).toEqual([503, 502, 200]);
@@ -305,14 +437,20 @@ describe("a stream that waited for a loading model and retried a 5xx", () => {
       ["hfkit.retry", "loading"],
       ["hfkit.retry", "server-error"],
     ]);
-    expect(everything(r.spans(), await r.points("gen_ai.client.token.usage"))).not.toMatch(/private question|hf_otel_secret/);
+    expect(everything(r.spans(), await r.points("gen_ai.client.token.usage"))).not.toMatch(
+      /private question|hf_otel_secret/,
+    );
   });
 
   it("a stall before the first chunk: error.type TimeoutError, the limit's kind beside it", async () => {
     const r = record();
     hub.inject({ type: "stall", afterChunks: 0 }, { model: MODEL, times: 1 });
     const error = await (async () => {
-      for await (const _ of chatCompletionStream({ accessToken: TOKEN, model: MODEL, messages }, endpoint(r, { stallTimeout: 50, firstChunkTimeout: 60_000 }))) void _;
+      for await (const _ of chatCompletionStream(
+        { accessToken: TOKEN, model: MODEL, messages },
+        endpoint(r, { stallTimeout: 50, firstChunkTimeout: 60_000 }),
+      ))
+        void _;
     })().catch((e: unknown) => e);
     expect((error as Error).name).toBe("TimeoutError");
     const [call] = r.calls();
@@ -327,12 +465,23 @@ describe("the tool runner", () => {
   it("each step is a chat span; each tool call an `execute_tool {name}` span with the tool's name, call id and outcome", async () => {
     const r = record();
     const tools = [
-      { name: "weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, run: () => Promise.reject(new Error(`down for ${TOKEN}`)) },
+      {
+        name: "weather",
+        parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        run: () => Promise.reject(new Error(`down for ${TOKEN}`)),
+      },
     ];
-    const run = await runTools({ accessToken: TOKEN, messages, tools }, { endpointUrl: `${hub.url}/models/hfkit/vllm`, backend: "openai", maxRetries: 0, observe: r.observe });
+    const run = await runTools(
+      { accessToken: TOKEN, messages, tools },
+      { endpointUrl: `${hub.url}/models/hfkit/vllm`, backend: "openai", maxRetries: 0, observe: r.observe },
+    );
     const [result] = run.steps[0]?.results ?? [];
     const spans = r.spans();
-    expect(spans.map((s) => s.name).filter((n) => n !== "hfkit.attempt")).toEqual(["chat", "execute_tool weather", "chat"]);
+    expect(spans.map((s) => s.name).filter((n) => n !== "hfkit.attempt")).toEqual([
+      "chat",
+      "execute_tool weather",
+      "chat",
+    ]);
     const tool = spans.find((s) => s.name === "execute_tool weather");
     expect(tool?.kind).toBe(SpanKind.INTERNAL);
     expect(tool?.attributes).toEqual({

@@ -25,7 +25,8 @@ export async function runApp(sdk, hubUrl) {
     relayError: await readRelay(relayResponse(sdk, client, "error")),
     // A task and the Responses API: in Node, Deno and Bun each is loaded on its first call (dist/node/).
     task: await client.featureExtraction({ model: "hfkit/feature-extraction", inputs: "Paris" }),
-    responses: (await client.responses({ model: MODELS.chat, input: MESSAGES[0].content, max_output_tokens: 50 })).output_text,
+    responses: (await client.responses({ model: MODELS.chat, input: MESSAGES[0].content, max_output_tokens: 50 }))
+      .output_text,
   };
 }
 
@@ -52,7 +53,14 @@ export async function readRelay(response) {
     if (data.error) error = data.error;
     else text += data.choices[0]?.delta?.content ?? "";
   }
-  return { status: response.status, contentType: response.headers.get("content-type"), events: events.length, text, last, error };
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    events: events.length,
+    text,
+    last,
+    error,
+  };
 }
 
 async function streamChat(client, model) {
@@ -69,7 +77,11 @@ async function streamChat(client, model) {
 async function streamError(sdk, client) {
   let yielded = 0;
   try {
-    for await (const _chunk of client.chatCompletionStream({ model: MODELS.invalid, messages: MESSAGES, max_tokens: 5000 })) {
+    for await (const _chunk of client.chatCompletionStream({
+      model: MODELS.invalid,
+      messages: MESSAGES,
+      max_tokens: 5000,
+    })) {
       yielded++;
     }
     return { thrown: false, yielded };

@@ -24,7 +24,9 @@ async function serveApp(script: string, body = ""): Promise<{ server: Server; ur
   const html = `<!doctype html><meta charset="utf-8"><title>hfkit</title><link rel="icon" href="data:,">${body}<script type="module" src="/app.js"></script>`;
   const server = createServer((req, res) => {
     const isScript = req.url === "/app.js";
-    res.writeHead(isScript || req.url === "/" ? 200 : 404, { "content-type": isScript ? "text/javascript" : "text/html" });
+    res.writeHead(isScript || req.url === "/" ? 200 : 404, {
+      "content-type": isScript ? "text/javascript" : "text/html",
+    });
     res.end(isScript ? script : html);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -53,7 +55,10 @@ it("headless Chromium runs the app cross-origin: preflights pass, no User-Agent 
   await page.goto(site.url);
   await page.waitForFunction(() => "runApp" in window);
   type PageResult = AppResult & { headerNames: string[] };
-  const result = await page.evaluate((hubUrl) => (window as unknown as { runApp(url: string): Promise<PageResult> }).runApp(hubUrl), hub.url);
+  const result = await page.evaluate(
+    (hubUrl) => (window as unknown as { runApp(url: string): Promise<PageResult> }).runApp(hubUrl),
+    hub.url,
+  );
 
   expect(result.runtime).toMatch(/HeadlessChrome|Chrome\//);
   await expectAppWorked(result, hub);
@@ -75,7 +80,9 @@ it("the browser snippet of docs/runtimes.md streams the answer into the page", a
   snippetSite = await serveApp(code, '<pre id="answer"></pre>');
   const page = await browser.newPage();
   await page.goto(snippetSite.url);
-  await page.waitForFunction((text) => document.querySelector("#answer")?.textContent === text, DEFAULT_TEXT, { timeout: 20_000 });
+  await page.waitForFunction((text) => document.querySelector("#answer")?.textContent === text, DEFAULT_TEXT, {
+    timeout: 20_000,
+  });
   for (const agent of chatUserAgents(hub)) expect(agent).toMatch(/^Mozilla\/5\.0 /);
   await page.close();
 });

@@ -23,7 +23,17 @@ export async function bundle(appDir: string, entry: string, options: BuildOption
 }
 
 /** How a Worker is bundled (wrangler's conditions), and a Vercel edge function (Next.js' conditions). */
-export const WORKERD: BuildOptions = { platform: "neutral", format: "esm", conditions: ["workerd", "worker", "browser"], mainFields: ["module", "main"] };
-export const EDGE: BuildOptions = { platform: "neutral", format: "iife", conditions: ["edge-light", "worker", "browser"], mainFields: ["module", "main"] };
+export const WORKERD: BuildOptions = {
+  platform: "neutral",
+  format: "esm",
+  conditions: ["workerd", "worker", "browser"],
+  mainFields: ["module", "main"],
+};
+export const EDGE: BuildOptions = {
+  platform: "neutral",
+  format: "iife",
+  conditions: ["edge-light", "worker", "browser"],
+  mainFields: ["module", "main"],
+};
 export const NEUTRAL: BuildOptions = { platform: "neutral", format: "esm", mainFields: ["module", "main"] };
 export const BROWSER: BuildOptions = { platform: "browser", format: "esm" };

@@ -54,7 +54,10 @@ function aptRunner(): string[] | undefined {
 
 function apt(prefix: string[], args: string[]): void {
   const [command, ...rest] = [...prefix, "apt-get", ...args];
-  execFileSync(command!, rest, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  execFileSync(command!, rest, {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
 }
 
 /** A Chromium to drive: found, or on Debian with a usable apt installed from Debian's archive (saying so). */

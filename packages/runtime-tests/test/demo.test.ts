@@ -34,7 +34,11 @@ interface Run {
 function runDemo(): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn("pnpm", ["demo"], { cwd: REPO_DIR, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn("pnpm", ["demo"], {
+      cwd: REPO_DIR,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stdout = "";
     let stderr = "";
     let firstLineMs = -1;

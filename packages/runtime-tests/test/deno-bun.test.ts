@@ -30,7 +30,16 @@ it("Bun runs the app on the package from node_modules", async () => {
 it("the Deno snippet of docs/runtimes.md streams the answer", async () => {
   writeFileSync(join(appDir, "snippet-deno.ts"), runtimeSnippet("deno"));
   const redirect = writeFetchToHub(appDir, hub.url, "fetch-to-hub.mjs");
-  const args = ["run", "--node-modules-dir=manual", "--allow-net=127.0.0.1", "--allow-env=HF_TOKEN", "--allow-read", "--preload", redirect, "snippet-deno.ts"];
+  const args = [
+    "run",
+    "--node-modules-dir=manual",
+    "--allow-net=127.0.0.1",
+    "--allow-env=HF_TOKEN",
+    "--allow-read",
+    "--preload",
+    redirect,
+    "snippet-deno.ts",
+  ];
   expect(await run(join(BIN, "deno"), args, appDir)).toBe(DEFAULT_TEXT);
 });
 

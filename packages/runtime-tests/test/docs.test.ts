@@ -45,7 +45,10 @@ function printedLines(code: string): string[] {
 
 function matchesLine(line: string, expected: string | undefined): boolean {
   if (expected === undefined) return false;
-  const pattern = expected.split("…").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  const pattern = expected
+    .split("…")
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
   return new RegExp(`^${pattern}$`).test(line);
 }
 
@@ -84,7 +87,12 @@ function hubFor(page: string, flags: string[]): Promise<PageHub> {
 }
 
 /** Whatever the test's own environment holds for the Hub, the router or a token is not the reader's. */
-const UNSET = { HF_TOKEN: undefined, HUGGING_FACE_HUB_TOKEN: undefined, HF_ENDPOINT: undefined, HF_INFERENCE_ENDPOINT: undefined };
+const UNSET = {
+  HF_TOKEN: undefined,
+  HUGGING_FACE_HUB_TOKEN: undefined,
+  HF_ENDPOINT: undefined,
+  HF_INFERENCE_ENDPOINT: undefined,
+};
 
 async function runSample(name: string, code: string, hub: PageHub): Promise<string> {
   const result = await build({
@@ -109,13 +117,21 @@ describe.each(PAGES)("%s", (page) => {
     const stdout = await runSample(`${page}-${line}`, block.code, hub);
     const expected = printedLines(block.code);
     // A line that matches its expected line (`…` standing for anything) is shown as that line, so a diff shows only mismatches.
-    const printed = stdout.replace(/\n$/, "").split("\n").map((line, i) => (matchesLine(line, expected[i]) ? expected[i] : line));
+    const printed = stdout
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((line, i) => (matchesLine(line, expected[i]) ? expected[i] : line));
     expect(printed).toEqual(expected);
   });
 });
 
 it("no fence carries setup a reader cannot see: a code block's fence says at most fragment, install= or runtime=", () => {
-  const pages = ["README.md", ...readdirSync(DOCS_DIR).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`)];
+  const pages = [
+    "README.md",
+    ...readdirSync(DOCS_DIR)
+      .filter((file) => file.endsWith(".md"))
+      .map((file) => `docs/${file}`),
+  ];
   const hidden = pages.flatMap((page) =>
     markdownBlocks(page)
       .filter((block) => block.meta !== "" && !/^(fragment|install=\w+|runtime=[\w-]+)$/.test(block.meta))
@@ -126,11 +142,49 @@ it("no fence carries setup a reader cannot see: a code block's fence says at mos
 
 // pnpm runs its own command, not the workspace's script, for these names (`pnpm docs` opens a package's web
 // page): a script by such a name is run with `pnpm run <name>`.
-const PNPM_COMMANDS = new Set(["docs", "pack", "publish", "version", "init", "link", "install", "update", "audit", "bin", "root", "prune", "rebuild", "outdated", "list", "why", "exec", "dlx", "store", "env", "setup", "deploy", "patch", "licenses", "cache", "config", "bugs", "repo", "view", "help"]);
+const PNPM_COMMANDS = new Set([
+  "docs",
+  "pack",
+  "publish",
+  "version",
+  "init",
+  "link",
+  "install",
+  "update",
+  "audit",
+  "bin",
+  "root",
+  "prune",
+  "rebuild",
+  "outdated",
+  "list",
+  "why",
+  "exec",
+  "dlx",
+  "store",
+  "env",
+  "setup",
+  "deploy",
+  "patch",
+  "licenses",
+  "cache",
+  "config",
+  "bugs",
+  "repo",
+  "view",
+  "help",
+]);
 
 it("every `pnpm <name>` in the README and docs runs the root script it names (none is shadowed by pnpm's own command)", () => {
-  const scripts = Object.keys((JSON.parse(readFileSync(join(REPO_DIR, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
-  const pages = ["README.md", ...readdirSync(DOCS_DIR).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`)];
+  const scripts = Object.keys(
+    (JSON.parse(readFileSync(join(REPO_DIR, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts,
+  );
+  const pages = [
+    "README.md",
+    ...readdirSync(DOCS_DIR)
+      .filter((file) => file.endsWith(".md"))
+      .map((file) => `docs/${file}`),
+  ];
   const shadowed: string[] = [];
   for (const page of pages) {
     const text = readFileSync(join(REPO_DIR, page), "utf8");

@@ -43,7 +43,15 @@ beforeAll(async () => {
   writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
   await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: dir });
   // What Next.js does with the route: compiled, then imported by the server, its environment set.
-  const route = await build({ entryPoints: [join(dir, "nextjs/app/api/chat/route.ts")], bundle: true, packages: "external", platform: "node", format: "esm", write: false, logLevel: "silent" });
+  const route = await build({
+    entryPoints: [join(dir, "nextjs/app/api/chat/route.ts")],
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    write: false,
+    logLevel: "silent",
+  });
   writeFileSync(join(dir, "route.mjs"), route.outputFiles[0]!.text);
   Object.assign(process.env, { HF_TOKEN: TOKEN, HF_BASE_URL: hub.url });
   try {
@@ -60,24 +68,36 @@ afterAll(async () => {
 
 /** The `data:` payloads of a server-sent events text. */
 function ssePayloads(text: string): string[] {
-  return text.split("\n\n").filter((event) => event.startsWith("data: ")).map((event) => event.slice("data: ".length));
+  return text
+    .split("\n\n")
+    .filter((event) => event.startsWith("data: "))
+    .map((event) => event.slice("data: ".length));
 }
 
 describe("examples/", () => {
   it("node-stream.mjs streams the answer to stdout, with the question from the command line", async () => {
     const env = { HF_TOKEN: TOKEN, HF_BASE_URL: hub.url };
     expect(await run(process.execPath, ["node-stream.mjs"], dir, 30_000, env)).toBe(`${DEFAULT_TEXT}\n`);
-    expect(await run(process.execPath, ["node-stream.mjs", "And of Italy?"], dir, 30_000, env)).toBe(`${DEFAULT_TEXT}\n`);
-    expect(hub.requests.at(-1)).toMatchObject({ headers: { authorization: `Bearer ${TOKEN}` }, body: { messages: [{ content: "And of Italy?" }] } });
+    expect(await run(process.execPath, ["node-stream.mjs", "And of Italy?"], dir, 30_000, env)).toBe(
+      `${DEFAULT_TEXT}\n`,
+    );
+    expect(hub.requests.at(-1)).toMatchObject({
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: { messages: [{ content: "And of Italy?" }] },
+    });
   });
 
   it("nextjs route.ts: POST streams the SDK's chunks as server-sent events, then [DONE]; a bad body is a 400", async () => {
-    const response = await POST(new Request("http://app.test/api/chat", { method: "POST", body: JSON.stringify({ messages: QUESTION }) }));
+    const response = await POST(
+      new Request("http://app.test/api/chat", { method: "POST", body: JSON.stringify({ messages: QUESTION }) }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const payloads = ssePayloads(await response.text());
     expect(payloads.at(-1)).toBe("[DONE]");
-    const chunks = payloads.slice(0, -1).map((data) => JSON.parse(data) as { object: string; choices: Array<{ delta: { content?: string } }> });
+    const chunks = payloads
+      .slice(0, -1)
+      .map((data) => JSON.parse(data) as { object: string; choices: Array<{ delta: { content?: string } }> });
     expect(chunks.every((chunk) => chunk.object === "chat.completion.chunk")).toBe(true);
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("")).toBe(DEFAULT_TEXT);
     expect(hub.requests.at(-1)?.headers.authorization).toBe(`Bearer ${TOKEN}`);
@@ -88,8 +108,24 @@ describe("examples/", () => {
 
   it("nextjs route.ts type-checks under tsc --strict (the packages' own types are checked by install.test.ts)", async () => {
     const typeRoots = realpathSync(join(REPO_DIR, "node_modules/@types"));
-    const flags = ["--strict", "--noEmit", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--skipLibCheck", "--types", "node", "--typeRoots", typeRoots];
-    const failure = await exec(join(REPO_DIR, "node_modules/.bin/tsc"), [...flags, "nextjs/app/api/chat/route.ts"], { cwd: dir }).then(
+    const flags = [
+      "--strict",
+      "--noEmit",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--skipLibCheck",
+      "--types",
+      "node",
+      "--typeRoots",
+      typeRoots,
+    ];
+    const failure = await exec(join(REPO_DIR, "node_modules/.bin/tsc"), [...flags, "nextjs/app/api/chat/route.ts"], {
+      cwd: dir,
+    }).then(
       () => "",
       (error: { stdout?: string; message: string }) => error.stdout || error.message,
     );
@@ -98,9 +134,17 @@ describe("examples/", () => {
 
   it("cloudflare-worker.mjs, bundled as wrangler does, streams plain text in workerd; a GET is a 405", async () => {
     const { code } = await bundle(dir, "cloudflare-worker.mjs", WORKERD);
-    const mf = new Miniflare({ modules: true, script: code, compatibilityDate: "2025-09-01", bindings: { HF_TOKEN: TOKEN, HF_BASE_URL: hub.url } });
+    const mf = new Miniflare({
+      modules: true,
+      script: code,
+      compatibilityDate: "2025-09-01",
+      bindings: { HF_TOKEN: TOKEN, HF_BASE_URL: hub.url },
+    });
     try {
-      const response = await mf.dispatchFetch("http://worker.test/", { method: "POST", body: JSON.stringify({ prompt: "What is the capital of France?" }) });
+      const response = await mf.dispatchFetch("http://worker.test/", {
+        method: "POST",
+        body: JSON.stringify({ prompt: "What is the capital of France?" }),
+      });
       expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
       expect(await response.text()).toBe(DEFAULT_TEXT);
       expect((await mf.dispatchFetch("http://worker.test/")).status).toBe(405);
@@ -118,7 +162,9 @@ describe("examples/", () => {
       page.on("pageerror", (error) => problems.push(error.message));
       await page.goto(server.url);
       await page.click("button");
-      await page.waitForFunction((text) => document.querySelector("#answer")?.textContent === text, DEFAULT_TEXT, { timeout: 20_000 });
+      await page.waitForFunction((text) => document.querySelector("#answer")?.textContent === text, DEFAULT_TEXT, {
+        timeout: 20_000,
+      });
       expect(problems).toEqual([]);
     } finally {
       await browser.close();
@@ -135,8 +181,11 @@ async function serveApp(examplesDir: string, handler: RouteHandler): Promise<Ser
         const chunks: Buffer[] = [];
         for await (const chunk of req) chunks.push(chunk as Buffer);
         const headers = new Headers();
-        for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-        const response = await handler(new Request(`http://${req.headers.host}/api/chat`, { method: "POST", headers, body: Buffer.concat(chunks) }));
+        for (const [name, value] of Object.entries(req.headers))
+          if (typeof value === "string") headers.set(name, value);
+        const response = await handler(
+          new Request(`http://${req.headers.host}/api/chat`, { method: "POST", headers, body: Buffer.concat(chunks) }),
+        );
         res.writeHead(response.status, Object.fromEntries(response.headers));
         const reader = response.body?.getReader();
         for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) res.write(read.value);

@@ -27,7 +27,12 @@ export default function setup(project: TestProject): () => void {
   mkdirSync(sdkDir, { recursive: true });
   execFileSync("tar", ["-xzf", join(appDir, tarball), "-C", sdkDir, "--strip-components=1"]);
   cpSync(join(packageDir, "app"), appDir, { recursive: true });
-  const manifest = { name: "hfkit-runtime-app", private: true, type: "module", dependencies: { "@hfkit/inference": "*" } };
+  const manifest = {
+    name: "hfkit-runtime-app",
+    private: true,
+    type: "module",
+    dependencies: { "@hfkit/inference": "*" },
+  };
   writeFileSync(join(appDir, "package.json"), JSON.stringify(manifest, null, 2));
   project.provide("appDir", appDir);
   return () => rmSync(appDir, { recursive: true, force: true });

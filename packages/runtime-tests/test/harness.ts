@@ -11,7 +11,13 @@ export interface AppResult {
   crossCopyInstanceof?: boolean;
   chat: { text: string; chunks: number; ms: number };
   linger: { text: string; chunks: number; ms: number };
-  inStreamError: { thrown: boolean; yielded: number; name?: string; isValidationError?: boolean; isInferenceError?: boolean };
+  inStreamError: {
+    thrown: boolean;
+    yielded: number;
+    name?: string;
+    isValidationError?: boolean;
+    isInferenceError?: boolean;
+  };
   relay: RelayResult;
   relayError: RelayResult;
   task: unknown;
@@ -30,7 +36,12 @@ export interface RelayResult {
 
 /** The chat relayed as OpenAI's server-sent events, ended by [DONE]; the in-stream error as one error event. */
 export function expectRelayed(relay: RelayResult, relayError: RelayResult): void {
-  expect(relay).toMatchObject({ status: 200, contentType: "text/event-stream", text: DEFAULT_TEXT, last: "data: [DONE]" });
+  expect(relay).toMatchObject({
+    status: 200,
+    contentType: "text/event-stream",
+    text: DEFAULT_TEXT,
+    last: "data: [DONE]",
+  });
   expect(relay.events).toBeGreaterThan(2);
   expect(relayError).toMatchObject({ status: 200, contentType: "text/event-stream", text: "" });
   expect(relayError.error).toMatchObject({ type: "invalid_request_error", code: "ValidationError" });
@@ -82,9 +93,19 @@ export async function runJson(command: string, args: string[], cwd: string, time
  * Runs `command args` in `cwd` (`env` over this process's, a name set to undefined unset) and answers its stdout; a
  * non-zero exit or a timeout fails with its output.
  */
-export function run(command: string, args: string[], cwd: string, timeoutMs = 60_000, env: Record<string, string | undefined> = {}): Promise<string> {
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 60_000,
+  env: Record<string, string | undefined> = {},
+): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", ...env } });
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1", ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -93,7 +114,8 @@ export function run(command: string, args: string[], cwd: string, timeoutMs = 60
     child.on("error", reject);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`${command} ${args.join(" ")} exited ${code ?? signal}\n${stderr}${stdout}`));
+      if (code !== 0)
+        return reject(new Error(`${command} ${args.join(" ")} exited ${code ?? signal}\n${stderr}${stdout}`));
       resolvePromise(stdout);
     });
   });

@@ -1,6 +1,15 @@
 import { execFile, spawn } from "node:child_process";
 import { transform } from "esbuild";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -15,7 +24,16 @@ import { markdownBlocks, REPO_DIR, writeFetchToHub } from "./snippets";
 // modules, as CommonJS, and type-check under `tsc --strict` with the workspace's TypeScript.
 const PACKAGES = ["ai-sdk", "inference", "mock-hub", "openai-compat", "snippets", "cli"];
 const TSC = join(REPO_DIR, "node_modules/.bin/tsc");
-const TS_FLAGS = ["--strict", "--noEmit", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022"];
+const TS_FLAGS = [
+  "--strict",
+  "--noEmit",
+  "--module",
+  "nodenext",
+  "--moduleResolution",
+  "nodenext",
+  "--target",
+  "es2022",
+];
 const exec = promisify(execFile);
 
 /** The README block whose fence says `install=<flavour>`. */
@@ -36,15 +54,29 @@ let installWarnings = "";
 beforeAll(async () => {
   hub = await startHub();
   dir = mkdtempSync(join(tmpdir(), "hfkit-install-"));
-  const packed = await exec(process.execPath, [join(REPO_DIR, "scripts/pack.mjs"), `--out=${join(dir, "packs")}`, ...PACKAGES]);
+  const packed = await exec(process.execPath, [
+    join(REPO_DIR, "scripts/pack.mjs"),
+    `--out=${join(dir, "packs")}`,
+    ...PACKAGES,
+  ]);
   tarballs = packed.stdout.split("\n").filter((line) => line.startsWith("/") && line.endsWith(".tgz"));
   app = join(dir, "app");
   cjs = join(app, "cjs");
   mkdirSync(cjs, { recursive: true });
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "my-app", version: "1.0.0", private: true, type: "module" }, null, 2));
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify({ name: "my-app", version: "1.0.0", private: true, type: "module" }, null, 2),
+  );
   // What `npm init -y` writes, "type": "commonjs" included.
-  writeFileSync(join(cjs, "package.json"), JSON.stringify({ name: "my-cjs-app", version: "1.0.0", main: "index.js", type: "commonjs" }, null, 2));
-  installWarnings = (await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=warn", ...tarballs], { cwd: app })).stderr;
+  writeFileSync(
+    join(cjs, "package.json"),
+    JSON.stringify({ name: "my-cjs-app", version: "1.0.0", main: "index.js", type: "commonjs" }, null, 2),
+  );
+  installWarnings = (
+    await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=warn", ...tarballs], {
+      cwd: app,
+    })
+  ).stderr;
   redirect = writeFetchToHub(app, hub.url, "fetch-to-hub.cjs");
 }, 120_000);
 afterAll(async () => {
@@ -54,11 +86,18 @@ afterAll(async () => {
 
 describe("the packed packages in an empty project", () => {
   it("pnpm pack:all packs each of the six, and one npm install takes them all (the CLI's deps from the other tarballs)", () => {
-    expect(tarballs.map((tarball) => tarball.split("/").pop())).toEqual(PACKAGES.map((name) => `hfkit-${name}-0.1.0.tgz`));
-    const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(tarballs.map((tarball) => tarball.split("/").pop())).toEqual(
+      PACKAGES.map((name) => `hfkit-${name}-0.1.0.tgz`),
+    );
+    const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     expect(Object.keys(manifest.dependencies).sort()).toEqual(PACKAGES.map((name) => `@hfkit/${name}`).sort());
     expect(readdirSync(join(app, "node_modules/@hfkit")).sort()).toEqual([...PACKAGES].sort());
-    for (const name of PACKAGES) expect(readdirSync(join(app, "node_modules/@hfkit", name))).toEqual(expect.arrayContaining(["LICENSE", "README.md"]));
+    for (const name of PACKAGES)
+      expect(readdirSync(join(app, "node_modules/@hfkit", name))).toEqual(
+        expect.arrayContaining(["LICENSE", "README.md"]),
+      );
   });
 
   it("installing them pulls no AI SDK package (and no engine warning) into an app that never uses the AI SDK", () => {
@@ -67,17 +106,25 @@ describe("the packed packages in an empty project", () => {
     expect(installWarnings).not.toMatch(/EBADENGINE|engine/i);
   });
 
-  it("ESM: the README's Usage sample runs as an .mjs file in a \"type\": \"module\" project", async () => {
+  it('ESM: the README\'s Usage sample runs as an .mjs file in a "type": "module" project', async () => {
     writeFileSync(join(app, "usage.mjs"), readmeSample("esm"));
-    const stdout = await run(process.execPath, ["--import", redirect, "usage.mjs"], app, 30_000, { HF_TOKEN: "hf_install_test" });
+    const stdout = await run(process.execPath, ["--import", redirect, "usage.mjs"], app, 30_000, {
+      HF_TOKEN: "hf_install_test",
+    });
     expect(stdout).toBe(DEFAULT_TEXT);
-    const resolved = await run(process.execPath, ["--input-type=module", "-e", 'console.log(import.meta.resolve("@hfkit/inference"))'], app);
+    const resolved = await run(
+      process.execPath,
+      ["--input-type=module", "-e", 'console.log(import.meta.resolve("@hfkit/inference"))'],
+      app,
+    );
     expect(resolved.trim()).toMatch(/\/app\/node_modules\/@hfkit\/inference\/dist\/node\/index\.js$/);
   });
 
   it("CommonJS: the README's require sample runs in an `npm init -y` project", async () => {
     writeFileSync(join(cjs, "index.js"), readmeSample("cjs"));
-    const stdout = await run(process.execPath, ["--require", redirect, "index.js"], cjs, 30_000, { HF_TOKEN: "hf_install_test" });
+    const stdout = await run(process.execPath, ["--require", redirect, "index.js"], cjs, 30_000, {
+      HF_TOKEN: "hf_install_test",
+    });
     expect(stdout).toBe(DEFAULT_TEXT);
   });
 
@@ -94,7 +141,10 @@ describe("the packed packages in an empty project", () => {
     const typeRoots = realpathSync(join(REPO_DIR, "node_modules/@types"));
     const flags = [...TS_FLAGS, "--types", "node", "--typeRoots", typeRoots];
     writeFileSync(join(app, "usage.ts"), readmeSample("esm"));
-    const wrapped = readmeSample("cjs").replace('const { InferenceClient } = require("@hfkit/inference");', 'import { InferenceClient } from "@hfkit/inference";');
+    const wrapped = readmeSample("cjs").replace(
+      'const { InferenceClient } = require("@hfkit/inference");',
+      'import { InferenceClient } from "@hfkit/inference";',
+    );
     writeFileSync(join(cjs, "main.ts"), wrapped);
     writeFileSync(join(cjs, "top-level.ts"), readmeSample("esm"));
     // One compiler run (each file's module kind comes from its package.json): the only errors are top-level.ts's TS1309s.
@@ -105,32 +155,52 @@ describe("the packed packages in an empty project", () => {
     const errors = output.split("\n").filter((line) => /error TS\d+/.test(line));
     expect(errors.length, output).toBeGreaterThan(0);
     for (const error of errors) {
-      expect(error).toMatch(/^cjs\/top-level\.ts\(\d+,\d+\): error TS1309: The current file is a CommonJS module and cannot use 'await' at the top level\.$/);
+      expect(error).toMatch(
+        /^cjs\/top-level\.ts\(\d+,\d+\): error TS1309: The current file is a CommonJS module and cannot use 'await' at the top level\.$/,
+      );
     }
   });
 
   it("the CLI: `hfkit --version`, and `hfkit chat` streams from the mock hub", async () => {
     const bin = join(app, "node_modules/.bin/hfkit");
     expect((await run(bin, ["--version"], app)).trim()).toMatch(/^(hfkit )?0\.1\.0$/);
-    const answer = await run(bin, ["chat", "--base-url", hub.url, "-m", "hfkit/tgi-3.2", "What is the capital of France?"], app, 30_000);
+    const answer = await run(
+      bin,
+      ["chat", "--base-url", hub.url, "-m", "hfkit/tgi-3.2", "What is the capital of France?"],
+      app,
+      30_000,
+    );
     expect(answer.trim()).toBe(DEFAULT_TEXT);
   });
 
   it("a newcomer's first hour: `hfkit mock-hub` started, its export lines taken, every getting-started sample runs unchanged, offline, with no token", async () => {
-    const hubProcess = spawn(join(app, "node_modules/.bin/hfkit"), ["mock-hub", "--quiet"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+    const hubProcess = spawn(join(app, "node_modules/.bin/hfkit"), ["mock-hub", "--quiet"], {
+      cwd: app,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     onTestFinished(() => void hubProcess.kill("SIGKILL"));
     let printed = "";
     hubProcess.stdout.setEncoding("utf8").on("data", (text: string) => (printed += text));
-    await vi.waitFor(() => expect(printed).toMatch(/^export HF_INFERENCE_ENDPOINT=.*$/m), { timeout: 20_000, interval: 50 });
-    const exported = Object.fromEntries([...printed.matchAll(/^export (HF_[A-Z_]+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, "")]));
+    await vi.waitFor(() => expect(printed).toMatch(/^export HF_INFERENCE_ENDPOINT=.*$/m), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    const exported = Object.fromEntries(
+      [...printed.matchAll(/^export (HF_[A-Z_]+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, "")]),
+    );
     expect(Object.keys(exported).sort()).toEqual(["HF_ENDPOINT", "HF_INFERENCE_ENDPOINT"]);
-    const samples = markdownBlocks("docs/getting-started.md").filter((block) => block.lang === "ts" && !/\bfragment\b/.test(block.meta));
+    const samples = markdownBlocks("docs/getting-started.md").filter(
+      (block) => block.lang === "ts" && !/\bfragment\b/.test(block.meta),
+    );
     expect(samples.length).toBeGreaterThan(2);
     for (const [i, sample] of samples.entries()) {
       const { code } = await transform(sample.code, { loader: "ts", format: "esm", target: "node20" });
       writeFileSync(join(app, `getting-started-${i}.mjs`), code);
       const expected = [...sample.code.matchAll(/\/\/ prints: (.*)$/gm)].map((m) => m[1]!.trim()).join("\n");
-      const stdout = await run(process.execPath, [`getting-started-${i}.mjs`], app, 30_000, { ...exported, HF_TOKEN: "" });
+      const stdout = await run(process.execPath, [`getting-started-${i}.mjs`], app, 30_000, {
+        ...exported,
+        HF_TOKEN: "",
+      });
       expect(stdout.trim(), `sample at line ${sample.line}`).toBe(expected);
     }
   });

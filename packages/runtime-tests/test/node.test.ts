@@ -17,11 +17,20 @@ describe("the packed package", () => {
     const manifest = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(manifest.peerDependencies ?? {}).toEqual({});
-    for (const file of ["dist/index.js", "dist/index.cjs", ...readdirSync(join(sdkDir, "dist/node")).map((f) => `dist/node/${f}`)]) {
+    for (const file of [
+      "dist/index.js",
+      "dist/index.cjs",
+      ...readdirSync(join(sdkDir, "dist/node")).map((f) => `dist/node/${f}`),
+    ]) {
       const code = readFileSync(join(sdkDir, file), "utf8");
       // Every import and require names one of the package's own files.
-      const specifiers = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\(\s*)["']([^"']+)["']/g)].map((m) => m[1]);
-      expect(specifiers.filter((s) => !s?.startsWith("./")), file).toEqual([]);
+      const specifiers = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\(\s*)["']([^"']+)["']/g)].map(
+        (m) => m[1],
+      );
+      expect(
+        specifiers.filter((s) => !s?.startsWith("./")),
+        file,
+      ).toEqual([]);
     }
   });
 });
@@ -29,26 +38,46 @@ describe("the packed package", () => {
 describe("the Node build (dist/node/)", () => {
   it("loads the tasks and the Responses API only on first use: one file at import, their chunk not in its static graph", () => {
     const dir = join(appDir, "node_modules/@hfkit/inference/dist/node");
-    const staticImports = (file: string): string[] => [...readFileSync(join(dir, file), "utf8").matchAll(/^(?:import|export)\s[^;]*?from\s*["']\.\/([^"']+)["']/gm)].map((m) => m[1]!);
+    const staticImports = (file: string): string[] =>
+      [
+        ...readFileSync(join(dir, file), "utf8").matchAll(/^(?:import|export)\s[^;]*?from\s*["']\.\/([^"']+)["']/gm),
+      ].map((m) => m[1]!);
     const graph = new Set<string>();
-    for (const queue = ["index.js"]; queue.length > 0; ) {
+    for (const queue = ["index.js"]; queue.length > 0;) {
       const file = queue.pop()!;
       if (graph.has(file)) continue;
       graph.add(file);
       queue.push(...staticImports(file));
     }
     // The tasks' chunk, the router's catalog, failover (a chat's provider list), the observer, structured output, the tool runner and the transformers pipeline's backend, each loaded on first use.
-    const lazyChunks = readdirSync(dir).filter((f) => /^(all|catalog|failover|observe|structured|tools|transformers)-/.test(f));
-    expect(lazyChunks.map((f) => f.replace(/-\w+\.js$/, "")).sort()).toEqual(["all", "catalog", "failover", "observe", "structured", "tools", "transformers"]);
+    const lazyChunks = readdirSync(dir).filter((f) =>
+      /^(all|catalog|failover|observe|structured|tools|transformers)-/.test(f),
+    );
+    expect(lazyChunks.map((f) => f.replace(/-\w+\.js$/, "")).sort()).toEqual([
+      "all",
+      "catalog",
+      "failover",
+      "observe",
+      "structured",
+      "tools",
+      "transformers",
+    ]);
     // Importing the package loads index.js alone (the code it shares with the chunks is in it).
     expect([...graph]).toEqual(["index.js"]);
-    const dynamic = [...graph].flatMap((f) => [...readFileSync(join(dir, f), "utf8").matchAll(/import\(["']\.\/([^"']+)["']\)/g)].map((m) => m[1]));
+    const dynamic = [...graph].flatMap((f) =>
+      [...readFileSync(join(dir, f), "utf8").matchAll(/import\(["']\.\/([^"']+)["']\)/g)].map((m) => m[1]),
+    );
     expect([...new Set(dynamic)].sort()).toEqual(lazyChunks.sort());
     // Nor is their code: no statically loaded file defines the task core, a provider's format, the Responses writer, the catalog or failover.
     for (const file of graph) {
-      expect(readFileSync(join(dir, file), "utf8"), file).not.toMatch(/function runTask\b|\bPROVIDER_TASKS\b|function resolveProvider\b|class ResponseWriter\b|function responseTries\b|function fetchCatalog\b|function failoverStream\b|\bPartialJson = class\b|function\*? ?toolLoop\b|\bObservation = class\b|Expected \[\{generated_text\}\] from the pipeline/);
+      expect(readFileSync(join(dir, file), "utf8"), file).not.toMatch(
+        /function runTask\b|\bPROVIDER_TASKS\b|function resolveProvider\b|class ResponseWriter\b|function responseTries\b|function fetchCatalog\b|function failoverStream\b|\bPartialJson = class\b|function\*? ?toolLoop\b|\bObservation = class\b|Expected \[\{generated_text\}\] from the pipeline/,
+      );
     }
-    const lazyCode = readdirSync(dir).filter((f) => f !== "index.js").map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+    const lazyCode = readdirSync(dir)
+      .filter((f) => f !== "index.js")
+      .map((f) => readFileSync(join(dir, f), "utf8"))
+      .join("\n");
     expect(lazyCode).toMatch(/function runTask\b/);
     expect(lazyCode).toMatch(/\bPROVIDER_TASKS\b/);
     expect(lazyCode).toMatch(/function responseTries\b/);

@@ -23,7 +23,8 @@ export function pageSamples(page: string): PageSample[] {
   let hubFlags: string[] = [];
   for (const block of markdownBlocks(page)) {
     if (block.lang === "sh") {
-      for (const [, rest] of joinedLines(block.code).matchAll(MOCK_HUB_LINE)) hubFlags = withoutPort(rest!.trim().split(/\s+/).filter(Boolean));
+      for (const [, rest] of joinedLines(block.code).matchAll(MOCK_HUB_LINE))
+        hubFlags = withoutPort(rest!.trim().split(/\s+/).filter(Boolean));
     } else if (block.lang === "ts" && !/\bfragment\b/.test(block.meta)) {
       samples.push({ block, hubFlags });
     }
@@ -48,7 +49,9 @@ export interface PageHub {
 
 /** Starts `hfkit mock-hub FLAGS` on a free port and takes its `export NAME=VALUE` lines, as a reader pastes them. */
 export function startPageHub(flags: string[]): Promise<PageHub> {
-  const child = spawn(process.execPath, [CLI, "mock-hub", ...flags, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "mock-hub", ...flags, "--port", "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr = (stderr + text).slice(-4000)));
@@ -65,7 +68,9 @@ export function startPageHub(flags: string[]): Promise<PageHub> {
 }
 
 function exported(printed: string): Record<string, string> {
-  return Object.fromEntries([...printed.matchAll(/^export ([A-Z_]+)=(\S+)\n/gm)].map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, "")]));
+  return Object.fromEntries(
+    [...printed.matchAll(/^export ([A-Z_]+)=(\S+)\n/gm)].map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, "")]),
+  );
 }
 
 function stop(child: ChildProcess): void {

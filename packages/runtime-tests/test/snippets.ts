@@ -33,7 +33,8 @@ export function markdownBlocks(path: string): DocBlock[] {
 /** The one block of docs/runtimes.md written for `runtime` (fence meta `runtime=<name>`). */
 export function runtimeSnippet(runtime: string): string {
   const found = docBlocks("runtimes.md").filter((block) => block.meta === `runtime=${runtime}`);
-  if (found.length !== 1) throw new Error(`docs/runtimes.md has ${found.length} blocks for runtime=${runtime}, expected 1`);
+  if (found.length !== 1)
+    throw new Error(`docs/runtimes.md has ${found.length} blocks for runtime=${runtime}, expected 1`);
   return found[0]!.code;
 }
 

@@ -45,7 +45,10 @@ it("a Worker answers toResponse's stream itself: workerd hands the SSE bytes on,
   const mf = new Miniflare({ modules: true, script: code, compatibilityDate: "2025-09-01" });
   try {
     const url = (relay: string) => `http://worker.test/?hub=${encodeURIComponent(hub.url)}&relay=${relay}`;
-    expectRelayed(await readRelay(await mf.dispatchFetch(url("chat"))), await readRelay(await mf.dispatchFetch(url("error"))));
+    expectRelayed(
+      await readRelay(await mf.dispatchFetch(url("chat"))),
+      await readRelay(await mf.dispatchFetch(url("error"))),
+    );
     await expect.poll(() => hub.openStreams(), { timeout: 5_000 }).toBe(0);
   } finally {
     await mf.dispose();
@@ -78,11 +81,15 @@ it("the Workers snippet of docs/runtimes.md streams the answer", async () => {
 it("the edge snippet of docs/runtimes.md (a Next.js route handler) streams the answer", async () => {
   writeFileSync(join(appDir, "snippet-edge.ts"), runtimeSnippet("edge"));
   // What Next.js does with a route handler on the edge runtime: a fetch event calls GET.
-  const entry = 'import { GET } from "./snippet-edge.ts";\naddEventListener("fetch", (event) => event.respondWith(GET(event.request)));\n';
+  const entry =
+    'import { GET } from "./snippet-edge.ts";\naddEventListener("fetch", (event) => event.respondWith(GET(event.request)));\n';
   writeFileSync(join(appDir, "snippet-edge-entry.ts"), entry);
   const { code } = await bundle(appDir, "snippet-edge-entry.ts", { ...EDGE, banner: { js: fetchToHub(hub.url) } });
   // Vercel's edge runtime provides process.env; the bare edge-runtime VM does not.
-  const runtime = new EdgeRuntime({ initialCode: code, extend: (context) => Object.assign(context, { process: { env: {} } }) });
+  const runtime = new EdgeRuntime({
+    initialCode: code,
+    extend: (context) => Object.assign(context, { process: { env: {} } }),
+  });
   const response = await runtime.dispatchFetch("http://edge.test/api/chat");
   expect(await response.text()).toBe(DEFAULT_TEXT);
   await response.waitUntil();

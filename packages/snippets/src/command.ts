@@ -67,7 +67,9 @@ export async function runSnippetCommand(argv: string[], io: SnippetCommandIO): P
 }
 
 async function loadModel(command: SnippetCommand, io: SnippetCommandIO): Promise<ModelData> {
-  const data = command.modelFile ? await readModelFile(command.modelFile, io) : await fetchModel(command.modelId ?? "", io);
+  const data = command.modelFile
+    ? await readModelFile(command.modelFile, io)
+    : await fetchModel(command.modelId ?? "", io);
   const model = { ...data, ...(command.modelId ? { id: command.modelId } : {}) };
   if (typeof model.id !== "string" || model.id === "") {
     throw new CommandError(`${command.modelFile} has no "id": give MODEL_ID too`);
@@ -98,7 +100,9 @@ async function fetchModel(id: string, io: SnippetCommandIO): Promise<Record<stri
     throw new CommandError(`cannot reach ${url}: ${messageOf(error)}`);
   }
   if (response.status === 401 || response.status === 404) {
-    throw new CommandError(`model ${id} not found on the Hub (HTTP ${response.status}; a private or gated model needs HF_TOKEN)`);
+    throw new CommandError(
+      `model ${id} not found on the Hub (HTTP ${response.status}; a private or gated model needs HF_TOKEN)`,
+    );
   }
   if (!response.ok) throw new CommandError(`the Hub answered HTTP ${response.status} for ${url}`);
   return asModelObject(await response.json().catch(() => undefined), url);
@@ -120,7 +124,9 @@ function asModelObject(value: unknown, source: string): Record<string, unknown> 
 function select(snippets: Snippet[], command: SnippetCommand, model: ModelData): Snippet[] {
   if (snippets.length === 0) {
     const tag = model.pipeline_tag ?? "none";
-    throw new CommandError(`no snippets for ${model.id} (pipeline_tag: ${tag}): only text-generation and chat models have them`);
+    throw new CommandError(
+      `no snippets for ${model.id} (pipeline_tag: ${tag}): only text-generation and chat models have them`,
+    );
   }
   const chosen = snippets.filter(
     (s) => (!command.lang || s.language === command.lang) && (!command.client || s.client === command.client),

@@ -53,7 +53,8 @@ export function parseSnippetArgs(argv: readonly string[]): SnippetCommand {
     else if (arg === "--no-stream") command.streaming = false;
     else if (isValueFlag(name)) {
       const value = inline ?? argv[++i];
-      if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new UsageError(`${name} needs a value`);
+      if (value === undefined || (inline === undefined && value.startsWith("--")))
+        throw new UsageError(`${name} needs a value`);
       setValue(command, name, value);
     } else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option "${arg}"`);
     else positionals.push(arg);
@@ -68,12 +69,14 @@ function splitOnce(text: string, separator: string): [string, string | undefined
 
 function finish(command: SnippetCommand, positionals: string[]): SnippetCommand {
   if (command.help) return command;
-  if (positionals.length > 1) throw new UsageError(`one MODEL_ID expected, got ${positionals.length}: ${positionals.join(" ")}`);
+  if (positionals.length > 1)
+    throw new UsageError(`one MODEL_ID expected, got ${positionals.length}: ${positionals.join(" ")}`);
   const modelId = positionals[0];
   if (modelId !== undefined && !/^[\w.-]+(\/[\w.-]+)?$/.test(modelId)) {
     throw new UsageError(`"${modelId}" is not a model id such as "org/name"`);
   }
-  if (modelId === undefined && command.modelFile === undefined) throw new UsageError("MODEL_ID or --model-file FILE is required");
+  if (modelId === undefined && command.modelFile === undefined)
+    throw new UsageError("MODEL_ID or --model-file FILE is required");
   if (command.baseUrl && command.endpointUrl) throw new UsageError("--base-url and --endpoint cannot be used together");
   return { ...command, ...(modelId === undefined ? {} : { modelId }) };
 }

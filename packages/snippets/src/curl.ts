@@ -10,10 +10,12 @@ export function curlSnippet(req: SnippetRequest, kind: ModelKind): string {
   const url = chat ? chatCompletionsUrl(req.target, req.model) : modelUrl(req.target, req.model);
   const body = chat ? { ...chatArgs(req), stream: false } : generationArgs(req);
   const json = JSON.stringify(body, null, 4).replace(/\n/g, "\n    ");
-  return [
-    `curl ${shellWord(url)}`,
-    `    -H ${shellWord(`Authorization: Bearer ${req.token}`)}`,
-    `    -H 'Content-Type: application/json'`,
-    `    -d ${shellWord(json)}`,
-  ].join(" \\\n") + "\n";
+  return (
+    [
+      `curl ${shellWord(url)}`,
+      `    -H ${shellWord(`Authorization: Bearer ${req.token}`)}`,
+      `    -H 'Content-Type: application/json'`,
+      `    -d ${shellWord(json)}`,
+    ].join(" \\\n") + "\n"
+  );
 }

@@ -18,7 +18,11 @@ function chatCall(streamCall: string, call: string, args: LiteralObject, streami
 function hfkitClient(req: SnippetRequest): string {
   const { target } = req;
   const options =
-    target.kind === "endpoint" ? { endpointUrl: target.url } : target.kind === "base" ? { baseUrl: target.url } : undefined;
+    target.kind === "endpoint"
+      ? { endpointUrl: target.url }
+      : target.kind === "base"
+        ? { baseUrl: target.url }
+        : undefined;
   return `const client = new InferenceClient(${JSON.stringify(req.token)}${options ? `, ${jsLiteral(options)}` : ""});`;
 }
 

@@ -18,7 +18,13 @@ const JS: Syntax = {
   null: "null",
 };
 
-const PYTHON: Syntax = { indent: "    ", key: (name) => JSON.stringify(name), true: "True", false: "False", null: "None" };
+const PYTHON: Syntax = {
+  indent: "    ",
+  key: (name) => JSON.stringify(name),
+  true: "True",
+  false: "False",
+  null: "None",
+};
 
 function render(value: Literal, syntax: Syntax, level: number): string {
   if (value === null) return syntax.null;

@@ -19,7 +19,11 @@ function chatCall(call: string, args: LiteralObject, streaming: boolean): string
 function hubClient(req: SnippetRequest, kind: ModelKind): string {
   const url = req.target.kind === "router" ? undefined : modelUrl(req.target, req.model);
   const provider = !url && kind === "text-generation" ? "hf-inference" : undefined;
-  return `client = ${pyCall("InferenceClient", [["provider", provider], ["base_url", url], ["api_key", req.token]])}`;
+  return `client = ${pyCall("InferenceClient", [
+    ["provider", provider],
+    ["base_url", url],
+    ["api_key", req.token],
+  ])}`;
 }
 
 /** `huggingface_hub`'s `InferenceClient`: `chat_completion(..., stream=True)`, or `text_generation`. */
@@ -35,7 +39,10 @@ export function huggingfaceHubSnippet(req: SnippetRequest, kind: ModelKind): str
 
 /** The `openai` package pointed at the router, the base's model route or the endpoint. */
 export function openaiPythonSnippet(req: SnippetRequest): string {
-  const client = pyCall("OpenAI", [["base_url", openAiBaseUrl(req.target, req.model)], ["api_key", req.token]]);
+  const client = pyCall("OpenAI", [
+    ["base_url", openAiBaseUrl(req.target, req.model)],
+    ["api_key", req.token],
+  ]);
   const head = `# pip install openai\nfrom openai import OpenAI\n\nclient = ${client}\n\n`;
   return head + chatCall("client.chat.completions.create", chatArgs(req), req.streaming);
 }

@@ -18,7 +18,7 @@ export interface SnippetRequest {
 
 export function toRequest(model: ModelData, options: SnippetOptions): SnippetRequest {
   if (typeof model?.id !== "string" || model.id.trim() === "") {
-    throw new TypeError("`model.id` must be a model id such as \"org/name\"");
+    throw new TypeError('`model.id` must be a model id such as "org/name"');
   }
   const { max_tokens: maxTokens = DEFAULT_MAX_TOKENS, temperature, messages = DEFAULT_MESSAGES } = options;
   if (!(Number.isInteger(maxTokens) && maxTokens > 0)) {

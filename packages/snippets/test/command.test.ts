@@ -19,7 +19,13 @@ interface Harness {
 }
 
 /** An io whose Hub answers `answer` (a status and a body, or a thrown error). */
-function harness(options: { env?: Record<string, string>; answer?: { status: number; body: unknown } | Error; files?: Record<string, string> } = {}): Harness {
+function harness(
+  options: {
+    env?: Record<string, string>;
+    answer?: { status: number; body: unknown } | Error;
+    files?: Record<string, string>;
+  } = {},
+): Harness {
   let out = "";
   let err = "";
   const fetched: Harness["fetched"] = [];
@@ -57,8 +63,17 @@ describe("runSnippetCommand: model data from the Hub API", () => {
   it("prints every snippet under a header without filters", async () => {
     const h = harness();
     expect(await runSnippetCommand([LLAMA.id], h.io)).toBe(0);
-    const headers = h.out().split("\n").filter((line) => line.startsWith("==> "));
-    expect(headers).toEqual(["==> js/hfkit <==", "==> js/openai <==", "==> python/huggingface_hub <==", "==> python/openai <==", "==> sh/curl <=="]);
+    const headers = h
+      .out()
+      .split("\n")
+      .filter((line) => line.startsWith("==> "));
+    expect(headers).toEqual([
+      "==> js/hfkit <==",
+      "==> js/openai <==",
+      "==> python/huggingface_hub <==",
+      "==> python/openai <==",
+      "==> sh/curl <==",
+    ]);
     for (const s of getSnippets(LLAMA)) expect(h.out()).toContain(`==> ${s.language}/${s.client} <==\n${s.content}`);
   });
 
@@ -94,14 +109,21 @@ describe("runSnippetCommand: model data from the Hub API", () => {
     expect(noStream.out()).toBe(snippet(LLAMA, "hfkit", { streaming: false }));
     const base = harness();
     await runSnippetCommand([LLAMA.id, "--client", "curl", "--base-url", "http://127.0.0.1:8080"], base.io);
-    expect(base.out()).toContain("curl http://127.0.0.1:8080/models/meta-llama/Llama-3.1-8B-Instruct/v1/chat/completions \\\n");
+    expect(base.out()).toContain(
+      "curl http://127.0.0.1:8080/models/meta-llama/Llama-3.1-8B-Instruct/v1/chat/completions \\\n",
+    );
     const endpoint = harness();
-    await runSnippetCommand([LLAMA.id, "--client", "curl", "--endpoint=https://x.endpoints.huggingface.cloud"], endpoint.io);
+    await runSnippetCommand(
+      [LLAMA.id, "--client", "curl", "--endpoint=https://x.endpoints.huggingface.cloud"],
+      endpoint.io,
+    );
     expect(endpoint.out()).toContain("curl https://x.endpoints.huggingface.cloud/v1/chat/completions \\\n");
   });
 
   it("a model without a chat template gets the text-generation snippets", async () => {
-    const h = harness({ answer: { status: 200, body: { id: "openai-community/gpt2", pipeline_tag: "text-generation", tags: [] } } });
+    const h = harness({
+      answer: { status: 200, body: { id: "openai-community/gpt2", pipeline_tag: "text-generation", tags: [] } },
+    });
     expect(await runSnippetCommand(["openai-community/gpt2", "--lang", "js"], h.io)).toBe(0);
     expect(h.out()).toContain("client.textGeneration(");
   });
@@ -170,17 +192,54 @@ describe("runSnippetCommand: bad usage is one line on stderr and exit code 2", (
 
 describe("runSnippetCommand: failures are one line on stderr and exit code 1", () => {
   it.each([
-    ["the Hub's 404", { answer: { status: 404, body: { error: "Repository not found" } } }, ["acme/missing"],
-      "model acme/missing not found on the Hub (HTTP 404; a private or gated model needs HF_TOKEN)"],
-    ["the Hub's 500", { answer: { status: 500, body: {} } }, ["acme/x"], "the Hub answered HTTP 500 for https://huggingface.co/api/models/acme/x"],
-    ["no network", { answer: new TypeError("fetch failed") }, ["acme/x"], "cannot reach https://huggingface.co/api/models/acme/x: fetch failed"],
-    ["a model with no snippets", { answer: { status: 200, body: { id: "acme/bert", pipeline_tag: "fill-mask" } } }, ["acme/bert"],
-      "no snippets for acme/bert (pipeline_tag: fill-mask): only text-generation and chat models have them"],
-    ["a client the model has no snippet for", { answer: { status: 200, body: { id: "acme/gpt2", pipeline_tag: "text-generation" } } },
-      ["acme/gpt2", "--client", "openai"], "no openai snippet for acme/gpt2 (available: js/hfkit, python/huggingface_hub, sh/curl)"],
-    ["a missing file", {}, ["--model-file", "nope.json"], "cannot read nope.json: ENOENT: no such file or directory, open 'nope.json'"],
-    ["a file that is not JSON", { files: { "m.json": "{id:" } }, ["--model-file", "m.json"], /^m\.json is not valid JSON: /],
-    ["a file holding an array", { files: { "m.json": "[]" } }, ["--model-file", "m.json"], "m.json does not hold a model's data (a JSON object)"],
+    [
+      "the Hub's 404",
+      { answer: { status: 404, body: { error: "Repository not found" } } },
+      ["acme/missing"],
+      "model acme/missing not found on the Hub (HTTP 404; a private or gated model needs HF_TOKEN)",
+    ],
+    [
+      "the Hub's 500",
+      { answer: { status: 500, body: {} } },
+      ["acme/x"],
+      "the Hub answered HTTP 500 for https://huggingface.co/api/models/acme/x",
+    ],
+    [
+      "no network",
+      { answer: new TypeError("fetch failed") },
+      ["acme/x"],
+      "cannot reach https://huggingface.co/api/models/acme/x: fetch failed",
+    ],
+    [
+      "a model with no snippets",
+      { answer: { status: 200, body: { id: "acme/bert", pipeline_tag: "fill-mask" } } },
+      ["acme/bert"],
+      "no snippets for acme/bert (pipeline_tag: fill-mask): only text-generation and chat models have them",
+    ],
+    [
+      "a client the model has no snippet for",
+      { answer: { status: 200, body: { id: "acme/gpt2", pipeline_tag: "text-generation" } } },
+      ["acme/gpt2", "--client", "openai"],
+      "no openai snippet for acme/gpt2 (available: js/hfkit, python/huggingface_hub, sh/curl)",
+    ],
+    [
+      "a missing file",
+      {},
+      ["--model-file", "nope.json"],
+      "cannot read nope.json: ENOENT: no such file or directory, open 'nope.json'",
+    ],
+    [
+      "a file that is not JSON",
+      { files: { "m.json": "{id:" } },
+      ["--model-file", "m.json"],
+      /^m\.json is not valid JSON: /,
+    ],
+    [
+      "a file holding an array",
+      { files: { "m.json": "[]" } },
+      ["--model-file", "m.json"],
+      "m.json does not hold a model's data (a JSON object)",
+    ],
   ] as const)("%s", async (_name, setup, argv, message) => {
     const h = harness(setup as Parameters<typeof harness>[0]);
     expect(await runSnippetCommand([...argv], h.io)).toBe(1);

@@ -10,7 +10,8 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 // Regenerate after a deliberate change with `pnpm --filter @hfkit/snippets golden`, then read the diff.
 describe.each(Object.entries(GOLDEN_CASES))("golden %s", (name, { model, options }) => {
   const snippets = getSnippets(model, options);
-  const fileOf = (s: { language: keyof typeof EXTENSIONS; client: string }) => `${s.language}-${s.client}.${EXTENSIONS[s.language]}`;
+  const fileOf = (s: { language: keyof typeof EXTENSIONS; client: string }) =>
+    `${s.language}-${s.client}.${EXTENSIONS[s.language]}`;
 
   it("has one file per snippet, and no other", () => {
     expect(snippets.map(fileOf).sort()).toEqual(goldenFiles(name));
@@ -41,7 +42,7 @@ describe.concurrent("every golden file is valid in its language", () => {
     const scratch = scratchDir();
     try {
       expect((await run(process.execPath, ["--check", scratch.write("bad.mjs", "const x = {;\n")])).code).not.toBe(0);
-      expect((await pyCompile(scratch.write("bad.py", "print(\"a\",\n"))).code).not.toBe(0);
+      expect((await pyCompile(scratch.write("bad.py", 'print("a",\n'))).code).not.toBe(0);
       expect((await run("sh", ["-n", scratch.write("bad.sh", "curl 'x\n")])).code).not.toBe(0);
     } finally {
       scratch.remove();

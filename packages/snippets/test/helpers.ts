@@ -18,7 +18,9 @@ export interface GoldenCase {
   options: SnippetOptions;
 }
 
-export const GOLDEN_CASES: Record<string, GoldenCase> = JSON.parse(readFileSync(join(GOLDEN_DIR, "cases.json"), "utf8"));
+export const GOLDEN_CASES: Record<string, GoldenCase> = JSON.parse(
+  readFileSync(join(GOLDEN_DIR, "cases.json"), "utf8"),
+);
 
 export const goldenFiles = (name: string): string[] => readdirSync(join(GOLDEN_DIR, name)).sort();
 

@@ -1,7 +1,16 @@
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getSnippets, type ModelData, type Snippet, type SnippetOptions } from "../src";
-import { ANSWER, CHAT_MODEL, GENERATION_MODEL, pyCompile, python3, run, scratchDir, useBuiltInference } from "./helpers";
+import {
+  ANSWER,
+  CHAT_MODEL,
+  GENERATION_MODEL,
+  pyCompile,
+  python3,
+  run,
+  scratchDir,
+  useBuiltInference,
+} from "./helpers";
 
 // Each test starts processes (node, python3, curl): slow on a busy 2-core machine, not hung.
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
@@ -13,7 +22,8 @@ const scratch = scratchDir();
 beforeAll(async () => {
   for (const tool of ["curl", "python3"]) {
     const found = await run("sh", ["-c", `command -v ${tool}`]);
-    if (found.code !== 0) throw new Error(`these tests run the snippets with ${tool}: install it (apt-get install -y ${tool})`);
+    if (found.code !== 0)
+      throw new Error(`these tests run the snippets with ${tool}: install it (apt-get install -y ${tool})`);
   }
   hub = await startMockHub();
 });
@@ -50,7 +60,12 @@ function onlyRequest() {
 
 const targets: Array<[string, () => SnippetOptions, string, string]> = [
   ["baseUrl", () => ({ baseUrl: hub.url }), "/models/acme/chat/v1/chat/completions", "/models/acme/gpt2"],
-  ["endpointUrl", () => ({ endpointUrl: `${hub.url}/endpoints/acme-ep` }), "/endpoints/acme-ep/v1/chat/completions", "/endpoints/acme-ep"],
+  [
+    "endpointUrl",
+    () => ({ endpointUrl: `${hub.url}/endpoints/acme-ep` }),
+    "/endpoints/acme-ep/v1/chat/completions",
+    "/endpoints/acme-ep",
+  ],
 ];
 
 describe.each(targets)("chat snippets against the mock hub (%s)", (label, options, chatPath) => {
@@ -60,11 +75,18 @@ describe.each(targets)("chat snippets against the mock hub (%s)", (label, option
     expect(result.stdout).toBe(ANSWER);
     const request = onlyRequest();
     expect(request.path).toBe(chatPath);
-    expect(request.body).toMatchObject({ stream: true, max_tokens: 500, messages: [{ role: "user", content: "What is the capital of France?" }] });
+    expect(request.body).toMatchObject({
+      stream: true,
+      max_tokens: 500,
+      messages: [{ role: "user", content: "What is the capital of France?" }],
+    });
   });
 
   it.each(["hfkit", "openai"])("js %s, not streaming: prints the message", async (client) => {
-    const result = await runJs(snippetOf(CHAT_MODEL, { ...options(), streaming: false }, client), `chat-${label}-${client}`);
+    const result = await runJs(
+      snippetOf(CHAT_MODEL, { ...options(), streaming: false }, client),
+      `chat-${label}-${client}`,
+    );
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe(`${ANSWER}\n`);
     expect(onlyRequest().body).not.toHaveProperty("stream", true);
@@ -72,7 +94,10 @@ describe.each(targets)("chat snippets against the mock hub (%s)", (label, option
 
   it("curl: one JSON answer (stream: false) holding the answer", async () => {
     const answer = await runCurl(snippetOf(CHAT_MODEL, options(), "curl"));
-    expect(answer).toMatchObject({ object: "chat.completion", choices: [{ message: { role: "assistant", content: ANSWER } }] });
+    expect(answer).toMatchObject({
+      object: "chat.completion",
+      choices: [{ message: { role: "assistant", content: ANSWER } }],
+    });
     const request = onlyRequest();
     expect(request.path).toBe(chatPath);
     expect(request.headers["content-type"]).toBe("application/json");
@@ -81,37 +106,49 @@ describe.each(targets)("chat snippets against the mock hub (%s)", (label, option
 
   it.each(["huggingface_hub", "openai"])("python %s compiles", async (client) => {
     const snippet = getSnippets(CHAT_MODEL, options()).find((s) => s.language === "python" && s.client === client);
-    expect(await pyCompile(scratch.write(`chat-${label}-${client}.py`, snippet?.content ?? ""))).toMatchObject({ code: 0, stderr: "" });
+    expect(await pyCompile(scratch.write(`chat-${label}-${client}.py`, snippet?.content ?? ""))).toMatchObject({
+      code: 0,
+      stderr: "",
+    });
   });
 });
 
-describe.each(targets)("text-generation snippets against the mock hub (%s)", (label, options, _chatPath, generatePath) => {
-  // The generate route answers the prompt followed by its continuation, as hf-inference does by default.
-  const FULL_TEXT = `What is the capital of France?${ANSWER}`;
+describe.each(targets)(
+  "text-generation snippets against the mock hub (%s)",
+  (label, options, _chatPath, generatePath) => {
+    // The generate route answers the prompt followed by its continuation, as hf-inference does by default.
+    const FULL_TEXT = `What is the capital of France?${ANSWER}`;
 
-  it("js hfkit: textGeneration prints the generated text", async () => {
-    const result = await runJs(snippetOf(GENERATION_MODEL, options(), "hfkit"), `generate-${label}`);
-    expect(result.stderr).toBe("");
-    // hfkit's textGeneration answers the continuation only (return_full_text: false unless asked).
-    expect(result.stdout).toBe(`${ANSWER}\n`);
-    const request = onlyRequest();
-    expect(request.path).toBe(generatePath);
-    expect(request.body).toEqual({ inputs: "What is the capital of France?", parameters: { return_full_text: false, max_new_tokens: 500 } });
-  });
+    it("js hfkit: textGeneration prints the generated text", async () => {
+      const result = await runJs(snippetOf(GENERATION_MODEL, options(), "hfkit"), `generate-${label}`);
+      expect(result.stderr).toBe("");
+      // hfkit's textGeneration answers the continuation only (return_full_text: false unless asked).
+      expect(result.stdout).toBe(`${ANSWER}\n`);
+      const request = onlyRequest();
+      expect(request.path).toBe(generatePath);
+      expect(request.body).toEqual({
+        inputs: "What is the capital of France?",
+        parameters: { return_full_text: false, max_new_tokens: 500 },
+      });
+    });
 
-  it("curl: {inputs, parameters} to the generate route", async () => {
-    const answer = await runCurl(snippetOf(GENERATION_MODEL, options(), "curl"));
-    expect(answer).toEqual([{ generated_text: FULL_TEXT }]);
-    const request = onlyRequest();
-    expect(request.path).toBe(generatePath);
-    expect(request.body).toEqual({ inputs: "What is the capital of France?", parameters: { max_new_tokens: 500 } });
-  });
+    it("curl: {inputs, parameters} to the generate route", async () => {
+      const answer = await runCurl(snippetOf(GENERATION_MODEL, options(), "curl"));
+      expect(answer).toEqual([{ generated_text: FULL_TEXT }]);
+      const request = onlyRequest();
+      expect(request.path).toBe(generatePath);
+      expect(request.body).toEqual({ inputs: "What is the capital of France?", parameters: { max_new_tokens: 500 } });
+    });
 
-  it("python huggingface_hub compiles", async () => {
-    const snippet = snippetOf(GENERATION_MODEL, options(), "huggingface_hub");
-    expect(await pyCompile(scratch.write(`generate-${label}.py`, snippet.content))).toMatchObject({ code: 0, stderr: "" });
-  });
-});
+    it("python huggingface_hub compiles", async () => {
+      const snippet = snippetOf(GENERATION_MODEL, options(), "huggingface_hub");
+      expect(await pyCompile(scratch.write(`generate-${label}.py`, snippet.content))).toMatchObject({
+        code: 0,
+        stderr: "",
+      });
+    });
+  },
+);
 
 describe("what the user typed reaches the server unchanged", () => {
   const messages = [

@@ -18,7 +18,9 @@ import type {
 /** A language model's warnings in version V. */
 export function warningsFor<V extends SpecVersion>(version: V, warnings: Warning[]): Array<WarningOf<V>> {
   if (version !== "v2") return warnings as Array<WarningOf<V>>;
-  return warnings.map((w): WarningV2 => (w.type === "unsupported" ? { type: "unsupported-setting", setting: w.feature, details: w.details } : asOther(w))) as Array<WarningOf<V>>;
+  return warnings.map((w): WarningV2 =>
+    w.type === "unsupported" ? { type: "unsupported-setting", setting: w.feature, details: w.details } : asOther(w),
+  ) as Array<WarningOf<V>>;
 }
 
 /** Another model type's warnings in version V (v2 names only its own options in `setting`: sent as `other`). */
@@ -39,13 +41,21 @@ export function finishReasonFor<V extends SpecVersion>(version: V, reason: Finis
 export function usageFor<V extends SpecVersion>(version: V, usage: Usage): UsageOf<V> {
   if (version !== "v2") return usage as UsageOf<V>;
   const { inputTokens: input, outputTokens: output } = usage;
-  const total = input.total === undefined && output.total === undefined ? undefined : (input.total ?? 0) + (output.total ?? 0);
-  return { inputTokens: input.total, outputTokens: output.total, totalTokens: total, reasoningTokens: output.reasoning, cachedInputTokens: input.cacheRead } as UsageOf<V>;
+  const total =
+    input.total === undefined && output.total === undefined ? undefined : (input.total ?? 0) + (output.total ?? 0);
+  return {
+    inputTokens: input.total,
+    outputTokens: output.total,
+    totalTokens: total,
+    reasoningTokens: output.reasoning,
+    cachedInputTokens: input.cacheRead,
+  } as UsageOf<V>;
 }
 
 /** A stream part in version V: only `stream-start` and `finish` differ. */
 export function streamPartFor<V extends SpecVersion>(version: V, part: StreamPart): StreamPart<V> {
-  if (version === "v2" && part.type === "stream-start") return { type: "stream-start", warnings: warningsFor(version, part.warnings) };
+  if (version === "v2" && part.type === "stream-start")
+    return { type: "stream-start", warnings: warningsFor(version, part.warnings) };
   if (version === "v2" && part.type === "finish") {
     return { ...part, usage: usageFor(version, part.usage), finishReason: finishReasonFor(version, part.finishReason) };
   }

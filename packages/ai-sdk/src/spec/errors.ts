@@ -34,7 +34,17 @@ export class APICallError extends AISDKError {
   readonly responseBody?: string;
   readonly isRetryable: boolean;
   readonly data?: unknown;
-  constructor(o: { message: string; url: string; requestBodyValues: unknown; statusCode?: number; responseHeaders?: Record<string, string>; responseBody?: string; cause?: unknown; isRetryable?: boolean; data?: unknown }) {
+  constructor(o: {
+    message: string;
+    url: string;
+    requestBodyValues: unknown;
+    statusCode?: number;
+    responseHeaders?: Record<string, string>;
+    responseBody?: string;
+    cause?: unknown;
+    isRetryable?: boolean;
+    data?: unknown;
+  }) {
     super({ name: "AI_APICallError", message: o.message, cause: o.cause });
     this.url = o.url;
     this.requestBodyValues = o.requestBodyValues;
@@ -91,7 +101,10 @@ export class NoSuchModelError extends AISDKError {
 export class UnsupportedFunctionalityError extends AISDKError {
   readonly functionality: string;
   constructor(o: { functionality: string; message?: string }) {
-    super({ name: "AI_UnsupportedFunctionalityError", message: o.message ?? `'${o.functionality}' functionality not supported.` });
+    super({
+      name: "AI_UnsupportedFunctionalityError",
+      message: o.message ?? `'${o.functionality}' functionality not supported.`,
+    });
     this.functionality = o.functionality;
   }
   static override isInstance(error: unknown): error is UnsupportedFunctionalityError {

@@ -15,9 +15,11 @@ export type ProviderMetadata = Record<string, Record<string, JSONValue>>;
 export type ProviderOptions = Record<string, Record<string, unknown>>;
 
 /** A warning (v3 and v4). */
-export type Warning = { type: "unsupported" | "compatibility"; feature: string; details?: string } | { type: "other"; message: string };
+export type Warning =
+  { type: "unsupported" | "compatibility"; feature: string; details?: string } | { type: "other"; message: string };
 /** A warning of v2. */
-export type WarningV2 = { type: "unsupported-setting"; setting: string; details?: string } | { type: "other"; message: string };
+export type WarningV2 =
+  { type: "unsupported-setting"; setting: string; details?: string } | { type: "other"; message: string };
 /** A warning of v2 for models whose `setting` must name a call option: given as `other`. */
 export type OtherWarning = { type: "other"; message: string };
 /** A language model's warning in version V. */
@@ -36,7 +38,12 @@ export type FinishReasonOf<V extends SpecVersion> = V extends "v2" ? FinishReaso
 
 /** Token counts (v3 and v4). */
 export interface Usage {
-  inputTokens: { total: number | undefined; noCache: number | undefined; cacheRead: number | undefined; cacheWrite: number | undefined };
+  inputTokens: {
+    total: number | undefined;
+    noCache: number | undefined;
+    cacheRead: number | undefined;
+    cacheWrite: number | undefined;
+  };
   outputTokens: { total: number | undefined; text: number | undefined; reasoning: number | undefined };
   raw?: { [key: string]: JSONValue };
 }
@@ -101,12 +108,17 @@ export interface OtherPart {
 export type Prompt = ReadonlyArray<
   | { role: "system"; content: string }
   | { role: "user"; content: ReadonlyArray<TextPart | FilePart> }
-  | { role: "assistant"; content: ReadonlyArray<TextPart | FilePart | ReasoningPart | ToolCallPart | ToolResultPart | OtherPart> }
+  | {
+      role: "assistant";
+      content: ReadonlyArray<TextPart | FilePart | ReasoningPart | ToolCallPart | ToolResultPart | OtherPart>;
+    }
   | { role: "tool"; content: ReadonlyArray<ToolResultPart | OtherPart> }
 >;
 
 /** A tool as any version gives it: a function, or one of a provider's (`provider` in v3/v4, `provider-defined` in v2). */
-export type CallTool = { type: "function"; name: string; description?: string; inputSchema: unknown } | { type: "provider" | "provider-defined"; id: string; name: string };
+export type CallTool =
+  | { type: "function"; name: string; description?: string; inputSchema: unknown }
+  | { type: "provider" | "provider-defined"; id: string; name: string };
 
 /** A language model call's options, of any version. */
 export interface CallOptions {
@@ -138,7 +150,10 @@ export interface ResponseMetadata {
 }
 
 /** What a language model answers, not streamed. */
-export type Content = TextPart | { type: "reasoning"; text: string } | { type: "tool-call"; toolCallId: string; toolName: string; input: string };
+export type Content =
+  | TextPart
+  | { type: "reasoning"; text: string }
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: string };
 
 /** A streamed part, as version V has it. */
 export type StreamPart<V extends SpecVersion = "v4"> =

@@ -1,6 +1,16 @@
 // A user's file with ai 6 and @hfkit/ai-sdk installed: compiled by types.test.ts against the built types.
 import { createHfkit, hfkit } from "@hfkit/ai-sdk";
-import { createProviderRegistry, embed, embedMany, experimental_generateSpeech, experimental_transcribe, generateImage, generateText, rerank, streamText } from "ai6";
+import {
+  createProviderRegistry,
+  embed,
+  embedMany,
+  experimental_generateSpeech,
+  experimental_transcribe,
+  generateImage,
+  generateText,
+  rerank,
+  streamText,
+} from "ai6";
 
 const hf = createHfkit({ accessToken: "hf_x", maxRetries: 0 });
 export const text = generateText({ model: hfkit("org/chat"), prompt: "Hi" });

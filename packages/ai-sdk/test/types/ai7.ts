@@ -1,7 +1,17 @@
 // A user's file with ai 7 and @hfkit/ai-sdk (v3) or @hfkit/ai-sdk/ai7 (v4): compiled by types.test.ts against the built types.
 import { hfkit } from "@hfkit/ai-sdk";
 import { createHfkit } from "@hfkit/ai-sdk/ai7";
-import { createProviderRegistry, embed, embedMany, generateImage, generateSpeech, generateText, rerank, streamText, transcribe } from "ai";
+import {
+  createProviderRegistry,
+  embed,
+  embedMany,
+  generateImage,
+  generateSpeech,
+  generateText,
+  rerank,
+  streamText,
+  transcribe,
+} from "ai";
 
 const hf = createHfkit({ accessToken: "hf_x", maxRetries: 0 });
 export const text = generateText({ model: hfkit("org/chat"), prompt: "Hi" });

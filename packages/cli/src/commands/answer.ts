@@ -47,7 +47,9 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
     signal: controller.signal,
     onFailover: (move) => {
       progress.clear();
-      io.stderr.write(printable(`${move.from} ${move.error ? "failed" : "skipped"} (${move.reason}); trying ${move.to}\n`));
+      io.stderr.write(
+        printable(`${move.from} ${move.error ? "failed" : "skipped"} (${move.reason}); trying ${move.to}\n`),
+      );
     },
     onRetry: (event) => {
       loading = event.reason === "loading";
@@ -123,7 +125,12 @@ export function printStats(io: Io, end: Extract<CallEvent, { type: "end" }>, fir
   if (firstMs !== undefined) parts.push(`first token ${Math.round(firstMs)} ms`);
   // A rate only for a stream: a whole answer's tokens all come at once.
   const streaming = firstMs !== undefined && end.chunks > 1 ? (end.durationMs - firstMs) / 1000 : 0;
-  if (streaming > 0) parts.push(end.usage ? `${(end.usage.output / streaming).toFixed(1)} tokens/s` : `${((end.chunks - 1) / streaming).toFixed(1)} chunks/s`);
+  if (streaming > 0)
+    parts.push(
+      end.usage
+        ? `${(end.usage.output / streaming).toFixed(1)} tokens/s`
+        : `${((end.chunks - 1) / streaming).toFixed(1)} chunks/s`,
+    );
   if (end.usage) parts.push(`${end.usage.input} in, ${end.usage.output} out`);
   parts.push(`${Math.round(end.durationMs)} ms in all`);
   if (end.attempts > 1) parts.push(`${end.attempts} attempts`);
@@ -143,7 +150,10 @@ function explain(error: unknown, timeout: number | undefined, loading: boolean):
     );
   }
   if (error instanceof TimeoutError && error.kind === "deadline" && loading) {
-    return new Explained(error, `the model was still loading when --timeout ${timeout ?? error.timeoutMs} ms ran out: raise --timeout`);
+    return new Explained(
+      error,
+      `the model was still loading when --timeout ${timeout ?? error.timeoutMs} ms ran out: raise --timeout`,
+    );
   }
   return error;
 }

@@ -65,13 +65,22 @@ const SERVER_PROVIDERS = ["auto", "hf-inference"];
 
 /** `hfkit chat`: one answer streamed to stdout, or a conversation; progress and errors go to stderr. */
 export async function chat(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args: withNegatives(argv, OPTIONS), options: OPTIONS, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: withNegatives(argv, OPTIONS),
+    options: OPTIONS,
+    allowPositionals: true,
+  });
   const server = values["base-url"] ? "--base-url" : values.endpoint ? "--endpoint" : undefined;
   if (values["base-url"] && values.endpoint) throw new UsageError("give --base-url or --endpoint, not both");
   if (!values.model && !values.endpoint) throw new UsageError("--model is required (or --endpoint)");
   const providers = values.provider?.split(",").map((p) => p.trim());
-  if (providers?.some((p) => p === "")) throw new UsageError(`--provider ${values.provider}: a provider's name is empty`);
-  if (server && providers !== undefined && (providers.length > 1 || !SERVER_PROVIDERS.includes(values.provider ?? ""))) {
+  if (providers?.some((p) => p === ""))
+    throw new UsageError(`--provider ${values.provider}: a provider's name is empty`);
+  if (
+    server &&
+    providers !== undefined &&
+    (providers.length > 1 || !SERVER_PROVIDERS.includes(values.provider ?? ""))
+  ) {
     throw new UsageError(
       `--provider ${values.provider} does not combine with ${server}: ${server} names the server itself (an hf-inference-style one); drop --provider`,
     );
@@ -108,7 +117,8 @@ export async function chat(argv: string[], io: Io): Promise<number> {
   const messages: ChatCompletionInputMessage[] = values.system ? [{ role: "system", content: values.system }] : [];
   const typed = positionals.join(" ").trim();
 
-  if (values.interactive || (typed === "" && io.stdin.isTTY === true)) return converse(session, messages, typed || undefined);
+  if (values.interactive || (typed === "" && io.stdin.isTTY === true))
+    return converse(session, messages, typed || undefined);
 
   const prompt = typed || (await readAll(io.stdin)).trim();
   if (!prompt) throw new UsageError("no prompt: give one as an argument or on stdin");

@@ -84,17 +84,28 @@ export async function proxy(argv: string[], io: Io): Promise<void> {
   if (!values.target) throw new UsageError("--target URL is required");
   const host = hostFlag(values.host);
   const providers = values.provider?.split(",").map((p) => p.trim());
-  if (providers?.some((p) => p === "")) throw new UsageError(`--provider ${values.provider}: a provider's name is empty`);
+  if (providers?.some((p) => p === ""))
+    throw new UsageError(`--provider ${values.provider}: a provider's name is empty`);
   const provider = providers === undefined ? undefined : providers.length === 1 ? providers[0] : providers;
   const routerUrl = values["router-url"];
-  if (routerUrl !== undefined && !/^https?:\/\/[^/]/i.test(routerUrl)) throw new UsageError(`--router-url ${routerUrl}: an http:// or https:// URL`);
+  if (routerUrl !== undefined && !/^https?:\/\/[^/]/i.test(routerUrl))
+    throw new UsageError(`--router-url ${routerUrl}: an http:// or https:// URL`);
   const log = logFlag(values.log);
   const logTo = (line: string): void => void io.stderr.write(`${line}\n`);
   const redis = values["health-redis"];
   // Never echoed: a Redis URL may carry a password.
-  if (redis !== undefined && !/^rediss?:\/\/./i.test(redis)) throw new UsageError("--health-redis: a redis:// or rediss:// URL");
+  if (redis !== undefined && !/^rediss?:\/\/./i.test(redis))
+    throw new UsageError("--health-redis: a redis:// or rediss:// URL");
   const shared = redis === undefined ? {} : { health: { redis }, logger: { warn: (line: string) => logTo(line) } };
-  const server = createProxy({ target: values.target, provider, routerUrl, log, logTo, metrics: values.metrics ?? false, ...shared });
+  const server = createProxy({
+    target: values.target,
+    provider,
+    routerUrl,
+    log,
+    logTo,
+    metrics: values.metrics ?? false,
+    ...shared,
+  });
   // listen's error (a port in use) rejects here, so it is reported as one line.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

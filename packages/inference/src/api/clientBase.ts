@@ -22,7 +22,9 @@ export class ClientBase {
 
   /** The call's arguments, with the client's token unless they carry their own. */
   protected args<A extends Pick<BaseArgs, "accessToken">>(args: A): A {
-    return args && args.accessToken === undefined && this.accessToken !== undefined ? { ...args, accessToken: this.accessToken } : args;
+    return args && args.accessToken === undefined && this.accessToken !== undefined
+      ? { ...args, accessToken: this.accessToken }
+      : args;
   }
 
   /** The call's options over the client's. */
@@ -34,7 +36,9 @@ export class ClientBase {
    * A client class with one method per task of `tasks` (on its prototype, so they are inherited), each
    * calling the standalone function with the client's token and options.
    */
-  static withTasks<T extends Record<string, TaskFunction>>(tasks: T): new (accessToken?: string, defaultOptions?: Options) => ClientBase & TaskMethods<T> {
+  static withTasks<T extends Record<string, TaskFunction>>(
+    tasks: T,
+  ): new (accessToken?: string, defaultOptions?: Options) => ClientBase & TaskMethods<T> {
     class TaskClient extends ClientBase {}
     for (const [name, task] of Object.entries(tasks)) {
       const method = function (this: ClientBase, args: BaseArgs, options?: Options): unknown {

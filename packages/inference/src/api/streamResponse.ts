@@ -23,7 +23,8 @@ const STATUS_TYPES: Record<number, string> = {
 
 /** An error as OpenAI's `{"error": {message, type, code, param}}`, read from its fields (no class is imported: nothing is pulled into a bundle). */
 function errorBody(error: unknown): StreamErrorBody {
-  const e: { message?: unknown; name?: unknown; status?: unknown; kind?: unknown } = typeof error === "object" && error !== null ? error : {};
+  const e: { message?: unknown; name?: unknown; status?: unknown; kind?: unknown } =
+    typeof error === "object" && error !== null ? error : {};
   const message = typeof e.message === "string" ? e.message : String(error);
   const status = typeof e.status === "number" ? e.status : undefined;
   const name = typeof e.name === "string" ? e.name : "Error";
@@ -107,7 +108,11 @@ export function toReadableStream(stream: AsyncIterable<object>): ReadableStream<
  * ```
  */
 export function toResponse(stream: AsyncIterable<object>, init: ResponseInit = {}): Response {
-  const headers = new Headers({ "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+  const headers = new Headers({
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    "x-accel-buffering": "no",
+  });
   new Headers(init.headers).forEach((value, name) => headers.set(name, value));
   return new Response(toReadableStream(stream), { ...init, headers });
 }

@@ -11,7 +11,12 @@ export async function dataUrl(blob: Blob): Promise<string> {
 }
 
 /** The answer as asked: a Blob (default), a `data:` URL, or JSON. A base64 JSON answer is decoded; a URL in an answer is never fetched. */
-export async function asOutput(task: string, value: unknown, outputType: OutputType | undefined, secret: string | undefined): Promise<Image> {
+export async function asOutput(
+  task: string,
+  value: unknown,
+  outputType: OutputType | undefined,
+  secret: string | undefined,
+): Promise<Image> {
   if (value instanceof Blob) {
     if (outputType === "dataUrl") return dataUrl(value);
     return outputType === "json" ? { output: await dataUrl(value) } : value;

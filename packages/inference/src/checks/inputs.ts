@@ -19,7 +19,8 @@ export function jsonBody(args: BaseArgs, extra?: JsonObject): { json: JsonObject
 
 /** `value` at `field` is a string (non-empty unless `empty`). */
 export function needString(value: unknown, field: string, empty = false): string {
-  if (typeof value !== "string" || (!empty && value === "")) throw new InputError(`\`${field}\` must be a${empty ? "" : " non-empty"} string`, field);
+  if (typeof value !== "string" || (!empty && value === ""))
+    throw new InputError(`\`${field}\` must be a${empty ? "" : " non-empty"} string`, field);
   return value;
 }
 
@@ -50,7 +51,8 @@ export function checkTable(value: unknown, field: string): void {
   const table = needObject(value, field);
   const lengths = Object.entries(table).map(([name, column]) => needStrings(column, `${field}.${name}`, 0).length);
   if (lengths.length === 0) throw new InputError(`\`${field}\` must have at least one column`, field);
-  if (lengths.some((n) => n !== lengths[0])) throw new InputError(`\`${field}\`: every column must have the same number of values`, field);
+  if (lengths.some((n) => n !== lengths[0]))
+    throw new InputError(`\`${field}\`: every column must have the same number of values`, field);
 }
 
 /** A Blob, an ArrayBuffer or a typed array holding at least one byte. */
@@ -58,14 +60,18 @@ export function needBinary(value: unknown, field: string): Blob | ArrayBuffer {
   let out: Blob | ArrayBuffer | undefined;
   if (typeof Blob !== "undefined" && value instanceof Blob) out = value;
   else if (value instanceof ArrayBuffer) out = value;
-  else if (ArrayBuffer.isView(value)) out = new Uint8Array(value.buffer, value.byteOffset, value.byteLength).slice().buffer;
-  if (out === undefined) throw new InputError(`\`${field}\` must be a Blob or an ArrayBuffer (the audio or image file)`, field);
-  if ((out instanceof ArrayBuffer ? out.byteLength : out.size) === 0) throw new InputError(`\`${field}\` must not be empty`, field);
+  else if (ArrayBuffer.isView(value))
+    out = new Uint8Array(value.buffer, value.byteOffset, value.byteLength).slice().buffer;
+  if (out === undefined)
+    throw new InputError(`\`${field}\` must be a Blob or an ArrayBuffer (the audio or image file)`, field);
+  if ((out instanceof ArrayBuffer ? out.byteLength : out.size) === 0)
+    throw new InputError(`\`${field}\` must not be empty`, field);
   return out;
 }
 
 /** Which field holds a task's file: `inputs`, or the older `data` when only it is given. */
-export const binaryField = (args: { inputs?: unknown; data?: unknown }): "inputs" | "data" => (args.data !== undefined && args.inputs === undefined ? "data" : "inputs");
+export const binaryField = (args: { inputs?: unknown; data?: unknown }): "inputs" | "data" =>
+  args.data !== undefined && args.inputs === undefined ? "data" : "inputs";
 
 /** The binary input of `args` (`inputs`, or the older `data`), checked: a Blob, an ArrayBuffer or a typed array of at least one byte. */
 function binaryOf(args: { inputs?: unknown; data?: unknown }): Blob | ArrayBuffer {
@@ -94,7 +100,8 @@ export function checkAudio(args: { inputs?: unknown; data?: unknown; parameters?
   const field = binaryField(args);
   const audio = field === "data" ? args.data : args.inputs;
   if (typeof audio === "string") {
-    if (audio === "") throw new InputError(`\`${field}\` must be a Blob or an ArrayBuffer (the audio file), or the URL of one`, field);
+    if (audio === "")
+      throw new InputError(`\`${field}\` must be a Blob or an ArrayBuffer (the audio file), or the URL of one`, field);
   } else needBinary(audio, field);
   checkParameters(args.parameters);
 }
@@ -132,7 +139,10 @@ export function textBody(args: BaseArgs & { inputs?: unknown; parameters?: unkno
 }
 
 /** `args` and its `inputs` are objects (checked further by `check`): the body is the arguments as they are. */
-export function objectBody(args: BaseArgs & { inputs?: unknown; parameters?: unknown }, check: (inputs: JsonObject) => void): TaskBody {
+export function objectBody(
+  args: BaseArgs & { inputs?: unknown; parameters?: unknown },
+  check: (inputs: JsonObject) => void,
+): TaskBody {
   check(needObject(args.inputs, "inputs"));
   checkParameters(args.parameters);
   return jsonBody(args);

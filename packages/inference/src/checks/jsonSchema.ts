@@ -75,7 +75,13 @@ function resolve(ref: string, root: JsonObject): unknown {
   const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
   if (!m) return undefined;
   const defs = root[m[1] ?? ""];
-  return isRecord(defs) ? defs[decodeURIComponent(m[2] ?? "").replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+  return isRecord(defs)
+    ? defs[
+        decodeURIComponent(m[2] ?? "")
+          .replace(/~1/g, "/")
+          .replace(/~0/g, "~")
+      ]
+    : undefined;
 }
 
 /** One check: its issues, its steps, what it already knows of shared references, the patterns it compiled. */

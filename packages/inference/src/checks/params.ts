@@ -1,5 +1,10 @@
 import { InputError } from "../core/errors";
-import type { ChatCompletionInput, Options, TextGenerationInput, TextGenerationInputGenerateParameters } from "../types";
+import type {
+  ChatCompletionInput,
+  Options,
+  TextGenerationInput,
+  TextGenerationInputGenerateParameters,
+} from "../types";
 
 /** More retries than this only hammer a failing server. */
 const MAX_RETRIES = 100;
@@ -8,7 +13,10 @@ const BACKEND_NAMES: readonly unknown[] = ["tgi", "transformers", "openai"];
 
 function checkOptions(options: Options): void {
   if (options.backend !== undefined && !BACKEND_NAMES.includes(options.backend)) {
-    throw new InputError(`\`backend\` must be "tgi", "transformers" or "openai" (got ${JSON.stringify(options.backend)})`, "backend");
+    throw new InputError(
+      `\`backend\` must be "tgi", "transformers" or "openai" (got ${JSON.stringify(options.backend)})`,
+      "backend",
+    );
   }
   const r = options.maxRetries;
   if (r !== undefined && !(Number.isInteger(r) && r >= 0 && r <= MAX_RETRIES)) {
@@ -24,7 +32,10 @@ export function checkArgs(args: unknown, options: Options): void {
   // A header value: printable ASCII without spaces (a control character would split the request).
   // A blank one is no token (`""` sends none).
   if (token !== undefined && (typeof token !== "string" || (token.trim() !== "" && /[^!-~]/.test(token)))) {
-    throw new InputError("`accessToken` must be a string of printable ASCII without white space (a token read from a file may end in a newline: trim it)", "accessToken");
+    throw new InputError(
+      "`accessToken` must be a string of printable ASCII without white space (a token read from a file may end in a newline: trim it)",
+      "accessToken",
+    );
   }
   checkOptions(options);
 }
@@ -52,7 +63,8 @@ export function validateChatInput(args: ChatCompletionInput): void {
   }
   const so = args.stream_options;
   if (so != null) {
-    if (typeof so !== "object") throw new InputError("`stream_options` must be an object such as {include_usage: true}", "stream_options");
+    if (typeof so !== "object")
+      throw new InputError("`stream_options` must be an object such as {include_usage: true}", "stream_options");
     checkBoolean(so, "include_usage", "stream_options.");
   }
 }
@@ -74,13 +86,15 @@ function validateMessages(messages: unknown): void {
   for (let i = 0; i < messages.length; i++) {
     const item: unknown = messages[i];
     const at = `messages[${i}]`;
-    if (typeof item !== "object" || item === null) throw new InputError(`\`${at}\` must be an object {role, content}`, at);
+    if (typeof item !== "object" || item === null)
+      throw new InputError(`\`${at}\` must be an object {role, content}`, at);
     const m: Fields<"role" | "content" | "tool_calls"> = item;
     if (typeof m.role !== "string" || m.role === "") {
       throw new InputError(`\`${at}.role\` must be a non-empty string`, `${at}.role`);
     }
     const c = m.content;
-    const contentOk = typeof c === "string" || Array.isArray(c) || ((c === undefined || c === null) && m.tool_calls !== undefined);
+    const contentOk =
+      typeof c === "string" || Array.isArray(c) || ((c === undefined || c === null) && m.tool_calls !== undefined);
     if (!contentOk) {
       throw new InputError(`\`${at}.content\` must be a string or an array of content parts`, `${at}.content`);
     }
@@ -92,7 +106,14 @@ function show(v: unknown): string {
 }
 
 /** A finite number in [min, max]; `above` makes min exclusive (a penalty factor must be > 0). */
-export function checkRange<K extends string>(args: Fields<K>, field: K, min: number, max: number, prefix = "", above = false): void {
+export function checkRange<K extends string>(
+  args: Fields<K>,
+  field: K,
+  min: number,
+  max: number,
+  prefix = "",
+  above = false,
+): void {
   const v = args[field];
   if (v === undefined || v === null) return;
   if (typeof v !== "number" || !Number.isFinite(v) || v < min || (above && v === min) || v > max) {
@@ -134,7 +155,8 @@ export function validateGenerateInput(args: TextGenerationInput): void {
   for (const field of ["max_new_tokens", "top_k", "truncate", "best_of"] as const) checkInteger(p, field, 1, at);
   checkInteger(p, "top_n_tokens", 0, at);
   checkInteger(p, "seed", 0, at);
-  for (const field of ["do_sample", "return_full_text", "details", "decoder_input_details", "watermark"] as const) checkBoolean(p, field, at);
+  for (const field of ["do_sample", "return_full_text", "details", "decoder_input_details", "watermark"] as const)
+    checkBoolean(p, field, at);
   checkStop(p, at);
 }
 
@@ -157,7 +179,9 @@ export function isGreedy(p: Sampling): boolean {
  * OpenAI-style ranges mapped for `generate` (TGI and the pipeline alike): `temperature: 0` and
  * `top_p: 0` are greedy (`do_sample: false`), `top_p: 1` / `typical_p: 1` are the default.
  */
-export function generateParameters(p: TextGenerationInputGenerateParameters | undefined): TextGenerationInputGenerateParameters | undefined {
+export function generateParameters(
+  p: TextGenerationInputGenerateParameters | undefined,
+): TextGenerationInputGenerateParameters | undefined {
   if (!p) return p;
   const out = { ...p };
   if (isGreedy(out)) {

@@ -14,7 +14,10 @@ export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
  */
 export function grow(text: string, piece: string): string {
   if (text.length + piece.length > MAX_ANSWER_BYTES) {
-    throw new MalformedEventError(`The answer collected from the stream is larger than ${MAX_ANSWER_BYTES / 1048576} MB; collecting stopped there`, text.slice(0, 200));
+    throw new MalformedEventError(
+      `The answer collected from the stream is larger than ${MAX_ANSWER_BYTES / 1048576} MB; collecting stopped there`,
+      text.slice(0, 200),
+    );
   }
   return text + piece;
 }
@@ -23,7 +26,8 @@ export function grow(text: string, piece: string): string {
 export const MAX_BINARY_BYTES = 268_435_456; // 256 MiB, as a literal: an unused product is kept by bundlers
 
 /** White space that may come before a JSON value or an event stream's first line, and a BOM. */
-export const isBlank = (code: number): boolean => code === 32 || code === 9 || code === 10 || code === 13 || code === 0xfeff;
+export const isBlank = (code: number): boolean =>
+  code === 32 || code === 9 || code === 10 || code === 13 || code === 0xfeff;
 
 /** The index of the first character of `text` that is not blank, or -1. */
 export function firstNonBlank(text: string): number {
@@ -40,7 +44,9 @@ export function readerOf(body: ReadableStream<Uint8Array>): ReadableStreamDefaul
   const given: { getReader?: unknown; destroy?: () => void } = body;
   if (typeof given.getReader === "function") return body.getReader();
   given.destroy?.();
-  throw new InferenceError("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
+  throw new InferenceError(
+    "The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`",
+  );
 }
 
 /**
@@ -95,7 +101,12 @@ export async function readText(call: Call, res: Response, isAnswer = true): Prom
     }
     if (bytes < cap) return false;
     if (cap === MAX_ANSWER_BYTES) {
-      throw new MalformedEventError(`The server's answer is larger than ${MAX_ANSWER_BYTES / 1048576} MB; reading stopped there`, text, undefined, call.secret);
+      throw new MalformedEventError(
+        `The server's answer is larger than ${MAX_ANSWER_BYTES / 1048576} MB; reading stopped there`,
+        text,
+        undefined,
+        call.secret,
+      );
     }
     return true;
   });
@@ -109,7 +120,13 @@ export async function readBlob(call: Call, res: Response, cap = MAX_BINARY_BYTES
   await pump(call, res, (value) => {
     call.data();
     bytes += value.byteLength;
-    if (bytes > cap) throw new MalformedEventError(`The server's binary answer is larger than ${cap / 1048576} MB; reading stopped there`, "", undefined, call.secret);
+    if (bytes > cap)
+      throw new MalformedEventError(
+        `The server's binary answer is larger than ${cap / 1048576} MB; reading stopped there`,
+        "",
+        undefined,
+        call.secret,
+      );
     pieces.push(value);
     return false;
   });

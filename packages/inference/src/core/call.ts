@@ -48,7 +48,7 @@ export class Call {
   /** The access token, for redaction of what the servers and fetch say. */
   declare readonly secret: string | undefined;
   // Assigned first thing in the constructor: declared only, so that no bundle carries an empty field.
-  private declare readonly limits: CallLimits;
+  declare private readonly limits: CallLimits;
   private deadlineTimer: Timer | undefined;
   private firstChunkTimer: Timer | undefined;
   private watchTimer: Timer | undefined;
@@ -77,11 +77,13 @@ export class Call {
       this.deadlineTimer = startTimer(timeout, () => this.fail(new TimeoutError("deadline", timeout)));
     }
     if (firstChunkTimeout !== Infinity) {
-      this.firstChunkTimer = startTimer(firstChunkTimeout, () => this.fail(new TimeoutError("first-chunk", firstChunkTimeout)));
+      this.firstChunkTimer = startTimer(firstChunkTimeout, () =>
+        this.fail(new TimeoutError("first-chunk", firstChunkTimeout)),
+      );
     }
   }
 
-/** Ends the call with `error` (first failure wins): aborts the fetch and cancels any body. */
+  /** Ends the call with `error` (first failure wins): aborts the fetch and cancels any body. */
   fail(error: InferenceError): void {
     if (this.failure) return;
     this.failure = error;

@@ -4,7 +4,12 @@
  */
 import { MalformedEventError } from "./errors";
 import { grow } from "./body";
-import type { ChatCompletionOutput, ChatCompletionOutputComplete, ChatCompletionOutputToolCall, ChatCompletionStreamOutput } from "../types";
+import type {
+  ChatCompletionOutput,
+  ChatCompletionOutputComplete,
+  ChatCompletionOutputToolCall,
+  ChatCompletionStreamOutput,
+} from "../types";
 
 const MAX_TOOL_CALLS = 1024;
 
@@ -57,8 +62,16 @@ function mergeToolCalls(
   for (const d of deltas) {
     const at = d.index ?? 0;
     // A server's index becomes an array length: `index: 1e9` must not make a billion holes.
-    if (!(Number.isInteger(at) && at >= 0 && at < MAX_TOOL_CALLS)) throw new MalformedEventError(`A tool call's index must be an integer from 0 to ${MAX_TOOL_CALLS - 1}`, String(at).slice(0, 40));
-    const call: ChatCompletionOutputToolCall = (calls[at] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
+    if (!(Number.isInteger(at) && at >= 0 && at < MAX_TOOL_CALLS))
+      throw new MalformedEventError(
+        `A tool call's index must be an integer from 0 to ${MAX_TOOL_CALLS - 1}`,
+        String(at).slice(0, 40),
+      );
+    const call: ChatCompletionOutputToolCall = (calls[at] ??= {
+      id: "",
+      type: "function",
+      function: { name: "", arguments: "" },
+    });
     if (d.id) call.id = d.id;
     if (d.type) call.type = d.type;
     if (d.function?.name) call.function.name = grow(call.function.name, d.function.name);

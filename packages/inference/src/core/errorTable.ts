@@ -57,7 +57,8 @@ export function readErrorFields(body: unknown): ErrorFields {
     return fields;
   }
   if (typeof body !== "object" || body === null) return fields;
-  const b: { error?: unknown; message?: unknown; detail?: unknown; error_type?: unknown; estimated_time?: unknown } = body;
+  const b: { error?: unknown; message?: unknown; detail?: unknown; error_type?: unknown; estimated_time?: unknown } =
+    body;
   const err = b.error;
   if (typeof err === "string") fields.message = err;
   else if (Array.isArray(err)) fields.message = err.map(String).join("; ");
@@ -80,7 +81,9 @@ function detailMessage(detail: unknown): string {
   if (typeof detail === "string") return detail;
   if (!Array.isArray(detail)) return JSON.stringify(detail);
   return detail
-    .map((d: { loc?: unknown[]; msg?: unknown }) => (Array.isArray(d?.loc) ? `${d.loc.join(".")}: ${String(d.msg)}` : String(d?.msg ?? JSON.stringify(d))))
+    .map((d: { loc?: unknown[]; msg?: unknown }) =>
+      Array.isArray(d?.loc) ? `${d.loc.join(".")}: ${String(d.msg)}` : String(d?.msg ?? JSON.stringify(d)),
+    )
     .join("; ");
 }
 
@@ -100,13 +103,14 @@ const TOO_LARGE_HINT = " The serverless API will not load it: use a dedicated In
 const NO_PROVIDER_HINT =
   " Enable a provider that serves it at https://huggingface.co/settings/inference-providers, or name one as `provider` or a `:provider` suffix.";
 
-
 /** The one table that maps HTTP answers and in-stream errors to typed errors; no field keeps the token. */
 export function toHttpError(src: ErrorSource): HttpError {
   const { inStream, secret, ...init } = src;
   const body = redactValue(src.body, secret);
   const f = readErrorFields(body);
-  const status = inStream ? (f.status ?? (f.errorType ? BY_ERROR_TYPE[f.errorType]?.[1] : undefined) ?? 500) : src.status;
+  const status = inStream
+    ? (f.status ?? (f.errorType ? BY_ERROR_TYPE[f.errorType]?.[1] : undefined) ?? 500)
+    : src.status;
   const Cls = classify(f, status, inStream === true);
   let message = f.message || `The server answered HTTP ${status}`;
   if (status === 403 && /too large/i.test(message)) message += TOO_LARGE_HINT;

@@ -3,7 +3,14 @@
  * `Symbol.for` brand so `instanceof` works across the ESM and CommonJS copies of the package.
  */
 
-import { HUB_API, type HttpRequestInfo, type HttpResponseInfo, PROVIDER_API, PROVIDER_OUTPUT, ROUTING } from "./errorShapes";
+import {
+  HUB_API,
+  type HttpRequestInfo,
+  type HttpResponseInfo,
+  PROVIDER_API,
+  PROVIDER_OUTPUT,
+  ROUTING,
+} from "./errorShapes";
 import { redactText, serverText } from "./redact";
 
 export type { HttpRequestInfo, HttpResponseInfo } from "./errorShapes";
@@ -23,7 +30,7 @@ export class InferenceError extends Error {
   /** The class's name, e.g. `"RateLimitError"` (its `kind`, so it survives minification). */
   declare name: string;
   /** The `kind` of each class this error is (set by the constructor, not enumerable). */
-  private declare readonly [BRAND]: unknown[];
+  declare private readonly [BRAND]: unknown[];
 
   /** `message` says what failed (its first 4 096 characters are kept); `cause` is the underlying error, if any. */
   constructor(message: string, options?: { cause?: unknown }) {
@@ -193,7 +200,10 @@ export class MalformedEventError extends InferenceError {
     this.also(PROVIDER_OUTPUT);
     const text = String(data);
     // Redacted before it is cut (with room for a secret of any length across the cut), then cut: no token's start is left behind.
-    this.data = redactText(text.slice(0, KEPT_TEXT_CHARS + 256 + (secret?.length ?? 0)), secret).slice(0, KEPT_TEXT_CHARS);
+    this.data = redactText(text.slice(0, KEPT_TEXT_CHARS + 256 + (secret?.length ?? 0)), secret).slice(
+      0,
+      KEPT_TEXT_CHARS,
+    );
   }
 }
 

@@ -3,7 +3,10 @@ import type { Logger } from "../types";
 import { shared } from "./shared";
 
 /** The default logger and the warnings given, one for every copy of the package in the process. */
-const state: { logger: Logger; warned: Set<string> } = /* @__PURE__ */ shared("logger", () => ({ logger: console, warned: new Set<string>() }));
+const state: { logger: Logger; warned: Set<string> } = /* @__PURE__ */ shared("logger", () => ({
+  logger: console,
+  warned: new Set<string>(),
+}));
 
 /** Where warnings go when a call gives no `logger` option (default `console`), as `@huggingface/inference`'s `setLogger`. */
 export function setLogger(logger: Logger): void {

@@ -50,4 +50,7 @@ export const LOOKUP_TIMEOUT_MS = 30_000;
 
 /** The clock of such a lookup, its own: a waiting call that gives up does not end it for the others. */
 export const lookupCall = (secret: string | undefined): Call =>
-  new Call({ timeout: LOOKUP_TIMEOUT_MS, firstChunkTimeout: Infinity, idleTimeout: LOOKUP_TIMEOUT_MS, stallTimeout: Infinity }, secret);
+  new Call(
+    { timeout: LOOKUP_TIMEOUT_MS, firstChunkTimeout: Infinity, idleTimeout: LOOKUP_TIMEOUT_MS, stallTimeout: Infinity },
+    secret,
+  );

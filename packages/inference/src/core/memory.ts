@@ -5,7 +5,7 @@ const TTL_MS = 60 * 60 * 1000;
 export class BoundedMemory<V> {
   private readonly facts = new Map<string, { value: V; expires: number }>();
 
-  private declare readonly capacity: number;
+  declare private readonly capacity: number;
 
   /** `capacity`: how many keys are kept; past it, the least recently used goes first. */
   constructor(capacity = MAX_ENTRIES) {

@@ -81,7 +81,7 @@ export class PartialJson {
   feed(piece: string): void {
     this.read += piece.length;
     partialJsonWork.chars += piece.length;
-    for (let i = 0; i < piece.length && this.next < Next.Done; ) i = this.step(piece, i);
+    for (let i = 0; i < piece.length && this.next < Next.Done;) i = this.step(piece, i);
   }
 
   /** Whether `value()` now keeps the members copied by every value taken within COPIES_PER_CHAR per character read. */

@@ -12,7 +12,8 @@ const BEARER = /\b(Bearer\s+)[^\s"',;]+/gi;
 /** `user:password@` of a URL, and of any URL inside it (a redirect target in its query). */
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/gi;
 /** Query parameters that carry credentials by convention (`?token=`, `?api_key=`, `?sig=` …). */
-const SECRET_PARAM = /([?&](?:[\w.-]*(?:token|key|secret|password|passwd|sig|signature|auth|credential)[\w.-]*)=)[^&#]*/gi;
+const SECRET_PARAM =
+  /([?&](?:[\w.-]*(?:token|key|secret|password|passwd|sig|signature|auth|credential)[\w.-]*)=)[^&#]*/gi;
 
 /** `url` without `user:password@` and without the values of credential-like query parameters. */
 export function redactUrl(url: string): string {
@@ -70,7 +71,10 @@ export function redactError(error: unknown, secret?: string, depth = 0): unknown
   if (depth > 8) return new Error(REDACTED); // a chain longer than any runtime makes: not shown unredacted
   const cause = error.cause;
   const from: WithFields = error;
-  const copy: WithFields = new Error(redactText(error.message, secret), cause === undefined ? undefined : { cause: redactError(cause, secret, depth + 1) });
+  const copy: WithFields = new Error(
+    redactText(error.message, secret),
+    cause === undefined ? undefined : { cause: redactError(cause, secret, depth + 1) },
+  );
   copy.name = error.name;
   copy.stack = error.stack && redactText(error.stack, secret);
   let same = copy.message === error.message && copy.stack === error.stack && copy.cause === cause;

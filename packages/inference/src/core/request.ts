@@ -80,23 +80,33 @@ function canSerialize(value: unknown): boolean {
 }
 
 export const isBrowser: boolean =
-  typeof document !== "undefined" ||
-  (typeof navigator !== "undefined" && /^Mozilla\//.test(navigator.userAgent ?? ""));
+  typeof document !== "undefined" || (typeof navigator !== "undefined" && /^Mozilla\//.test(navigator.userAgent ?? ""));
 
 /** The headers and fetch of a call's requests, made once. */
-export function connection(options: Options, accessToken: string | undefined, debug?: (line: string) => void): Connection {
+export function connection(
+  options: Options,
+  accessToken: string | undefined,
+  debug?: (line: string) => void,
+): Connection {
   const h: Record<string, string> = { "Content-Type": "application/json" };
   if (accessToken) h.Authorization = `Bearer ${accessToken}`;
   if (!isBrowser) h["User-Agent"] = `hfkit/${VERSION}`;
   if (options.use_cache === false) h["x-use-cache"] = "false";
   if (options.billTo) h["X-HF-Bill-To"] = options.billTo;
-  return { headers: Object.assign(h, options.headers), fetch: options.fetch, fetchOptions: options.fetchOptions, onResponse: options.onResponse, debug };
+  return {
+    headers: Object.assign(h, options.headers),
+    fetch: options.fetch,
+    fetchOptions: options.fetchOptions,
+    onResponse: options.onResponse,
+    debug,
+  };
 }
 
 /** The request's headers as errors may show them: the token never appears. */
 export function redactHeaders(headers: Record<string, string>, secret?: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = /^authorization$/i.test(k) ? "Bearer [redacted]" : redactText(v, secret);
+  for (const [k, v] of Object.entries(headers))
+    out[k] = /^authorization$/i.test(k) ? "Bearer [redacted]" : redactText(v, secret);
   return out;
 }
 
@@ -139,9 +149,22 @@ export async function sendOnce(call: Call, conn: Connection, out: Outgoing): Pro
     throw error;
   }
   const secret = call.secret;
-  const origin: Origin = { url: redactUrl(out.url), requestId: requestIdOf(res, secret), provider: res.headers.get("x-inference-provider") ?? undefined, secret };
-  debug?.(`${res.status} ${mediaType(res) || "-"} in ${Date.now() - sentAt} ms${origin.requestId ? `, request id ${origin.requestId}` : ""}`);
-  conn.onResponse?.({ status: res.status, headers: res.headers, url: origin.url, requestId: origin.requestId, backend: out.backend });
+  const origin: Origin = {
+    url: redactUrl(out.url),
+    requestId: requestIdOf(res, secret),
+    provider: res.headers.get("x-inference-provider") ?? undefined,
+    secret,
+  };
+  debug?.(
+    `${res.status} ${mediaType(res) || "-"} in ${Date.now() - sentAt} ms${origin.requestId ? `, request id ${origin.requestId}` : ""}`,
+  );
+  conn.onResponse?.({
+    status: res.status,
+    headers: res.headers,
+    url: origin.url,
+    requestId: origin.requestId,
+    backend: out.backend,
+  });
   if (res.ok) return { res, origin, release };
   const body = await readErrorBody(call, res);
   throw toHttpError({
@@ -165,7 +188,12 @@ const RELEASED = /* @__PURE__ */ new DOMException("The answer was read", "AbortE
  * signal); once the answer's first data is in (a poll, a file it names), the wait for the response's head
  * is watched by `idleTimeout` and `stallTimeout` too, so that no request of a call waits unbounded.
  */
-export async function fetchUnder(call: Call, conn: Pick<Connection, "fetch" | "fetchOptions">, url: string, init: RequestInit): Promise<{ res: Response; release: () => void }> {
+export async function fetchUnder(
+  call: Call,
+  conn: Pick<Connection, "fetch" | "fetchOptions">,
+  url: string,
+  init: RequestInit,
+): Promise<{ res: Response; release: () => void }> {
   call.check();
   const doFetch = conn.fetch ?? globalThis.fetch;
   if (typeof doFetch !== "function") throw new InferenceError("No fetch is available: pass one as the `fetch` option");

@@ -1,4 +1,11 @@
-import { ConnectionError, HttpError, type InferenceError, ModelLoadingError, RateLimitError, ServerError } from "./errors";
+import {
+  ConnectionError,
+  HttpError,
+  type InferenceError,
+  ModelLoadingError,
+  RateLimitError,
+  ServerError,
+} from "./errors";
 import type { Logger, RetryEvent } from "../types";
 import { warnOnce } from "./logger";
 import type { Call } from "./call";
@@ -43,13 +50,19 @@ export const MAX_RETRY_AFTER = 60_000;
  * jitter (uniform in [0, base·2ⁿ]), so clients refused together do not come back together; a
  * server's wait (`retry-after`, `estimated_time`) is a minimum that jitter only adds to.
  */
-export function planRetry(error: InferenceError, retriesSoFar: number, policy: RetryPolicy, loadingWaitsSoFar = 0): Plan | undefined {
+export function planRetry(
+  error: InferenceError,
+  retriesSoFar: number,
+  policy: RetryPolicy,
+  loadingWaitsSoFar = 0,
+): Plan | undefined {
   if (!policy.enabled || policy.retryable?.(error) === false) return undefined;
   const random = policy.random ?? Math.random;
   if (error instanceof ModelLoadingError) {
     if (loadingWaitsSoFar >= MAX_LOADING_WAITS) return undefined;
     const est = error.estimatedTime;
-    const base = est === undefined ? DEFAULT_LOADING_WAIT : Math.min(MAX_LOADING_WAIT, Math.max(MIN_LOADING_WAIT, est * 1000));
+    const base =
+      est === undefined ? DEFAULT_LOADING_WAIT : Math.min(MAX_LOADING_WAIT, Math.max(MIN_LOADING_WAIT, est * 1000));
     return { delayMs: base + random() * 250, reason: "loading", estimatedTime: est };
   }
   if (retriesSoFar >= policy.maxRetries) return undefined;
@@ -88,8 +101,16 @@ export async function withRetries<C extends { readonly call: Call; readonly poli
         warnLoadingOnce(policy, plan.estimatedTime);
       } else retries++;
       const { status }: InferenceError & { status?: number } = error;
-      policy.onRetry?.({ attempt: n + 1, delayMs: plan.delayMs, status, reason: plan.reason, estimatedTime: plan.estimatedTime });
-      policy.debug?.(`retry ${n} in ${Math.round(plan.delayMs)} ms (${plan.reason}${status ? `, HTTP ${status}` : ""})`);
+      policy.onRetry?.({
+        attempt: n + 1,
+        delayMs: plan.delayMs,
+        status,
+        reason: plan.reason,
+        estimatedTime: plan.estimatedTime,
+      });
+      policy.debug?.(
+        `retry ${n} in ${Math.round(plan.delayMs)} ms (${plan.reason}${status ? `, HTTP ${status}` : ""})`,
+      );
       await call.sleep(plan.delayMs);
     }
   }
@@ -97,5 +118,9 @@ export async function withRetries<C extends { readonly call: Call; readonly poli
 
 function warnLoadingOnce(policy: RetryPolicy, estimatedTime: number | undefined): void {
   const about = estimatedTime !== undefined && estimatedTime < 1e6 ? ` (about ${Math.round(estimatedTime)} s)` : "";
-  warnOnce(policy.logger, `loading:${policy.model}`, `Model ${policy.model} is loading on the server${about}; waiting for it.`);
+  warnOnce(
+    policy.logger,
+    `loading:${policy.model}`,
+    `Model ${policy.model} is loading on the server${about}; waiting for it.`,
+  );
 }

@@ -21,7 +21,10 @@ function duration(options: Options, field: Duration, fallback?: number): number 
   const v = options[field];
   if (v === undefined) return fallback;
   if (!(typeof v === "number" && v > 0)) {
-    throw new InputError(`\`${field}\` must be a number of milliseconds > 0, or Infinity for none (got ${String(v)})`, field);
+    throw new InputError(
+      `\`${field}\` must be a number of milliseconds > 0, or Infinity for none (got ${String(v)})`,
+      field,
+    );
   }
   return holdable(v);
 }

@@ -45,11 +45,11 @@ export class EventStream<T> implements Source<T> {
   /** The body was cancelled and its request released (once: the end and `close()` both ask). */
   private cancelled = false;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
-  private declare readonly call: Call; // these: assigned in the constructor, so declared only (no empty field in a bundle)
-  private declare readonly rules: StreamRules<T>;
-  private declare readonly origin: Origin;
-  private declare readonly release: () => void;
-  private declare readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  declare private readonly call: Call; // these: assigned in the constructor, so declared only (no empty field in a bundle)
+  declare private readonly rules: StreamRules<T>;
+  declare private readonly origin: Origin;
+  declare private readonly release: () => void;
+  declare private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
   /** The line the last read ended inside, in pieces (joined once, when its end arrives). */
   private readonly partial: string[] = [];
@@ -59,13 +59,19 @@ export class EventStream<T> implements Source<T> {
   private data = "";
   private dataLines = 0;
   private eventName: string | undefined;
-  private declare readonly offCancel: () => void;
+  declare private readonly offCancel: () => void;
   /** The read's callbacks, made once per `then` (the iterator passes the same one each time), not per read. */
   private pullThen: (() => unknown) | undefined;
   private afterRead: (r: ReadableStreamReadResult<Uint8Array>) => unknown = noop;
   private afterReadError: (e: unknown) => unknown = noop;
 
-  constructor(body: ReadableStream<Uint8Array>, call: Call, rules: StreamRules<T>, origin: Origin, release: () => void = noop) {
+  constructor(
+    body: ReadableStream<Uint8Array>,
+    call: Call,
+    rules: StreamRules<T>,
+    origin: Origin,
+    release: () => void = noop,
+  ) {
     this.call = call;
     this.rules = rules;
     this.origin = origin;
@@ -196,7 +202,11 @@ export class EventStream<T> implements Source<T> {
     }
     // `data` and `event`, by their first letters' codes (a `startsWith` per line costs more than the rest).
     const c = text.charCodeAt(start);
-    const isData = c === 100 && text.charCodeAt(start + 1) === 97 && text.charCodeAt(start + 2) === 116 && text.charCodeAt(start + 3) === 97;
+    const isData =
+      c === 100 &&
+      text.charCodeAt(start + 1) === 97 &&
+      text.charCodeAt(start + 2) === 116 &&
+      text.charCodeAt(start + 3) === 97;
     if (!isData && !(c === 101 && text.startsWith("vent", start + 1))) return; // a comment, `id`, `retry` or another field
     let at = start + (isData ? 4 : 5);
     if (at < end) {
@@ -224,7 +234,12 @@ export class EventStream<T> implements Source<T> {
   }
 
   private tooLarge(text: string): void {
-    this.error = new MalformedEventError(`An event of the stream is larger than ${MAX_ANSWER_BYTES / 1048576} MB; reading stopped there`, text, undefined, this.origin.secret);
+    this.error = new MalformedEventError(
+      `An event of the stream is larger than ${MAX_ANSWER_BYTES / 1048576} MB; reading stopped there`,
+      text,
+      undefined,
+      this.origin.secret,
+    );
     this.complete();
   }
 
@@ -246,13 +261,22 @@ export class EventStream<T> implements Source<T> {
   /** A bare JSON body under an event-stream type: an error mapped, or a whole answer yielded. */
   private onWholeAnswer(text: string): void {
     const body = parseMaybeJson(text);
-    if (typeof body === "object" && body !== null && (body as { error?: unknown }).error != null) this.inStreamError(body);
+    if (typeof body === "object" && body !== null && (body as { error?: unknown }).error != null)
+      this.inStreamError(body);
     else {
       try {
         for (const value of this.rules.whole(body, text)) this.queue[this.size++] = value;
         this.accepted = true;
       } catch (error) {
-        this.error = error instanceof BaseError ? error : new MalformedEventError(`Unexpected answer: ${serverText(text, this.origin.secret)}`, text, error, this.origin.secret);
+        this.error =
+          error instanceof BaseError
+            ? error
+            : new MalformedEventError(
+                `Unexpected answer: ${serverText(text, this.origin.secret)}`,
+                text,
+                error,
+                this.origin.secret,
+              );
       }
     }
     this.complete();
@@ -272,11 +296,21 @@ export class EventStream<T> implements Source<T> {
     } catch (e) {
       this.error = this.bodyEnded
         ? new IncompleteStreamError("The stream ended inside an event")
-        : new MalformedEventError(`Malformed event in the stream: ${serverText(data, this.origin.secret)}`, data, e, this.origin.secret);
+        : new MalformedEventError(
+            `Malformed event in the stream: ${serverText(data, this.origin.secret)}`,
+            data,
+            e,
+            this.origin.secret,
+          );
       return;
     }
     if (typeof parsed !== "object" || parsed === null) {
-      this.error = new MalformedEventError(`Unexpected event in the stream: ${serverText(data, this.origin.secret)}`, data, undefined, this.origin.secret);
+      this.error = new MalformedEventError(
+        `Unexpected event in the stream: ${serverText(data, this.origin.secret)}`,
+        data,
+        undefined,
+        this.origin.secret,
+      );
       return;
     }
     const { error }: { error?: unknown } = parsed;

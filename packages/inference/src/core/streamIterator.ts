@@ -26,7 +26,7 @@ export class StreamIterator<T> implements AsyncGenerator<T, undefined, unknown> 
   private calls = 0;
   private readFor = 0;
 
-  private declare readonly opener: Opener<T>;
+  declare private readonly opener: Opener<T>;
 
   constructor(opener: Opener<T>) {
     this.opener = opener;

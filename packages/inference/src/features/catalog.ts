@@ -20,7 +20,10 @@ import type { ListModelsOptions, RouterModel, RouterModelProvider } from "../typ
 export const MAX_CATALOGS = 20;
 
 /** The lists looked up, and the lookups in flight. */
-export const catalogMemory = /* @__PURE__ */ shared("catalog", () => new LookupMemory<readonly RouterModel[]>(MAX_CATALOGS));
+export const catalogMemory = /* @__PURE__ */ shared(
+  "catalog",
+  () => new LookupMemory<readonly RouterModel[]>(MAX_CATALOGS),
+);
 
 /**
  * The models the HF router serves, each with its providers: status, context length, pricing (dollars per million
@@ -28,17 +31,21 @@ export const catalogMemory = /* @__PURE__ */ shared("catalog", () => new LookupM
  * leaves out or sends in another type is absent, an entry without an id is skipped.
  */
 export async function listModels(options: ListModelsOptions = {}): Promise<readonly RouterModel[]> {
-  if (typeof options !== "object" || options === null) throw new InputError("The options of listModels must be an object", "options");
+  if (typeof options !== "object" || options === null)
+    throw new InputError("The options of listModels must be an object", "options");
   const { accessToken, routerUrl, refresh } = options;
   checkArgs({ accessToken }, options);
-  if (refresh !== undefined && typeof refresh !== "boolean") throw new InputError(`\`refresh\` must be true or false (got ${typeof refresh})`, "refresh");
+  if (refresh !== undefined && typeof refresh !== "boolean")
+    throw new InputError(`\`refresh\` must be true or false (got ${typeof refresh})`, "refresh");
   const url = `${routerBase(routerUrl)}/v1/models`;
   const { call, conn } = sending({ accessToken }, options, "the router's catalog");
   const secret = call.secret;
   try {
     // Per token: what the router lists for one account is never handed to another.
     const key = perCredential(url, secret);
-    return await call.until(catalogMemory.known(key, refresh) ?? catalogMemory.track(key, fetchCatalog(url, conn, secret)));
+    return await call.until(
+      catalogMemory.known(key, refresh) ?? catalogMemory.track(key, fetchCatalog(url, conn, secret)),
+    );
   } catch (error) {
     throw sealError(call.translate(error, url), secret);
   } finally {
@@ -47,7 +54,11 @@ export async function listModels(options: ListModelsOptions = {}): Promise<reado
 }
 
 /** One lookup, under its own clock (a waiting call that gives up does not end it for the others). */
-async function fetchCatalog(url: string, conn: Connection, secret: string | undefined): Promise<readonly RouterModel[]> {
+async function fetchCatalog(
+  url: string,
+  conn: Connection,
+  secret: string | undefined,
+): Promise<readonly RouterModel[]> {
   const own = lookupCall(secret);
   try {
     conn.debug?.(`GET ${redactUrl(url)}`);
@@ -58,7 +69,13 @@ async function fetchCatalog(url: string, conn: Connection, secret: string | unde
     const body = parseMaybeJson(text);
     if (!res.ok) throw toHttpError({ status: res.status, body, url, method: "GET", requestId, source: "hub", secret });
     const data = isRecord(body) ? body.data : undefined;
-    if (!Array.isArray(data)) throw new MalformedEventError(`The router's model list is not {"data": [...]}: ${serverText(text, secret, 120)}`, text, undefined, secret);
+    if (!Array.isArray(data))
+      throw new MalformedEventError(
+        `The router's model list is not {"data": [...]}: ${serverText(text, secret, 120)}`,
+        text,
+        undefined,
+        secret,
+      );
     return data.flatMap(toModel);
   } finally {
     own.finish();
@@ -85,7 +102,9 @@ function toModel(m: unknown): RouterModel[] {
       id: m.id,
       created: count(m.created),
       owned_by: text(m.owned_by),
-      architecture: isRecord(a) ? { input_modalities: strings(a.input_modalities), output_modalities: strings(a.output_modalities) } : undefined,
+      architecture: isRecord(a)
+        ? { input_modalities: strings(a.input_modalities), output_modalities: strings(a.output_modalities) }
+        : undefined,
       providers: Array.isArray(m.providers) ? m.providers.flatMap(toProvider) : [],
     }),
   ];

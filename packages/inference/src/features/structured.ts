@@ -12,7 +12,16 @@ import { grow } from "../core/body";
 import { sealError } from "../core/redact";
 import { StructuredOutputError } from "../core/structuredError";
 import { checkJsonSchema } from "../checks/jsonSchema";
-import type { ChatCompletionArgs, StandardIssue, ChatCompletionOutput, ChatCompletionStreamOutput, Options, StandardSchemaV1, TextGenerationCallArgs, TextGenerationOutput } from "../types";
+import type {
+  ChatCompletionArgs,
+  StandardIssue,
+  ChatCompletionOutput,
+  ChatCompletionStreamOutput,
+  Options,
+  StandardSchemaV1,
+  TextGenerationCallArgs,
+  TextGenerationOutput,
+} from "../types";
 
 /** A name OpenAI's protocol takes for a schema. */
 const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -29,7 +38,8 @@ export interface Structure {
 
 /** A Standard Schema validator (an object, or a function as ArkType's types are). */
 export const isStandard = (v: unknown): v is StandardSchemaV1 => {
-  const props: unknown = (typeof v === "object" || typeof v === "function") && v !== null ? Reflect.get(v, "~standard") : undefined;
+  const props: unknown =
+    (typeof v === "object" || typeof v === "function") && v !== null ? Reflect.get(v, "~standard") : undefined;
   return isRecord(props) && typeof props.validate === "function";
 };
 
@@ -49,7 +59,10 @@ export function jsonSchemaOf(schema: unknown, beside: unknown, field: string): J
       // What the model writes is what the validator takes in (its output may be transformed from it).
       converted = convert.input({ target: "draft-2020-12" });
     } catch (error) {
-      throw new InputError(`\`${field}\` could not be converted to JSON Schema by ${schema["~standard"].vendor}: ${(error as Error).message}`, field);
+      throw new InputError(
+        `\`${field}\` could not be converted to JSON Schema by ${schema["~standard"].vendor}: ${(error as Error).message}`,
+        field,
+      );
     }
     return jsonObject(converted, field);
   }
@@ -58,7 +71,11 @@ export function jsonSchemaOf(schema: unknown, beside: unknown, field: string): J
 
 /** `value` as a JSON object a server can be sent; an InputError naming `field` otherwise. */
 function jsonObject(value: unknown, field: string): JsonObject {
-  if (!isRecord(value)) throw new InputError(`\`${field}\` must be a JSON Schema object or a Standard Schema validator (Zod, Valibot, ArkType)`, field);
+  if (!isRecord(value))
+    throw new InputError(
+      `\`${field}\` must be a JSON Schema object or a Standard Schema validator (Zod, Valibot, ArkType)`,
+      field,
+    );
   try {
     const copy: unknown = JSON.parse(JSON.stringify(value));
     if (isRecord(copy)) return copy;
@@ -75,10 +92,15 @@ export function structureOf(format: unknown, secret: string | undefined, schemaF
   if (!isRecord(spec)) throw new InputError(`\`${field}\` must be an object: { name, schema, strict? }`, field);
   const { name, description, strict, schema, jsonSchema } = spec;
   if (typeof name !== "string" || !SCHEMA_NAME.test(name)) {
-    throw new InputError(`\`${field}.name\` must be 1 to 64 letters, digits, _ or - (got ${typeof name === "string" ? JSON.stringify(name.slice(0, 80)) : typeof name})`, `${field}.name`);
+    throw new InputError(
+      `\`${field}.name\` must be 1 to 64 letters, digits, _ or - (got ${typeof name === "string" ? JSON.stringify(name.slice(0, 80)) : typeof name})`,
+      `${field}.name`,
+    );
   }
-  if (strict !== undefined && typeof strict !== "boolean") throw new InputError(`\`${field}.strict\` must be a boolean`, `${field}.strict`);
-  if (description !== undefined && typeof description !== "string") throw new InputError(`\`${field}.description\` must be a string`, `${field}.description`);
+  if (strict !== undefined && typeof strict !== "boolean")
+    throw new InputError(`\`${field}.strict\` must be a boolean`, `${field}.strict`);
+  if (description !== undefined && typeof description !== "string")
+    throw new InputError(`\`${field}.description\` must be a string`, `${field}.description`);
   const json = jsonSchemaOf(schema, jsonSchema, schemaField ?? `${field}.schema`);
   const sent: JsonObject = { name, schema: json };
   if (description !== undefined) sent.description = description;
@@ -115,16 +137,29 @@ type Detail = { text: string; choice: number; finishReason?: string };
  * overflowing its stack on a deep answer, a throw, a result that is no result): the caller gets the typed error the
  * answer would have given, its cause kept redacted — never the validator's own RangeError.
  */
-async function validated(validate: (value: unknown) => unknown, value: unknown, detail: Detail, secret: string | undefined): Promise<Checked> {
+async function validated(
+  validate: (value: unknown) => unknown,
+  value: unknown,
+  detail: Detail,
+  secret: string | undefined,
+): Promise<Checked> {
   let result: unknown;
   try {
     result = await validate(value);
   } catch (cause) {
-    throw new StructuredOutputError("schema", { ...detail, issues: [{ message: `The validator failed: ${failure(cause)}` }], cause }, secret);
+    throw new StructuredOutputError(
+      "schema",
+      { ...detail, issues: [{ message: `The validator failed: ${failure(cause)}` }], cause },
+      secret,
+    );
   }
   if (isRecord(result) && Array.isArray(result.issues)) return { issues: result.issues };
   if (isRecord(result) && result.issues === undefined && "value" in result) return { value: result.value };
-  throw new StructuredOutputError("schema", { ...detail, issues: [{ message: "The validator gave no result ({ value } or { issues })" }] }, secret);
+  throw new StructuredOutputError(
+    "schema",
+    { ...detail, issues: [{ message: "The validator gave no result ({ value } or { issues })" }] },
+    secret,
+  );
 }
 
 /** A thrown thing's name and message, whatever it is (reading it may throw too). */
@@ -143,14 +178,27 @@ type Generated = (args: TextGenerationCallArgs, options: Options) => Promise<Tex
  * `textGeneration` with TGI's JSON grammar (`parameters.grammar: {type: "json", value}`) whose `value` is a JSON
  * Schema or a validator: sent as JSON Schema; `generated_text` parsed and checked into `parsed`.
  */
-export async function structuredGeneration(args: TextGenerationCallArgs, options: Options, call: Generated): Promise<TextGenerationOutput> {
+export async function structuredGeneration(
+  args: TextGenerationCallArgs,
+  options: Options,
+  call: Generated,
+): Promise<TextGenerationOutput> {
   const field = "parameters.grammar.value";
-  const grammar: JsonObject = isRecord(args.parameters) && isRecord(args.parameters.grammar) ? args.parameters.grammar : {};
-  const structure = structureOf({ json_schema: { name: "grammar", schema: grammar.value, jsonSchema: grammar.jsonSchema } }, callToken(args.accessToken), field);
+  const grammar: JsonObject =
+    isRecord(args.parameters) && isRecord(args.parameters.grammar) ? args.parameters.grammar : {};
+  const structure = structureOf(
+    { json_schema: { name: "grammar", schema: grammar.value, jsonSchema: grammar.jsonSchema } },
+    callToken(args.accessToken),
+    field,
+  );
   const value = structure.wire.json_schema.schema;
   const out = await call({ ...args, parameters: { ...args.parameters, grammar: { type: "json", value } } }, options);
   const details: JsonObject = isRecord(out.details) ? out.details : {};
-  out.parsed = await structure.read(out.generated_text, typeof details.finish_reason === "string" ? details.finish_reason : undefined, 0);
+  out.parsed = await structure.read(
+    out.generated_text,
+    typeof details.finish_reason === "string" ? details.finish_reason : undefined,
+    0,
+  );
   return out;
 }
 /** `text + piece` within the bound of one answer (32 MB: a MalformedEventError past it), its error redacted. */
@@ -162,10 +210,17 @@ function grown(text: string, piece: string, secret: string | undefined): string 
   }
 }
 
-type Streamed = (args: ChatCompletionArgs, options: Options) => AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown>;
+type Streamed = (
+  args: ChatCompletionArgs,
+  options: Options,
+) => AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown>;
 
 /** A whole structured answer: `call` is the chat call made with the schema as JSON Schema; each choice's `message.parsed` set. */
-export async function structuredWhole(args: ChatCompletionArgs, options: Options, call: Whole): Promise<ChatCompletionOutput> {
+export async function structuredWhole(
+  args: ChatCompletionArgs,
+  options: Options,
+  call: Whole,
+): Promise<ChatCompletionOutput> {
   const structure = structureOf(args.response_format, callToken(args.accessToken));
   const out = await call({ ...args, response_format: structure.wire }, options);
   for (const choice of out.choices) {
@@ -176,8 +231,13 @@ export async function structuredWhole(args: ChatCompletionArgs, options: Options
 }
 
 /** A streamed structured answer: each choice's `partial` as its text grows, `parsed` on its last chunk (or a StructuredOutputError there). */
-export async function* structuredStream(args: ChatCompletionArgs, options: Options, stream: Streamed): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
-  if (options.observe) return yield* (await import("./observe")).observedStream(args, options, (a, o) => structuredStream(a, o, stream));
+export async function* structuredStream(
+  args: ChatCompletionArgs,
+  options: Options,
+  stream: Streamed,
+): AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown> {
+  if (options.observe)
+    return yield* (await import("./observe")).observedStream(args, options, (a, o) => structuredStream(a, o, stream));
   const secret = callToken(args.accessToken);
   const structure = structureOf(args.response_format, secret);
   // Each choice's text so far and its reader, resumed with each piece: re-reading the text would cost its square.
@@ -199,4 +259,3 @@ export async function* structuredStream(args: ChatCompletionArgs, options: Optio
   }
   return undefined;
 }
-

@@ -51,26 +51,42 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** A tool, checked: its definition as the model is sent it, and how its arguments are checked. */
 interface Checked {
   readonly tool: Tool<unknown>;
-  readonly definition: { type: "function"; function: { name: string; description?: string; parameters: Record<string, unknown> } };
+  readonly definition: {
+    type: "function";
+    function: { name: string; description?: string; parameters: Record<string, unknown> };
+  };
   /** The value to run with, or the issues described; throws when the validator fails (the prepare step catches it). */
   readonly check: (value: unknown) => Promise<string | { value: unknown }>;
 }
 
 /** Every tool and option checked (an InputError naming the field) before anything is sent. */
-function checkRun(args: RunToolsArgs, options: RunToolsOptions): { tools: Map<string, Checked>; maxSteps: number; toolTimeout: number } {
+function checkRun(
+  args: RunToolsArgs,
+  options: RunToolsOptions,
+): { tools: Map<string, Checked>; maxSteps: number; toolTimeout: number } {
   if (!isRecord(args)) throw new InputError("The arguments must be an object", "args");
   const list: unknown = args.tools;
-  if (!Array.isArray(list) || list.length === 0) throw new InputError("`tools` must be a non-empty list of { name, description?, parameters, run }", "tools");
+  if (!Array.isArray(list) || list.length === 0)
+    throw new InputError("`tools` must be a non-empty list of { name, description?, parameters, run }", "tools");
   const tools = new Map<string, Checked>();
   list.forEach((tool: unknown, i) => {
     const field = `tools[${i}]`;
-    if (!isRecord(tool)) throw new InputError(`\`${field}\` must be an object: { name, description?, parameters, run }`, field);
+    if (!isRecord(tool))
+      throw new InputError(`\`${field}\` must be an object: { name, description?, parameters, run }`, field);
     const { name, description, parameters, jsonSchema, run, timeout } = tool;
-    if (typeof name !== "string" || !TOOL_NAME.test(name)) throw new InputError(`\`${field}.name\` must be 1 to 64 letters, digits, _ or -`, `${field}.name`);
-    if (tools.has(name)) throw new InputError(`\`${field}.name\` repeats ${JSON.stringify(name)}: each tool needs a name of its own`, `${field}.name`);
-    if (typeof run !== "function") throw new InputError(`\`${field}.run\` must be a function (the code that runs the tool)`, `${field}.run`);
-    if (description !== undefined && typeof description !== "string") throw new InputError(`\`${field}.description\` must be a string`, `${field}.description`);
-    if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) throw new InputError(`\`${field}.timeout\` must be a number of milliseconds > 0`, `${field}.timeout`);
+    if (typeof name !== "string" || !TOOL_NAME.test(name))
+      throw new InputError(`\`${field}.name\` must be 1 to 64 letters, digits, _ or -`, `${field}.name`);
+    if (tools.has(name))
+      throw new InputError(
+        `\`${field}.name\` repeats ${JSON.stringify(name)}: each tool needs a name of its own`,
+        `${field}.name`,
+      );
+    if (typeof run !== "function")
+      throw new InputError(`\`${field}.run\` must be a function (the code that runs the tool)`, `${field}.run`);
+    if (description !== undefined && typeof description !== "string")
+      throw new InputError(`\`${field}.description\` must be a string`, `${field}.description`);
+    if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0))
+      throw new InputError(`\`${field}.timeout\` must be a number of milliseconds > 0`, `${field}.timeout`);
     const schema = jsonSchemaOf(parameters, jsonSchema, `${field}.parameters`);
     const validate = isStandard(parameters)
       ? async (value: unknown) => {
@@ -85,19 +101,36 @@ function checkRun(args: RunToolsArgs, options: RunToolsOptions): { tools: Map<st
       const checked = await validate(value);
       return "value" in checked ? checked : checked.slice(0, 5).map(describe).join("; ");
     };
-    const fn: { name: string; description?: string; parameters: Record<string, unknown> } = { name, parameters: schema };
+    const fn: { name: string; description?: string; parameters: Record<string, unknown> } = {
+      name,
+      parameters: schema,
+    };
     if (description !== undefined) fn.description = description;
     tools.set(name, { tool: tool as unknown as Tool<unknown>, definition: { type: "function", function: fn }, check }); // checked field by field above
   });
   const { maxSteps = DEFAULT_MAX_STEPS, toolTimeout = DEFAULT_TOOL_TIMEOUT, approve } = options;
-  if (!(Number.isInteger(maxSteps) && maxSteps >= 1 && maxSteps <= MAX_STEPS)) throw new InputError(`\`maxSteps\` must be an integer from 1 to ${MAX_STEPS} (got ${String(maxSteps)})`, "maxSteps");
-  if (!(typeof toolTimeout === "number" && toolTimeout > 0)) throw new InputError(`\`toolTimeout\` must be a number of milliseconds > 0 (got ${String(toolTimeout)})`, "toolTimeout");
-  if (approve !== undefined && typeof approve !== "function") throw new InputError("`approve` must be a function", "approve");
+  if (!(Number.isInteger(maxSteps) && maxSteps >= 1 && maxSteps <= MAX_STEPS))
+    throw new InputError(
+      `\`maxSteps\` must be an integer from 1 to ${MAX_STEPS} (got ${String(maxSteps)})`,
+      "maxSteps",
+    );
+  if (!(typeof toolTimeout === "number" && toolTimeout > 0))
+    throw new InputError(
+      `\`toolTimeout\` must be a number of milliseconds > 0 (got ${String(toolTimeout)})`,
+      "toolTimeout",
+    );
+  if (approve !== undefined && typeof approve !== "function")
+    throw new InputError("`approve` must be a function", "approve");
   return { tools, maxSteps, toolTimeout };
 }
 
 /** A tool loop's events; its return value (and last event) is the run. */
-export async function* toolLoop(args: RunToolsArgs, options: RunToolsOptions, calls: StepCalls, streamed: boolean): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
+export async function* toolLoop(
+  args: RunToolsArgs,
+  options: RunToolsOptions,
+  calls: StepCalls,
+  streamed: boolean,
+): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
   const { tools, maxSteps, toolTimeout } = checkRun(args, options);
   const { maxSteps: _m, toolTimeout: _t, approve, ...chatOptions } = options;
   const span = spanCall(args, chatOptions);
@@ -193,7 +226,12 @@ function add(total: ChatCompletionUsage, usage: ChatCompletionUsage | null | und
 /** The assistant's message as the next step sends it back: its text and the calls it asked for. */
 function assistantMessage(message: ChatCompletionOutputMessage): ChatCompletionInputMessage {
   const out: ChatCompletionInputMessage = { role: "assistant", content: message.content ?? "" };
-  if (message.tool_calls?.length) out.tool_calls = message.tool_calls.map((c) => ({ id: c.id, type: "function", function: { name: c.function.name, arguments: c.function.arguments } }));
+  if (message.tool_calls?.length)
+    out.tool_calls = message.tool_calls.map((c) => ({
+      id: c.id,
+      type: "function",
+      function: { name: c.function.name, arguments: c.function.arguments },
+    }));
   return out;
 }
 
@@ -243,10 +281,21 @@ function describe(issue: StandardIssue): string {
 }
 
 /** Runs one call: approved, under its own time limit and the loop's signal; what it gives, or why not, as the model is told. */
-async function execute(p: Prepared, approve: RunToolsOptions["approve"], toolTimeout: number, loop: AbortSignal, secret: string | undefined): Promise<ToolCallResult> {
+async function execute(
+  p: Prepared,
+  approve: RunToolsOptions["approve"],
+  toolTimeout: number,
+  loop: AbortSignal,
+  secret: string | undefined,
+): Promise<ToolCallResult> {
   const { request } = p;
   const base = { id: request.id, name: request.name, arguments: request.arguments };
-  const failed = (error: ToolError): ToolCallResult => ({ ...base, status: error.status, error, content: `Error: ${error.message}` });
+  const failed = (error: ToolError): ToolCallResult => ({
+    ...base,
+    status: error.status,
+    error,
+    content: `Error: ${error.message}`,
+  });
   const fail = (status: ToolError["status"], message: string, from?: { cause: unknown }): ToolCallResult =>
     failed(toolError(status, request.name, message, secret, from));
   if (p.refusal || !p.tool) return p.refusal ? failed(p.refusal) : fail("unknown-tool", "No such tool");
@@ -281,7 +330,13 @@ async function execute(p: Prepared, approve: RunToolsOptions["approve"], toolTim
   timedOut.catch(() => {});
   aborted.catch(() => {});
   try {
-    const value: unknown = await Promise.race([Promise.resolve().then(() => tool.run(request.arguments as never, { signal: own.signal, callId: request.id, step: request.step })), timedOut, aborted]);
+    const value: unknown = await Promise.race([
+      Promise.resolve().then(() =>
+        tool.run(request.arguments as never, { signal: own.signal, callId: request.id, step: request.step }),
+      ),
+      timedOut,
+      aborted,
+    ]);
     return { ...base, status: "ok", value, content: contentOf(value) };
   } catch (error) {
     // A ToolError (the timer's, or one the tool threw) is made again here: redacted and cut like any tool's words.

@@ -55,7 +55,17 @@ export const asksSchema = (args: { response_format?: unknown }): boolean => {
  */
 export function spanCall(args: { accessToken?: string }, options: Options): Call {
   const none = Infinity;
-  return sending(args, { timeout: options.timeout, signal: options.signal, firstChunkTimeout: none, idleTimeout: none, stallTimeout: none }, "").call;
+  return sending(
+    args,
+    {
+      timeout: options.timeout,
+      signal: options.signal,
+      firstChunkTimeout: none,
+      idleTimeout: none,
+      stallTimeout: none,
+    },
+    "",
+  ).call;
 }
 
 /** Validates and routes a chat call; throws InputError before anything is sent. */

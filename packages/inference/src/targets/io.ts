@@ -9,16 +9,34 @@ import { redactUrl, serverText } from "../core/redact";
 import { isInternalUrl } from "../core/address";
 import { readBlob } from "../core/body";
 import type { Call } from "../core/call";
-import { type Connection, fetchUnder, mediaType, type Outgoing, parseMaybeJson, readText, type Reply, requestIdOf, sendOnce } from "../core/request";
+import {
+  type Connection,
+  fetchUnder,
+  mediaType,
+  type Outgoing,
+  parseMaybeJson,
+  readText,
+  type Reply,
+  requestIdOf,
+  sendOnce,
+} from "../core/request";
 import type { Sending } from "../core/sending";
 import type { ProviderIo } from "./providers/helper";
 import { routeOf } from "./providers/direct";
 
 /** One try of a task's request (the retry loop's attempt): sent, and its answer read. */
-export const answerTries = (call: Call, conn: Connection, out: Outgoing) => async (): Promise<unknown> => readAnswer(call, await sendOnce(call, conn, out));
+export const answerTries = (call: Call, conn: Connection, out: Outgoing) => async (): Promise<unknown> =>
+  readAnswer(call, await sendOnce(call, conn, out));
 
 /** What a provider's answer may fetch, for a call to `target` (a URL on a private address refused unless the call allows it). */
-export function providerIo(ctx: Sending, conn: Connection, target: string, provider: string | undefined, allowPrivateNetwork: boolean, router: string): ProviderIo {
+export function providerIo(
+  ctx: Sending,
+  conn: Connection,
+  target: string,
+  provider: string | undefined,
+  allowPrivateNetwork: boolean,
+  router: string,
+): ProviderIo {
   const { call, policy } = ctx;
   const inNetwork = outward(target, allowPrivateNetwork, call.secret);
   const again = policy.enabled ? Math.min(GET_RETRIES, policy.maxRetries) : 0;
@@ -38,7 +56,9 @@ function outward(target: string, allowed: boolean, secret: string | undefined): 
   if (allowed || isInternalUrl(target)) return (url) => url;
   return (url) => {
     if (!isInternalUrl(url)) return url;
-    throw new InferenceClientProviderOutputError(`The provider's answer names a URL on a private or local address (${serverText(redactUrl(url), secret)}); it is not fetched. Set \`allowPrivateNetwork: true\` to allow it`);
+    throw new InferenceClientProviderOutputError(
+      `The provider's answer names a URL on a private or local address (${serverText(redactUrl(url), secret)}); it is not fetched. Set \`allowPrivateNetwork: true\` to allow it`,
+    );
   };
 }
 
@@ -55,7 +75,12 @@ export async function readAnswer(call: Call, { res, origin, release }: Reply): P
       const parsed: unknown = JSON.parse(text);
       return parsed;
     } catch (error) {
-      throw new MalformedEventError(`The server's JSON answer does not parse: ${serverText(text, origin.secret)}`, text, error, origin.secret);
+      throw new MalformedEventError(
+        `The server's JSON answer does not parse: ${serverText(text, origin.secret)}`,
+        text,
+        error,
+        origin.secret,
+      );
     }
   } finally {
     release();
@@ -74,7 +99,11 @@ async function idempotent<T>(call: Call, again: number, get: () => Promise<T>): 
     try {
       return await get();
     } catch (error) {
-      if (attempt >= again || !(error instanceof ServerError || error instanceof RateLimitError || error instanceof ConnectionError)) throw error;
+      if (
+        attempt >= again ||
+        !(error instanceof ServerError || error instanceof RateLimitError || error instanceof ConnectionError)
+      )
+        throw error;
       const asked = error instanceof HttpError ? error.retryAfterMs : undefined;
       await call.sleep(asked !== undefined && asked <= 10_000 ? asked : 500 * 2 ** attempt);
     }
@@ -85,12 +114,30 @@ async function idempotent<T>(call: Call, again: number, get: () => Promise<T>): 
  * GETs what a provider's answer names (http(s) only): a route of the provider through the router with `headers`
  * (the call's), or a file without them (the token never leaves for it); a failed answer is a typed error.
  */
-async function getOnce(call: Call, conn: Connection, url: string, headers: Record<string, string>): Promise<{ res: Response; release: () => void }> {
-  if (!/^https?:\/\//i.test(url)) throw new MalformedEventError(`The provider's answer names a URL that is not http(s): ${serverText(url, call.secret)}`, url, undefined, call.secret);
+async function getOnce(
+  call: Call,
+  conn: Connection,
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ res: Response; release: () => void }> {
+  if (!/^https?:\/\//i.test(url))
+    throw new MalformedEventError(
+      `The provider's answer names a URL that is not http(s): ${serverText(url, call.secret)}`,
+      url,
+      undefined,
+      call.secret,
+    );
   const { res, release } = await fetchUnder(call, conn, url, { method: "GET", headers });
   if (!res.ok) {
     const body = parseMaybeJson(await readText(call, res, false).finally(release));
-    throw toHttpError({ status: res.status, body, url, method: "GET", requestId: requestIdOf(res, call.secret), secret: call.secret });
+    throw toHttpError({
+      status: res.status,
+      body,
+      url,
+      method: "GET",
+      requestId: requestIdOf(res, call.secret),
+      secret: call.secret,
+    });
   }
   return { res, release };
 }

@@ -33,14 +33,23 @@ export interface RouteOptions {
 function taskOptions(args: BaseArgs, options: Options): RouteOptions {
   const provider: unknown = args.provider ?? options.provider;
   if (provider !== undefined && typeof provider !== "string") {
-    throw new InputError("`provider` must be a provider's name here: a list fails over for chat, textGeneration and the Responses API only", "provider");
+    throw new InputError(
+      "`provider` must be a provider's name here: a list fails over for chat, textGeneration and the Responses API only",
+      "provider",
+    );
   }
   return routeOptions(args, options);
 }
 
 /** The route options of a call: its own `endpointUrl` and `provider` over the client's (a chat's are checked before: `oneTarget`). */
 function routeOptions(args: BaseArgs, options: Options): RouteOptions {
-  return { model: args.model, endpointUrl: args.endpointUrl ?? options.endpointUrl, baseUrl: options.baseUrl, provider: args.provider ?? options.provider, routerUrl: options.routerUrl };
+  return {
+    model: args.model,
+    endpointUrl: args.endpointUrl ?? options.endpointUrl,
+    baseUrl: options.baseUrl,
+    provider: args.provider ?? options.provider,
+    routerUrl: options.routerUrl,
+  };
 }
 
 const trimSlashes = (url: string): string => url.replace(/\/+$/, "");
@@ -55,7 +64,10 @@ export function envUrl(name: "HF_ENDPOINT" | "HF_INFERENCE_ENDPOINT"): string | 
  * The HF router's base: the `routerUrl` option, else `HF_INFERENCE_ENDPOINT` from the environment (a mock hub's, to
  * run offline), else the real one.
  */
-export const routerBase = (routerUrl: string | undefined): string => (routerUrl === undefined ? (envUrl("HF_INFERENCE_ENDPOINT") ?? HF_ROUTER_URL) : trimSlashes(checkBaseUrl(routerUrl, "routerUrl")));
+export const routerBase = (routerUrl: string | undefined): string =>
+  routerUrl === undefined
+    ? (envUrl("HF_INFERENCE_ENDPOINT") ?? HF_ROUTER_URL)
+    : trimSlashes(checkBaseUrl(routerUrl, "routerUrl"));
 
 const routerOf = (o: RouteOptions): string => routerBase(o.routerUrl);
 
@@ -77,7 +89,8 @@ const UNSAFE_IN_SEGMENT = /[?#\\\x00-\x1f\x7f]/;
  */
 export function modelPath(model: string): string {
   const segments = model.split("/");
-  const bad = segments.length > 2 || segments.some((x) => x === "" || x === "." || x === ".." || UNSAFE_IN_SEGMENT.test(x));
+  const bad =
+    segments.length > 2 || segments.some((x) => x === "" || x === "." || x === ".." || UNSAFE_IN_SEGMENT.test(x));
   if (bad) {
     throw new InputError(
       `\`model\` must be a model id "name" or "org/name" without \`..\`, \`?\`, \`#\`, \`\\\`, control characters or empty parts (got ${JSON.stringify(model).slice(0, 120)})`,
@@ -91,7 +104,10 @@ export function modelPath(model: string): string {
  * A base URL option, checked before any request: absolute, http or https, no `user:password@`
  * (a credential there would be quoted by every fetch error; the token goes in `accessToken`).
  */
-export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | "hubUrl" | "routerUrl" | "HF_ENDPOINT" | "HF_INFERENCE_ENDPOINT"): string {
+export function checkBaseUrl(
+  value: unknown,
+  field: "endpointUrl" | "baseUrl" | "hubUrl" | "routerUrl" | "HF_ENDPOINT" | "HF_INFERENCE_ENDPOINT",
+): string {
   let why = "be an absolute http:// or https:// URL";
   if (typeof value === "string") {
     try {
@@ -115,13 +131,22 @@ export function checkBaseUrl(value: unknown, field: "endpointUrl" | "baseUrl" | 
 function checkProviderModel(args: BaseArgs, o: RouteOptions): void {
   const { model, provider } = o;
   if (o.endpointUrl !== undefined && args.provider && args.provider !== "hf-inference" && args.provider !== "auto") {
-    throw new InputError(`Cannot use endpointUrl with a third-party provider (\`provider: ${JSON.stringify(provider)}\`): drop one of them`, "provider");
+    throw new InputError(
+      `Cannot use endpointUrl with a third-party provider (\`provider: ${JSON.stringify(provider)}\`): drop one of them`,
+      "provider",
+    );
   }
   if (typeof model === "string" && /^https?:\/\//i.test(model)) {
-    throw new InputError("Model URLs are no longer supported. Use endpointUrl instead (`model` is a model id such as \"org/name\")", "model");
+    throw new InputError(
+      'Model URLs are no longer supported. Use endpointUrl instead (`model` is a model id such as "org/name")',
+      "model",
+    );
   }
   if (provider === "openai" && typeof model === "string" && !model.startsWith("openai/")) {
-    throw new InputError(`Models from openai must be prefixed by "openai/". Got ${JSON.stringify(model).slice(0, 120)}.`, "model");
+    throw new InputError(
+      `Models from openai must be prefixed by "openai/". Got ${JSON.stringify(model).slice(0, 120)}.`,
+      "model",
+    );
   }
 }
 
@@ -141,10 +166,22 @@ export function chatRoute(args: BaseArgs, options: Options): ChatRoute {
   const { provider } = o;
   const token = givenToken(args.accessToken);
   const hf = token?.startsWith("hf_");
-  if (route.kind !== "router" || provider === undefined || provider === "auto" || (hf && provider !== "openai") || (token === undefined && provider !== "openai")) return route;
+  if (
+    route.kind !== "router" ||
+    provider === undefined ||
+    provider === "auto" ||
+    (hf && provider !== "openai") ||
+    (token === undefined && provider !== "openai")
+  )
+    return route;
   // As 4.13: openai takes its own key only, sent to its own API; the router takes an HF token only.
-  if (provider !== "openai") throw new InputError(`The HF router takes an hf_ token, not ${provider}'s key: set it in your HF settings, or send it with endpointUrl`, "accessToken");
-  if (!token || hf) throw new InputError("Provider openai is closed-source and does not support HF tokens.", "accessToken");
+  if (provider !== "openai")
+    throw new InputError(
+      `The HF router takes an hf_ token, not ${provider}'s key: set it in your HF settings, or send it with endpointUrl`,
+      "accessToken",
+    );
+  if (!token || hf)
+    throw new InputError("Provider openai is closed-source and does not support HF tokens.", "accessToken");
   return { ...route, url: "https://api.openai.com/v1/chat/completions", bodyModel: route.model.slice(7) };
 }
 
@@ -157,9 +194,18 @@ function routeFor(o: RouteOptions): ChatRoute {
   }
   if (o.baseUrl !== undefined || o.provider === "hf-inference") {
     const model = requireModel(o.model, "an hf-inference route");
-    const base = trimSlashes(o.baseUrl === undefined ? `${routerOf(o)}/hf-inference` : checkBaseUrl(o.baseUrl, "baseUrl"));
+    const base = trimSlashes(
+      o.baseUrl === undefined ? `${routerOf(o)}/hf-inference` : checkBaseUrl(o.baseUrl, "baseUrl"),
+    );
     const pipelineUrl = `${base}/models/${modelPath(model)}`;
-    return { url: `${pipelineUrl}/v1/chat/completions`, bodyModel: model, model, kind: "hf-inference", pipelineUrl, key: `${base}|${model}` };
+    return {
+      url: `${pipelineUrl}/v1/chat/completions`,
+      bodyModel: model,
+      model,
+      kind: "hf-inference",
+      pipelineUrl,
+      key: `${base}|${model}`,
+    };
   }
   const model = requireModel(o.model, "the Hugging Face router");
   modelPath(model.split(":")[0] ?? model);
@@ -181,7 +227,9 @@ export function generationRoute(args: BaseArgs, options: Options): ChatRoute {
       "provider",
     );
   }
-  const chat = routeFor(o.endpointUrl !== undefined || o.baseUrl !== undefined ? o : { ...o, provider: "hf-inference" });
+  const chat = routeFor(
+    o.endpointUrl !== undefined || o.baseUrl !== undefined ? o : { ...o, provider: "hf-inference" },
+  );
   return { ...chat, url: chat.pipelineUrl };
 }
 
@@ -203,7 +251,13 @@ const PIPELINE_PATH_TASKS: readonly string[] = ["feature-extraction", "sentence-
 export function taskProvider(args: BaseArgs, options: Options): string | undefined {
   const o = taskOptions(args, options);
   checkProviderModel(args, o);
-  if (o.endpointUrl !== undefined || o.baseUrl !== undefined || o.provider === undefined || o.provider === "hf-inference") return undefined;
+  if (
+    o.endpointUrl !== undefined ||
+    o.baseUrl !== undefined ||
+    o.provider === undefined ||
+    o.provider === "hf-inference"
+  )
+    return undefined;
   requireModel(o.model, `a task on provider "${o.provider}"`);
   return o.provider;
 }
@@ -212,9 +266,12 @@ export function taskProvider(args: BaseArgs, options: Options): string | undefin
 export function taskRoute(args: BaseArgs, options: Options, task: string): TaskRoute {
   const o = taskOptions(args, options);
   checkProviderModel(args, o);
-  if (o.endpointUrl !== undefined) return { url: checkBaseUrl(o.endpointUrl, "endpointUrl"), model: o.model || "endpoint" };
+  if (o.endpointUrl !== undefined)
+    return { url: checkBaseUrl(o.endpointUrl, "endpointUrl"), model: o.model || "endpoint" };
   const model = requireModel(o.model, `${task} on hf-inference`);
-  const base = trimSlashes(o.baseUrl === undefined ? `${routerOf(o)}/hf-inference` : checkBaseUrl(o.baseUrl, "baseUrl"));
+  const base = trimSlashes(
+    o.baseUrl === undefined ? `${routerOf(o)}/hf-inference` : checkBaseUrl(o.baseUrl, "baseUrl"),
+  );
   const pipeline = PIPELINE_PATH_TASKS.includes(task) ? `/pipeline/${task}` : "";
   return { url: `${base}/models/${modelPath(model)}${pipeline}`, model };
 }

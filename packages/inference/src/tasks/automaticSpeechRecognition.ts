@@ -6,6 +6,18 @@ import { binaryBody, checkAudio } from "../checks/inputs";
 const TASK = "automatic-speech-recognition";
 
 /** Transcribes speech: the text heard. */
-export function automaticSpeechRecognition(args: AutomaticSpeechRecognitionArgs, options?: Options): Promise<AutomaticSpeechRecognitionOutput> {
-  return runTask({ task: TASK, check: checkAudio, body: binaryBody, answer: shaped(TASK, fields({ text: isString }), "{text: string}") }, args, options);
+export function automaticSpeechRecognition(
+  args: AutomaticSpeechRecognitionArgs,
+  options?: Options,
+): Promise<AutomaticSpeechRecognitionOutput> {
+  return runTask(
+    {
+      task: TASK,
+      check: checkAudio,
+      body: binaryBody,
+      answer: shaped(TASK, fields({ text: isString }), "{text: string}"),
+    },
+    args,
+    options,
+  );
 }

@@ -8,7 +8,10 @@ import { asksSchema, oneTarget, prepareChat, spanCall } from "../targets/chat";
  * One chat answer, not streamed: resolves to the whole answer, or rejects with a typed {@link InferenceError}.
  * With a `json_schema` `response_format`, each choice's `message.parsed` is the answer's value, typed `T` from a validator.
  */
-export function chatCompletion<T = unknown>(args: ChatCompletionArgs<T>, options: Options = {}): Promise<ChatCompletionOutput<T>> {
+export function chatCompletion<T = unknown>(
+  args: ChatCompletionArgs<T>,
+  options: Options = {},
+): Promise<ChatCompletionOutput<T>> {
   const answer = options?.observe
     ? import("../features/observe").then((m) => m.observedWhole("chat", args, options, chatCompletion))
     : asksSchema(args)
@@ -21,7 +24,9 @@ async function chatAnswer(args: ChatCompletionArgs, options: Options): Promise<C
   if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
     try {
-      return await (await call.until(import("../features/failover"))).failoverWhole(args, options, call, (ctx) => wholeTries(ctx, BACKENDS));
+      return await (
+        await call.until(import("../features/failover"))
+      ).failoverWhole(args, options, call, (ctx) => wholeTries(ctx, BACKENDS));
     } finally {
       call.finish();
     }

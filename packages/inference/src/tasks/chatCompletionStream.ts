@@ -14,7 +14,10 @@ type Chunks<T = unknown> = AsyncGenerator<ChatCompletionStreamOutput<T>, undefin
  * is an InputError from the first `next()`, before any request. With a `json_schema` `response_format`, each
  * choice's `partial` is the value so far and its last chunk's `parsed` the value, typed `T` from a validator.
  */
-export function chatCompletionStream<T = unknown>(args: ChatCompletionArgs<T>, options: Options = {}): AsyncGenerator<ChatCompletionStreamOutput<T>, undefined, unknown> {
+export function chatCompletionStream<T = unknown>(
+  args: ChatCompletionArgs<T>,
+  options: Options = {},
+): AsyncGenerator<ChatCompletionStreamOutput<T>, undefined, unknown> {
   return (asksSchema(args) ? structured(args, options) : chunks(args, options)) as Chunks<T>; // `parsed` holds what the schema's validator gave
 }
 
@@ -28,7 +31,10 @@ const chunks = (args: ChatCompletionArgs, options: Options): Chunks =>
     options?.observe
       ? () => {
           const call = spanCall(args, options);
-          return { call, source: import("../features/observe").then((m) => m.observedChat(args, options, call, opened)) };
+          return {
+            call,
+            source: import("../features/observe").then((m) => m.observedChat(args, options, call, opened)),
+          };
         }
       : () => opened(args, options),
   );
@@ -36,7 +42,12 @@ const chunks = (args: ChatCompletionArgs, options: Options): Chunks =>
 const opened = (args: ChatCompletionArgs, options: Options): ReturnType<Opener<ChatCompletionStreamOutput>> => {
   if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
-    return { call, source: import("../features/failover").then((m) => m.failoverStream(args, options, call, (ctx) => streamTries(ctx, BACKENDS))) };
+    return {
+      call,
+      source: import("../features/failover").then((m) =>
+        m.failoverStream(args, options, call, (ctx) => streamTries(ctx, BACKENDS)),
+      ),
+    };
   }
   const ctx = prepareChat(args, options, true);
   return { call: ctx.call, source: withRetries(ctx, streamTries(ctx, BACKENDS)) };

@@ -6,7 +6,23 @@ import { fields, first, isNumber, isString, listOf, shaped } from "../checks/ans
 const TASK = "document-question-answering";
 
 /** Answers a question on a document image (a scan, an invoice). */
-export function documentQuestionAnswering(args: DocumentQuestionAnsweringArgs, options?: Options): Promise<DocumentQuestionAnsweringOutputElement> {
+export function documentQuestionAnswering(
+  args: DocumentQuestionAnsweringArgs,
+  options?: Options,
+): Promise<DocumentQuestionAnsweringOutputElement> {
   const element = fields({ answer: isString, end: isNumber, score: isNumber, start: isNumber });
-  return runTask({ task: TASK, body: imageQuestionBody, answer: shaped(TASK, listOf(element), "Array<{answer: string, end: number, score: number, start: number}>", first) }, args, options);
+  return runTask(
+    {
+      task: TASK,
+      body: imageQuestionBody,
+      answer: shaped(
+        TASK,
+        listOf(element),
+        "Array<{answer: string, end: number, score: number, start: number}>",
+        first,
+      ),
+    },
+    args,
+    options,
+  );
 }

@@ -6,6 +6,18 @@ import { binaryBody, checkBinary } from "../checks/inputs";
 const TASK = "image-classification";
 
 /** Classifies an image: the classes, most likely first. */
-export function imageClassification(args: ImageClassificationArgs, options?: Options): Promise<ImageClassificationOutput> {
-  return runTask({ task: TASK, check: checkBinary, body: binaryBody, answer: shaped(TASK, arrayOf(labelScore), "Array<{label: string, score: number}>") }, args, options);
+export function imageClassification(
+  args: ImageClassificationArgs,
+  options?: Options,
+): Promise<ImageClassificationOutput> {
+  return runTask(
+    {
+      task: TASK,
+      check: checkBinary,
+      body: binaryBody,
+      answer: shaped(TASK, arrayOf(labelScore), "Array<{label: string, score: number}>"),
+    },
+    args,
+    options,
+  );
 }

@@ -7,5 +7,14 @@ const TASK = "image-to-text";
 
 /** Captions an image. */
 export function imageToText(args: ImageToTextArgs, options?: Options): Promise<ImageToTextOutput> {
-  return runTask({ task: TASK, check: checkBinary, body: binaryBody, answer: shaped(TASK, oneOrMany(fields({ generated_text: isString })), "{generated_text: string}", first) }, args, options);
+  return runTask(
+    {
+      task: TASK,
+      check: checkBinary,
+      body: binaryBody,
+      answer: shaped(TASK, oneOrMany(fields({ generated_text: isString })), "{generated_text: string}", first),
+    },
+    args,
+    options,
+  );
 }

@@ -22,7 +22,8 @@ function later<K extends Exclude<keyof All, "streamingRequest" | "responsesStrea
  * (the HF router, vLLM), else over chat completions (TGI, the transformers pipeline) and made a response.
  * Rejects with a typed {@link InferenceError}; bad input is an InputError before any request.
  */
-export const responses: Responses["responses"] = async (args, options) => (await loadResponses()).responses(args, options);
+export const responses: Responses["responses"] = async (args, options) =>
+  (await loadResponses()).responses(args, options);
 
 /**
  * A response of the OpenAI Responses API streamed as its events (`response.created`, ...,
@@ -30,9 +31,9 @@ export const responses: Responses["responses"] = async (args, options) => (await
  * `response.completed` or `response.incomplete`; `response.failed` and `error` events are thrown as typed
  * errors. Nothing is thrown synchronously: bad input is an InputError from the first `next()`.
  */
-export const responsesStream = /* @__PURE__ */ (async function* (...args: Parameters<Responses["responsesStream"]>) {
+export const responsesStream = /* @__PURE__ */ async function* (...args: Parameters<Responses["responsesStream"]>) {
   return yield* (await loadResponses()).responsesStream(...args);
-} as Responses["responsesStream"]);
+} as Responses["responsesStream"];
 
 /** `audioClassification`: see the task's page in the API docs. */
 export const audioClassification = /* @__PURE__ */ later("audioClassification");
@@ -69,9 +70,9 @@ export const request = /* @__PURE__ */ later("request");
 /** `sentenceSimilarity`: see the task's page in the API docs. */
 export const sentenceSimilarity = /* @__PURE__ */ later("sentenceSimilarity");
 /** Sends any JSON body with `stream: true` and yields each event's data, parsed (deprecated, as in `@huggingface/inference`). */
-export const streamingRequest = /* @__PURE__ */ (async function* (...args: Parameters<All["streamingRequest"]>) {
+export const streamingRequest = /* @__PURE__ */ async function* (...args: Parameters<All["streamingRequest"]>) {
   return yield* (await load()).streamingRequest(...args);
-} as All["streamingRequest"]);
+} as All["streamingRequest"];
 /** `summarization`: see the task's page in the API docs. */
 export const summarization = /* @__PURE__ */ later("summarization");
 /** `tableQuestionAnswering`: see the task's page in the API docs. */

@@ -7,5 +7,24 @@ const TASK = "object-detection";
 
 /** Finds the objects in an image: each with its label, score and box. */
 export function objectDetection(args: ObjectDetectionArgs, options?: Options): Promise<ObjectDetectionOutput> {
-  return runTask({ task: TASK, check: checkBinary, body: binaryBody, answer: shaped(TASK, arrayOf(fields({ label: isString, score: isNumber, box: fields({ xmin: isNumber, ymin: isNumber, xmax: isNumber, ymax: isNumber }) })), "Array<{label, score, box: {xmin, ymin, xmax, ymax}}>") }, args, options);
+  return runTask(
+    {
+      task: TASK,
+      check: checkBinary,
+      body: binaryBody,
+      answer: shaped(
+        TASK,
+        arrayOf(
+          fields({
+            label: isString,
+            score: isNumber,
+            box: fields({ xmin: isNumber, ymin: isNumber, xmax: isNumber, ymax: isNumber }),
+          }),
+        ),
+        "Array<{label, score, box: {xmin, ymin, xmax, ymax}}>",
+      ),
+    },
+    args,
+    options,
+  );
 }

@@ -9,9 +9,17 @@ import { blobAnswer } from "../checks/answers";
  * endpoints): run on the third-party providers that serve them; on hf-inference and on an endpoint an
  * InputError, nothing sent, naming who serves them.
  */
-export function providerOnlyTask<A extends BaseArgs>(task: string, checkInput: (args: A) => void, args: A, options: Options = {}): Promise<Blob> {
+export function providerOnlyTask<A extends BaseArgs>(
+  task: string,
+  checkInput: (args: A) => void,
+  args: A,
+  options: Options = {},
+): Promise<Blob> {
   const refuse = (a: A, o: Options): never => {
-    const where = (a.endpointUrl ?? o.endpointUrl) !== undefined ? "a dedicated endpoint" : `provider '${a.provider ?? o.provider ?? "hf-inference"}'`;
+    const where =
+      (a.endpointUrl ?? o.endpointUrl) !== undefined
+        ? "a dedicated endpoint"
+        : `provider '${a.provider ?? o.provider ?? "hf-inference"}'`;
     throw new InputError(
       `Task '${task}' is not supported on ${where}: no hf-inference model serves it (as in @huggingface/inference 4.13); pass the \`provider\` that serves the model for it (such as fal-ai, novita, replicate, together, wavespeed) or "auto"`,
       "provider",

@@ -5,7 +5,11 @@ import { binaryBody, jsonBody } from "../checks/inputs";
 
 /** The deprecation `@huggingface/inference` warns of, once per process here. */
 export function warnDeprecated(name: string, options: Options): void {
-  warnOnce(options.logger ?? getLogger(), `deprecated:${name}`, `The ${name} method is deprecated and will be removed in a future version of huggingface.js. Use specific task functions instead.`);
+  warnOnce(
+    options.logger ?? getLogger(),
+    `deprecated:${name}`,
+    `The ${name} method is deprecated and will be removed in a future version of huggingface.js. Use specific task functions instead.`,
+  );
 }
 
 /**

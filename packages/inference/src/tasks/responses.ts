@@ -17,11 +17,17 @@ export async function responses(args: ResponsesArgs, options: Options = {}): Pro
       // imports nothing of the Responses API: an app that only chats never carries it.
       const { one, chat } = responsesForm(args, false);
       const engine = await call.until(import("../features/failover"));
-      return await engine.failover(chat, options, call, (ctx) => responseTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one }), (response, served, _price, end) => {
-        end();
-        response.served = served;
-        return response;
-      });
+      return await engine.failover(
+        chat,
+        options,
+        call,
+        (ctx) => responseTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one }),
+        (response, served, _price, end) => {
+          end();
+          response.served = served;
+          return response;
+        },
+      );
     } finally {
       call.finish();
     }

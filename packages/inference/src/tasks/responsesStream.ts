@@ -11,12 +11,18 @@ import { type ChatContext, oneTarget, spanCall } from "../targets/chat";
  * errors. Nothing is thrown synchronously: bad input is an InputError from the first `next()`.
  * With `observe`, the same source is tapped by the observer (`features/observe.ts`, loaded on first use).
  */
-export function responsesStream(args: ResponsesArgs, options: Options = {}): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
+export function responsesStream(
+  args: ResponsesArgs,
+  options: Options = {},
+): AsyncGenerator<ResponsesStreamEvent, undefined, unknown> {
   return new StreamIterator<ResponsesStreamEvent>(
     options?.observe
       ? () => {
           const call = spanCall(args, options);
-          return { call, source: import("../features/observe").then((m) => m.observedResponses(args, options, call, opened)) };
+          return {
+            call,
+            source: import("../features/observe").then((m) => m.observedResponses(args, options, call, opened)),
+          };
         }
       : () => opened(args, options),
   );
@@ -29,7 +35,8 @@ const opened = (args: ResponsesArgs, options: Options): ReturnType<Opener<Respon
     // event's `response` says who served it.
     const source = import("../features/failover").then((engine) => {
       const { one, chat } = responsesForm(args, true);
-      const tries = (ctx: ChatContext) => responseStreamTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one });
+      const tries = (ctx: ChatContext) =>
+        responseStreamTries({ call: ctx.call, policy: ctx.policy, chat: ctx, args: one });
       return engine.failoverSource(chat, options, call, tries, (events, served, _price, end) =>
         engine.tapped(events, (event) => "response" in event && (event.response.served = served), end),
       );

@@ -39,19 +39,38 @@ export interface TaskSpec<A, O> {
  */
 export async function runTask<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args: A, options: Options = {}): Promise<O> {
   // Observed (`features/observe.ts`, loaded on first use): the operation as the GenAI conventions name it, else the task's.
-  if (options?.observe) return (await import("../features/observe")).observedWhole(spec.task === "feature-extraction" ? "embeddings" : spec.task, args, options, (a, o) => runTask(spec, a, o));
+  if (options?.observe)
+    return (await import("../features/observe")).observedWhole(
+      spec.task === "feature-extraction" ? "embeddings" : spec.task,
+      args,
+      options,
+      (a, o) => runTask(spec, a, o),
+    );
   checkArgs(args, options);
   spec.check?.(args, options);
   const provider = taskProvider(args, options);
   // A provider implies a model (taskProvider requires one): the test of `args.model` only tells the type so.
-  const plan = provider === undefined || args.model === undefined ? undefined : planProvider(provider, spec.task, args.model, args, options);
+  const plan =
+    provider === undefined || args.model === undefined
+      ? undefined
+      : planProvider(provider, spec.task, args.model, args, options);
   const route = plan ?? (await hfTarget(spec, args, options));
   const ctx = sending(args, options, route.model);
   try {
     const onHfInference = (model: string) => hfTarget(spec, { ...args, model, provider: "hf-inference" }, options);
-    const target = "out" in route ? route : await resolveProvider(route, { call: ctx.call, options, args, logger: ctx.logger, onHfInference });
+    const target =
+      "out" in route
+        ? route
+        : await resolveProvider(route, { call: ctx.call, options, args, logger: ctx.logger, onHfInference });
     const conn = target.headers ? { ...ctx.conn, headers: withHeaders(ctx.conn.headers, target.headers) } : ctx.conn;
-    const io = providerIo(ctx, conn, target.out.url, target.provider, options.allowPrivateNetwork === true, routerBase(options.routerUrl));
+    const io = providerIo(
+      ctx,
+      conn,
+      target.out.url,
+      target.provider,
+      options.allowPrivateNetwork === true,
+      routerBase(options.routerUrl),
+    );
     // Retries resend the request only: what its answer needs next (a queue's polls, the file it names) is
     // tried again on its own, so that a failed poll never submits a queued task (and bills it) twice.
     const submitting = target.submitOnce ? { ...ctx, policy: { ...ctx.policy, retryable: unaccepted } } : ctx;
@@ -75,16 +94,29 @@ function withHeaders(headers: Record<string, string>, extra: Readonly<Record<str
 }
 
 /** The request of `spec` on hf-inference or an endpoint (the body checked first). */
-async function hfTarget<A extends BaseArgs, O>(spec: TaskSpec<A, O>, args: A, options: Options): Promise<Target & { model: string }> {
+async function hfTarget<A extends BaseArgs, O>(
+  spec: TaskSpec<A, O>,
+  args: A,
+  options: Options,
+): Promise<Target & { model: string }> {
   const route = taskRoute(args, options, spec.task);
-  return { out: { url: route.url, body: taskPayload(await spec.body(args, options)) }, answer: spec.answer, model: route.model };
+  return {
+    out: { url: route.url, body: taskPayload(await spec.body(args, options)) },
+    answer: spec.answer,
+    model: route.model,
+  };
 }
 
 /** A task's body on hf-inference or an endpoint, as sent: JSON serialised once, or the bytes with their media type. */
 function taskPayload(body: TaskBody): Payload {
   if ("json" in body) return serialize(body.json);
   const size = body.bytes instanceof ArrayBuffer ? body.bytes.byteLength : body.bytes.size;
-  return { value: { data: `[binary body: ${size} bytes]` }, json: "", bytes: body.bytes, contentType: body.contentType || "application/octet-stream" };
+  return {
+    value: { data: `[binary body: ${size} bytes]` },
+    json: "",
+    bytes: body.bytes,
+    contentType: body.contentType || "application/octet-stream",
+  };
 }
 
 /** Failures of a connection never made (refused, no such host): nothing was sent. */
@@ -111,4 +143,3 @@ function maybeSubmitted(error: unknown): unknown {
   const message = `${error.message}. The request may have reached the provider: the job may exist (and be billed), so it was not sent again`;
   return new ConnectionError(message, { cause: error.cause, url: error.url });
 }
-

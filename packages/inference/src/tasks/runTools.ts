@@ -10,7 +10,10 @@ const STEP_CALLS = { whole: chatCompletion, stream: chatCompletionStream };
  * run concurrently (each checked, approved, under its own time limit), their results go back to it, until it answers
  * without tools or `maxSteps` is reached. Resolves to the last message, every step and the conversation.
  */
-export async function runTools<const S extends readonly SchemaLike[]>(args: RunToolsArgs<S>, options: RunToolsOptions = {}): Promise<ToolRun> {
+export async function runTools<const S extends readonly SchemaLike[]>(
+  args: RunToolsArgs<S>,
+  options: RunToolsOptions = {},
+): Promise<ToolRun> {
   const loop = (await import("../features/tools")).toolLoop(args, options, STEP_CALLS, false);
   for (;;) {
     const next = await loop.next();
@@ -19,7 +22,10 @@ export async function runTools<const S extends readonly SchemaLike[]>(args: RunT
 }
 
 /** A tool loop streamed as events: each step's text, each tool call as it is formed, each result as it comes, each step's end, the end. */
-export async function* runToolsStream<const S extends readonly SchemaLike[]>(args: RunToolsArgs<S>, options: RunToolsOptions = {}): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
+export async function* runToolsStream<const S extends readonly SchemaLike[]>(
+  args: RunToolsArgs<S>,
+  options: RunToolsOptions = {},
+): AsyncGenerator<ToolRunEvent, ToolRun, unknown> {
   return yield* (await import("../features/tools")).toolLoop(args, options, STEP_CALLS, true);
 }
 

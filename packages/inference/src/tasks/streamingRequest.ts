@@ -24,9 +24,16 @@ function genericRules<T>(): StreamRules<T> {
 }
 
 async function open<T>(call: Parameters<typeof readAnswer>[0], reply: Reply): Promise<Source<T>> {
-  if (isEventStream(reply.res)) return new EventStream<T>(reply.res.body, call, genericRules<T>(), reply.origin, reply.release).prime();
+  if (isEventStream(reply.res))
+    return new EventStream<T>(reply.res.body, call, genericRules<T>(), reply.origin, reply.release).prime();
   const value = await readAnswer(call, reply);
-  if (value instanceof Blob) throw new MalformedEventError(`Expected an event stream, the server answered ${value.type || "binary"} data`, "", undefined, call.secret);
+  if (value instanceof Blob)
+    throw new MalformedEventError(
+      `Expected an event stream, the server answered ${value.type || "binary"} data`,
+      "",
+      undefined,
+      call.secret,
+    );
   return arraySource([value as T]);
 }
 
@@ -34,13 +41,19 @@ async function open<T>(call: Parameters<typeof readAnswer>[0], reply: Reply): Pr
  * Sends any JSON body with `stream: true` and yields the data of each event, parsed. Deprecated, as in
  * `@huggingface/inference`: use the task functions. Bad input is an InputError from the first `next()`.
  */
-export function streamingRequest<T>(args: RequestArgs, options: Options & RequestOptions = {}): AsyncGenerator<T, undefined, unknown> {
+export function streamingRequest<T>(
+  args: RequestArgs,
+  options: Options & RequestOptions = {},
+): AsyncGenerator<T, undefined, unknown> {
   return new StreamIterator<T>(() => {
     checkArgs(args, options);
     warnDeprecated("streamingRequest", options);
     const route = taskRoute(args, options, options.task ?? "custom");
     const out = { url: route.url, body: serialize(jsonBody(args, { stream: true }).json) };
     const ctx = sending(args, options, route.model);
-    return { call: ctx.call, source: withRetries(ctx, async () => open<T>(ctx.call, await sendOnce(ctx.call, ctx.conn, out))) };
+    return {
+      call: ctx.call,
+      source: withRetries(ctx, async () => open<T>(ctx.call, await sendOnce(ctx.call, ctx.conn, out))),
+    };
   });
 }

@@ -7,5 +7,13 @@ const TASK = "summarization";
 
 /** Summarises a text. */
 export function summarization(args: SummarizationArgs, options?: Options): Promise<SummarizationOutput> {
-  return runTask({ task: TASK, body: textBody, answer: shaped(TASK, listOf(fields({ summary_text: isString })), "Array<{summary_text: string}>", first) }, args, options);
+  return runTask(
+    {
+      task: TASK,
+      body: textBody,
+      answer: shaped(TASK, listOf(fields({ summary_text: isString })), "Array<{summary_text: string}>", first),
+    },
+    args,
+    options,
+  );
 }

@@ -7,5 +7,13 @@ const TASK = "tabular-regression";
 
 /** Predicts a value for each row of a table. */
 export function tabularRegression(args: TabularRegressionArgs, options?: Options): Promise<TabularRegressionOutput> {
-  return runTask({ task: TASK, body: (args) => objectBody(args, (inputs) => checkTable(inputs.data, "inputs.data")), answer: shaped(TASK, arrayOf(isNumber), "Array<number>") }, args, options);
+  return runTask(
+    {
+      task: TASK,
+      body: (args) => objectBody(args, (inputs) => checkTable(inputs.data, "inputs.data")),
+      answer: shaped(TASK, arrayOf(isNumber), "Array<number>"),
+    },
+    args,
+    options,
+  );
 }

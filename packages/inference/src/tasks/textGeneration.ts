@@ -14,8 +14,12 @@ import { textGenerationOnProvider } from "./eager";
  * on a third-party provider (or `"auto"`), the model's Hub mapping looked up and the provider's completions format sent.
  * With a `provider` list or `fallbackModels`, the candidates are tried in order (`features/failover.ts`, loaded on first use).
  */
-export async function textGeneration(args: TextGenerationCallArgs, options: Options = {}): Promise<TextGenerationOutput> {
-  if (options?.observe) return (await import("../features/observe")).observedWhole("text_completion", args, options, textGeneration);
+export async function textGeneration(
+  args: TextGenerationCallArgs,
+  options: Options = {},
+): Promise<TextGenerationOutput> {
+  if (options?.observe)
+    return (await import("../features/observe")).observedWhole("text_completion", args, options, textGeneration);
   if (asksGrammar(args)) return (await import("../features/structured")).structuredGeneration(args, options, generated);
   return generated(args, options);
 }

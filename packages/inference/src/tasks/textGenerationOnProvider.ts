@@ -13,7 +13,13 @@ const ON_PROVIDER: TaskSpec<TextGenerationArgs, TextGenerationOutput> = {
     return { json: { inputs: a.inputs, parameters: { return_full_text: false, ...generateParameters(a.parameters) } } };
   },
   // Made when called, so that an app that only chats does not carry it.
-  answer: (value, secret) => shaped(TASK, oneOrMany(fields({ generated_text: isString })), "Array<{generated_text: string}>", first)(value, secret),
+  answer: (value, secret) =>
+    shaped(
+      TASK,
+      oneOrMany(fields({ generated_text: isString })),
+      "Array<{generated_text: string}>",
+      first,
+    )(value, secret),
 };
 
 /** `textGeneration` on a third-party provider (or `"auto"`): the model's Hub mapping looked up, the provider's format sent. */

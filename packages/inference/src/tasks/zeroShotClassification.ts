@@ -9,11 +9,20 @@ const TASK = "zero-shot-classification";
 function legacy(v: unknown): v is { labels: string[]; scores: number[] } {
   if (!isRecord(v)) return false;
   const { labels, scores } = v;
-  return Array.isArray(labels) && Array.isArray(scores) && labels.every(isString) && scores.every(isNumber) && labels.length === scores.length;
+  return (
+    Array.isArray(labels) &&
+    Array.isArray(scores) &&
+    labels.every(isString) &&
+    scores.every(isNumber) &&
+    labels.length === scores.length
+  );
 }
 
 /** Picks the labels that fit a text best among `parameters.candidate_labels`, most likely first. */
-export function zeroShotClassification(args: ZeroShotClassificationArgs, options?: Options): Promise<ZeroShotClassificationOutput> {
+export function zeroShotClassification(
+  args: ZeroShotClassificationArgs,
+  options?: Options,
+): Promise<ZeroShotClassificationOutput> {
   const body = (a: ZeroShotClassificationArgs) => {
     needString(a.inputs, "inputs");
     needStrings(needObject(a.parameters, "parameters").candidate_labels, "parameters.candidate_labels");

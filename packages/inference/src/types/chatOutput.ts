@@ -162,7 +162,11 @@ export interface ChatCompletionStreamOutputChoice<T = unknown> {
 }
 
 /** What a value read from a text cut short can be: its objects' properties and arrays' items so far. */
-export type PartialValue<T> = T extends readonly (infer I)[] ? PartialValue<I>[] : T extends object ? { [K in keyof T]?: PartialValue<T[K]> } : T;
+export type PartialValue<T> = T extends readonly (infer I)[]
+  ? PartialValue<I>[]
+  : T extends object
+    ? { [K in keyof T]?: PartialValue<T[K]> }
+    : T;
 
 /** One chunk. A usage chunk has `choices: []`, so read content as `chunk.choices[0]?.delta?.content`. */
 export interface ChatCompletionStreamOutput<T = unknown> {

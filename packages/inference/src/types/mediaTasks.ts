@@ -3,7 +3,12 @@
  * A binary input is a `Blob` or an `ArrayBuffer`; the older `data` field is taken too, as there.
  */
 import type { BaseArgs } from "./base";
-import type { ClassificationOutputElement, ClassificationParameters, QuestionAnsweringOutputElement, TaskParameters } from "./textTasks";
+import type {
+  ClassificationOutputElement,
+  ClassificationParameters,
+  QuestionAnsweringOutputElement,
+  TaskParameters,
+} from "./textTasks";
 
 /** An audio file or an image, sent as the request body (or base64 in a JSON body). */
 export type BinaryInput = Blob | ArrayBuffer;
@@ -131,10 +136,12 @@ export type ImageToImageArgs = ImageArgs;
 /** `zeroShotImageClassification`: an image and the labels to choose from. */
 export type ZeroShotImageClassificationArgs = BaseArgs & {
   /** The image, or (the older form) `{ image }`. */
-  inputs: BinaryInput | {
-    /** The image. */
-    image: BinaryInput;
-  };
+  inputs:
+    | BinaryInput
+    | {
+        /** The image. */
+        image: BinaryInput;
+      };
   /** The labels, and how to ask. */
   parameters: TaskParameters & {
     /** The labels to choose from (at least one). */

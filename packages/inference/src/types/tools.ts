@@ -4,7 +4,10 @@ import type { ChatCompletionOutput, ChatCompletionOutputMessage, ChatCompletionU
 import type { SchemaLike, SchemaTool } from "./schema";
 
 /** What `runTools` takes: a chat's arguments, with the tools the model may call and the code that runs them. */
-export type RunToolsArgs<S extends readonly SchemaLike[] = readonly SchemaLike[]> = Omit<ChatCompletionArgs, "tools" | "response_format"> & {
+export type RunToolsArgs<S extends readonly SchemaLike[] = readonly SchemaLike[]> = Omit<
+  ChatCompletionArgs,
+  "tools" | "response_format"
+> & {
   /**
    * The tools, each with its `run`; the model is sent their names, descriptions and parameters' JSON Schema. Each
    * is typed from its own `parameters`: written here or made by `tool()`, `run`'s arguments are the validator's

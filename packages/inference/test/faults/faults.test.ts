@@ -114,7 +114,10 @@ const abort = (ctx: Ctx): void => {
 const abortWhen =
   (pattern: RegExp) =>
   (stream: Stream, ctx: Ctx): Promise<Run> => {
-    void ctx.timeline.when(pattern).then(turn).then(() => abort(ctx));
+    void ctx.timeline
+      .when(pattern)
+      .then(turn)
+      .then(() => abort(ctx));
     return consume(stream);
   };
 
@@ -178,7 +181,11 @@ const returnWhileNextPending =
     const pending = stream.next();
     await (heldBy ? ctx.timeline.when(heldBy).then(turn) : turn());
     ctx.timeline.mark("return");
-    const [next, returned] = await within(Promise.all([pending, stream.return(undefined)]), undefined, "next() and return()");
+    const [next, returned] = await within(
+      Promise.all([pending, stream.return(undefined)]),
+      undefined,
+      "next() and return()",
+    );
     expect(next).toEqual({ done: true, value: undefined });
     expect(returned).toEqual({ done: true, value: undefined });
     expect(await stream.next()).toEqual({ done: true, value: undefined });
@@ -254,7 +261,10 @@ const settledAtOnceAfter =
   (mark: string) =>
   (_run: Run, ctx: Ctx): void => {
     expect(ctx.timeline.entries).toContain(mark);
-    expect(ctx.timeline.between(mark, "settled").filter((e) => e.includes(" fired ")), `timers fired after ${mark}`).toEqual([]);
+    expect(
+      ctx.timeline.between(mark, "settled").filter((e) => e.includes(" fired ")),
+      `timers fired after ${mark}`,
+    ).toEqual([]);
   };
 
 /** Aborted with the signal's reason, at once. */
@@ -423,7 +433,13 @@ const scenarios: Scenario[] = [
     name: "in-stream validation error before any chunk (TGI 2.1: no [DONE]) → ValidationError, one request",
     config: { tgiVersion: "2.1.1" },
     args: { max_tokens: 5000 },
-    expect: { error: ValidationError, fields: { status: 422 }, message: /Input validation error/, tokens: [], requests: 1 },
+    expect: {
+      error: ValidationError,
+      fields: { status: 422 },
+      message: /Input validation error/,
+      tokens: [],
+      requests: 1,
+    },
     check: all(noRetry, atOnce),
   },
 
@@ -466,7 +482,8 @@ const scenarios: Scenario[] = [
     faults: [{ type: "overloadedInStream", times: 1 }],
     options: { timeout: 1500 },
     // The retry (second request) is held 5 s before its headers.
-    onRetry: (_event, ctx) => void ctx.hub.inject({ type: "headersDelay", delayMs: 5000 }, { model: ctx.model, times: 1 }),
+    onRetry: (_event, ctx) =>
+      void ctx.hub.inject({ type: "headersDelay", delayMs: 5000 }, { model: ctx.model, times: 1 }),
     expect: { error: TimeoutError, fields: { kind: "deadline", timeoutMs: 1500 }, tokens: [], requests: 2 },
     check: endedByTimer(1500),
   },
@@ -489,7 +506,10 @@ const scenarios: Scenario[] = [
   // (keep-alives against idleTimeout, waits longer than it, slow consumers: limits.test.ts, on a fake clock)
   {
     name: "keep-alive comments every 50 ms during a slow stream (500 ms/event) → skipped, the answer completes",
-    faults: [{ type: "slow", delayMs: 500 }, { type: "keepAlive", intervalMs: 50 }],
+    faults: [
+      { type: "slow", delayMs: 500 },
+      { type: "keepAlive", intervalMs: 50 },
+    ],
     args: { max_tokens: 3 },
     expect: { text: "The capital of", tokens: ["The", " capital", " of"], requests: 1 },
     check: noRetry,
@@ -506,16 +526,23 @@ const scenarios: Scenario[] = [
     name: "`timeout` 750 ms during a slow stream (500 ms/event) → TimeoutError deadline, the chunks kept",
     faults: [{ type: "slow", delayMs: 500 }],
     options: { timeout: 750 },
-    expect: { error: TimeoutError, fields: { kind: "deadline", timeoutMs: 750 }, tokens: ["The", " capital"], requests: 1 },
+    expect: {
+      error: TimeoutError,
+      fields: { kind: "deadline", timeoutMs: 750 },
+      tokens: ["The", " capital"],
+      requests: 1,
+    },
     check: all(noRetry, endedByTimer(750)),
   },
-
 
   // how the body ends
   {
     // Slow, so the chunks are read before the reset (a reset errors undici's body and drops what it queued).
     name: "drop after 2 chunks → ConnectionError, not retried, the chunks kept",
-    faults: [{ type: "slow", delayMs: 100 }, { type: "drop", afterChunks: 2 }],
+    faults: [
+      { type: "slow", delayMs: 100 },
+      { type: "drop", afterChunks: 2 },
+    ],
     expect: { error: ConnectionError, tokens: ["The", " capital"], requests: 1 },
     check: all(noRetry, atOnce),
   },
@@ -639,74 +666,81 @@ describe("fault injection through loopback HTTP (@hfkit/mock-hub)", () => {
     await hub.close();
   });
 
-  it.each(scenarios)("$name", async (s) => {
-    const model = s.model ?? `faults/model-${++fresh}-${process.pid}`;
-    if (s.config) hub.setModel(model, s.config);
-    const faults = typeof s.faults === "function" ? s.faults(model) : (s.faults ?? []);
-    const rules = faults.map((fault) => hub.inject(fault, { model }));
+  it.each(scenarios)(
+    "$name",
+    async (s) => {
+      const model = s.model ?? `faults/model-${++fresh}-${process.pid}`;
+      if (s.config) hub.setModel(model, s.config);
+      const faults = typeof s.faults === "function" ? s.faults(model) : (s.faults ?? []);
+      const rules = faults.map((fault) => hub.inject(fault, { model }));
 
-    const ctx: Ctx = {
-      hub,
-      model,
-      warnings: [],
-      retries: [],
-      attempts: [],
-      controller: new AbortController(),
-      reason: new Error("the user pressed stop"),
-      timeline,
-      rules,
-    };
-    const globalFetch: FetchLike = (input, init) => fetch(input, init);
-    const inner = s.fetch ? s.fetch(globalFetch) : globalFetch;
-    const client = new InferenceClient("hf_fault_suite", {
-      baseUrl: s.baseUrl ? await s.baseUrl() : hub.url,
-      fetch: (input, init) => {
-        ctx.attempts.push(input);
-        timeline.mark("fetch");
-        return inner(input, init);
-      },
-      logger: { warn: (message) => void ctx.warnings.push(message) },
-      onRetry: (event) => {
-        ctx.retries.push(event);
-        s.onRetry?.(event, ctx);
-      },
-    });
+      const ctx: Ctx = {
+        hub,
+        model,
+        warnings: [],
+        retries: [],
+        attempts: [],
+        controller: new AbortController(),
+        reason: new Error("the user pressed stop"),
+        timeline,
+        rules,
+      };
+      const globalFetch: FetchLike = (input, init) => fetch(input, init);
+      const inner = s.fetch ? s.fetch(globalFetch) : globalFetch;
+      const client = new InferenceClient("hf_fault_suite", {
+        baseUrl: s.baseUrl ? await s.baseUrl() : hub.url,
+        fetch: (input, init) => {
+          ctx.attempts.push(input);
+          timeline.mark("fetch");
+          return inner(input, init);
+        },
+        logger: { warn: (message) => void ctx.warnings.push(message) },
+        onRetry: (event) => {
+          ctx.retries.push(event);
+          s.onRetry?.(event, ctx);
+        },
+      });
 
-    const stream = client.chatCompletionStream(
-      { model, messages: QUESTION, ...s.args },
-      { ...s.options, ...(s.signal ? { signal: ctx.controller.signal } : {}) },
-    );
-    const drive = s.drive ?? ((st: Stream) => consume(st));
-    const run = await within(drive(stream, ctx), undefined, s.name);
-    timeline.mark("settled");
-    const openStreams = await openStreamsAfter(hub);
-    const seen = requestsTo(hub, model);
+      const stream = client.chatCompletionStream(
+        { model, messages: QUESTION, ...s.args },
+        { ...s.options, ...(s.signal ? { signal: ctx.controller.signal } : {}) },
+      );
+      const drive = s.drive ?? ((st: Stream) => consume(st));
+      const run = await within(drive(stream, ctx), undefined, s.name);
+      timeline.mark("settled");
+      const openStreams = await openStreamsAfter(hub);
+      const seen = requestsTo(hub, model);
 
-    // the outcome
-    if (s.expect.error) {
-      expect(run.error).toBeInstanceOf(s.expect.error);
-      if (s.expect.fields) expect(run.error).toMatchObject(s.expect.fields);
-      if (s.expect.message) expect((run.error as Error).message).toMatch(s.expect.message);
-      if (run.error instanceof HttpError) {
-        expect(run.error.requestId).toBe(seen.at(-1)?.requestId);
-        expect(run.error.httpResponse.requestId).toBe(seen.at(-1)?.requestId);
+      // the outcome
+      if (s.expect.error) {
+        expect(run.error).toBeInstanceOf(s.expect.error);
+        if (s.expect.fields) expect(run.error).toMatchObject(s.expect.fields);
+        if (s.expect.message) expect((run.error as Error).message).toMatch(s.expect.message);
+        if (run.error instanceof HttpError) {
+          expect(run.error.requestId).toBe(seen.at(-1)?.requestId);
+          expect(run.error.httpResponse.requestId).toBe(seen.at(-1)?.requestId);
+        }
+      } else {
+        expect(run.error).toBeUndefined();
+        if (s.expect.text !== undefined) {
+          expect(run.tokens.join("")).toBe(s.expect.text);
+          expect(run.chunks.at(-1)?.choices[0]?.finish_reason).toBeTruthy();
+        }
       }
-    } else {
-      expect(run.error).toBeUndefined();
-      if (s.expect.text !== undefined) {
-        expect(run.tokens.join("")).toBe(s.expect.text);
-        expect(run.chunks.at(-1)?.choices[0]?.finish_reason).toBeTruthy();
-      }
-    }
-    // the tokens delivered (before any error), never twice
-    expect(run.tokens).toEqual(s.expect.tokens);
-    // the requests the server saw, and the tries
-    expect(seen).toHaveLength(s.expect.requests);
-    expect(ctx.attempts).toHaveLength(s.expect.attempts ?? s.expect.requests);
-    // every wait the client announced (onRetry) was a timer of that delay, which fired before the next try
-    expectWaitsKept(timeline, ctx.retries.map((event) => event.delayMs));
-    // no server stream left open
-    expect(openStreams).toBe(0);
-    s.check?.(run, ctx);
-  }, 30_000);
+      // the tokens delivered (before any error), never twice
+      expect(run.tokens).toEqual(s.expect.tokens);
+      // the requests the server saw, and the tries
+      expect(seen).toHaveLength(s.expect.requests);
+      expect(ctx.attempts).toHaveLength(s.expect.attempts ?? s.expect.requests);
+      // every wait the client announced (onRetry) was a timer of that delay, which fired before the next try
+      expectWaitsKept(
+        timeline,
+        ctx.retries.map((event) => event.delayMs),
+      );
+      // no server stream left open
+      expect(openStreams).toBe(0);
+      s.check?.(run, ctx);
+    },
+    30_000,
+  );
 });

@@ -83,18 +83,30 @@ function client(options: Options = {}): InferenceClient {
   return new InferenceClient(SECRET, { endpointUrl: raw.url, maxRetries: 0, logger: { warn: () => {} }, ...options });
 }
 
-const text = (chunks: ChatCompletionStreamOutput[]): string => chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("");
+const text = (chunks: ChatCompletionStreamOutput[]): string =>
+  chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("");
 
 /** Every place an error could carry the token. */
 function everythingAbout(error: unknown): string {
   const e = error as Record<string, unknown>;
-  return [inspect(error, { depth: 10 }), String((error as Error).stack), JSON.stringify(e.body ?? null), String(e.requestId), String(e.url), String(e.data)].join("\n");
+  return [
+    inspect(error, { depth: 10 }),
+    String((error as Error).stack),
+    JSON.stringify(e.body ?? null),
+    String(e.requestId),
+    String(e.url),
+    String(e.data),
+  ].join("\n");
 }
 
 describe("keep-alives do not hide a stalled server", () => {
   it("`:` comments after a token → TimeoutError kind stall at stallTimeout, the token kept", async () => {
     raw.handle((_req, reply) => beating(reply, [chunk("Hi")], ": keep-alive\n\n"));
-    const run = await within(consume(client({ stallTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })), undefined, "stall");
+    const run = await within(
+      consume(client({ stallTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })),
+      undefined,
+      "stall",
+    );
     expect(run.error).toBeInstanceOf(TimeoutError);
     expect(run.error).toMatchObject({ kind: "stall", timeoutMs: 400 });
     expect(run.tokens).toEqual(["Hi"]);
@@ -104,14 +116,22 @@ describe("keep-alives do not hide a stalled server", () => {
 
   it("`data: {}` keep-alive objects count as keep-alives, not data → stall", async () => {
     raw.handle((_req, reply) => beating(reply, [chunk("Hi")], "data: {}\n\n"));
-    const run = await within(consume(client({ stallTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })), undefined, "stall");
+    const run = await within(
+      consume(client({ stallTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })),
+      undefined,
+      "stall",
+    );
     expect(run.error).toMatchObject({ kind: "stall" });
     expect(run.chunks).toHaveLength(1);
   });
 
   it("comments from the start do not meet firstChunkTimeout → TimeoutError kind first-chunk", async () => {
     raw.handle((_req, reply) => beating(reply, [], ": ping\n\n"));
-    const run = await within(consume(client({ firstChunkTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })), undefined, "first chunk");
+    const run = await within(
+      consume(client({ firstChunkTimeout: 400 }).chatCompletionStream({ model: MODEL, messages: QUESTION })),
+      undefined,
+      "first chunk",
+    );
     expect(run.error).toMatchObject({ kind: "first-chunk", timeoutMs: 400 });
     expect(run.tokens).toEqual([]);
     expect(fired()).toEqual([400]);
@@ -143,11 +163,17 @@ describe("the token never comes back", () => {
 
   it("a 401 body and x-request-id that echo the Authorization header → redacted in message, body, requestId", async () => {
     raw.handle((req, reply) =>
-      whole(reply, 401, "application/json", JSON.stringify({ error: `Invalid credentials in Authorization header: ${req.headers.authorization}` }), [
-        ["X-Request-Id", `req-${req.headers.authorization}`],
-      ]),
+      whole(
+        reply,
+        401,
+        "application/json",
+        JSON.stringify({ error: `Invalid credentials in Authorization header: ${req.headers.authorization}` }),
+        [["X-Request-Id", `req-${req.headers.authorization}`]],
+      ),
     );
-    const error = await client().chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e);
+    const error = await client()
+      .chatCompletion({ model: MODEL, messages: QUESTION })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(401);
     expect(raw.requests[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
@@ -157,7 +183,9 @@ describe("the token never comes back", () => {
 
   it("a plain-text 500 that quotes the token → redacted", async () => {
     raw.handle((_req, reply) => whole(reply, 500, "text/plain", `upstream said: token ${SECRET} rejected`));
-    const error = await client().chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e);
+    const error = await client()
+      .chatCompletion({ model: MODEL, messages: QUESTION })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(everythingAbout(error)).not.toContain(SECRET);
     expect(JSON.stringify((error as HttpError).body)).toMatch(/upstream said/);
@@ -178,7 +206,9 @@ describe("the token never comes back", () => {
 
   it("an HTML 200 that quotes the token → MalformedEventError whose data is redacted", async () => {
     raw.handle((_req, reply) => whole(reply, 200, "text/html", `<html><body>Signed in as ${SECRET}</body></html>`));
-    const error = await client().chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e);
+    const error = await client()
+      .chatCompletion({ model: MODEL, messages: QUESTION })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MalformedEventError);
     expect((error as MalformedEventError).data).toMatch(/Signed in as/);
     expect(everythingAbout(error)).not.toContain(SECRET);
@@ -208,12 +238,17 @@ describe("the token never comes back", () => {
 describe("the model id cannot re-route the request", () => {
   const hub = (): InferenceClient => new InferenceClient(SECRET, { baseUrl: raw.url, maxRetries: 0 });
 
-  it.each(["../../admin", "a?b", "a#b", "a\\..\\x", "a/b/../../x", "org//name", "a/b/c", "", "bad\nid"])("%j → InputError on model, no request", async (model) => {
-    const error = await hub().chatCompletion({ model, messages: QUESTION }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).field).toBe("model");
-    expect(raw.requests).toHaveLength(0);
-  });
+  it.each(["../../admin", "a?b", "a#b", "a\\..\\x", "a/b/../../x", "org//name", "a/b/c", "", "bad\nid"])(
+    "%j → InputError on model, no request",
+    async (model) => {
+      const error = await hub()
+        .chatCompletion({ model, messages: QUESTION })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).field).toBe("model");
+      expect(raw.requests).toHaveLength(0);
+    },
+  );
 
   it("`%2e%2e/x` is sent as a literal name, its percent signs encoded", async () => {
     raw.handle((_req, reply) => whole(reply, 200, "application/json", answer("ok")));
@@ -235,60 +270,83 @@ describe("durations and server waits are held to what timers can hold", () => {
   beforeAll(() => void process.on("warning", onWarning));
   afterAll(() => void process.off("warning", onWarning));
 
-  it.each([{ timeout: 3e9 }, { idleTimeout: 3e9 }, { firstChunkTimeout: 3e9 }, { stallTimeout: 3e9 }, { timeout: Infinity }])(
-    "%o: the answer streams, no timer fires early, no TimeoutOverflowWarning",
-    async (options) => {
-      warnings.length = 0;
-      raw.handle(async (_req, reply) => {
-        const body = chunked(reply, 200, SSE);
-        body.chunk(chunk("Hello"));
-        await sleep(30);
-        body.chunk(chunk(" there", "stop"));
-        body.chunk("data: [DONE]\n\n");
-        body.end();
-      });
-      const run = await within(consume(client(options).chatCompletionStream({ model: MODEL, messages: QUESTION })), undefined, "stream");
-      expect(run.error).toBeUndefined();
-      expect(text(run.chunks)).toBe("Hello there");
-      // every limit was given to a timer as one it can hold (a longer one fires at once)
-      const set = timeline.entries.filter((e) => e.startsWith("sdk set ")).map((e) => Number(e.slice("sdk set ".length)));
-      expect(set.length).toBeGreaterThan(0);
-      for (const ms of set) expect(ms).toBeLessThanOrEqual(MAX_TIMER_MS);
-      await sleep(20);
-      expect(warnings.filter((w) => w.includes("TimeoutOverflow"))).toEqual([]);
-    },
-  );
+  it.each([
+    { timeout: 3e9 },
+    { idleTimeout: 3e9 },
+    { firstChunkTimeout: 3e9 },
+    { stallTimeout: 3e9 },
+    { timeout: Infinity },
+  ])("%o: the answer streams, no timer fires early, no TimeoutOverflowWarning", async (options) => {
+    warnings.length = 0;
+    raw.handle(async (_req, reply) => {
+      const body = chunked(reply, 200, SSE);
+      body.chunk(chunk("Hello"));
+      await sleep(30);
+      body.chunk(chunk(" there", "stop"));
+      body.chunk("data: [DONE]\n\n");
+      body.end();
+    });
+    const run = await within(
+      consume(client(options).chatCompletionStream({ model: MODEL, messages: QUESTION })),
+      undefined,
+      "stream",
+    );
+    expect(run.error).toBeUndefined();
+    expect(text(run.chunks)).toBe("Hello there");
+    // every limit was given to a timer as one it can hold (a longer one fires at once)
+    const set = timeline.entries.filter((e) => e.startsWith("sdk set ")).map((e) => Number(e.slice("sdk set ".length)));
+    expect(set.length).toBeGreaterThan(0);
+    for (const ms of set) expect(ms).toBeLessThanOrEqual(MAX_TIMER_MS);
+    await sleep(20);
+    expect(warnings.filter((w) => w.includes("TimeoutOverflow"))).toEqual([]);
+  });
 
   it.each([
     ["1e9", "1e9"],
     ["1e999 (Infinity once parsed)", "1e999"],
-  ])("a 503 loading with estimated_time %s and no deadline → one request, then a long wait (not a 1 ms loop)", async (_name, estimate) => {
-    raw.handle((_req, reply) => whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":${estimate}}`));
-    const waits: number[] = [];
-    const controller = new AbortController();
-    let announced!: () => void;
-    const waiting = new Promise<void>((resolve) => (announced = resolve));
-    const onRetry = (e: { delayMs: number }): void => (waits.push(e.delayMs), announced());
-    const call = client({ signal: controller.signal, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION });
-    const settled = call.catch((e: unknown) => e);
-    await within(waiting, undefined, "the loading wait");
-    await turn();
-    controller.abort();
-    expect((await within(settled, undefined, "abort")) as Error).toMatchObject({ name: "AbortError" });
-    expect(raw.requests).toHaveLength(1);
-    expect(waits).toHaveLength(1);
-    expect(waits[0]).toBeGreaterThanOrEqual(60_000);
-    expect(waits[0]).toBeLessThan(61_000);
-    // the wait is one timer of that length (a timer a runtime can hold), still pending when the call was aborted
-    expect(timeline.entries).toContain(`sdk set ${waits[0]}`);
-    expect(fired()).toEqual([]);
-  });
+  ])(
+    "a 503 loading with estimated_time %s and no deadline → one request, then a long wait (not a 1 ms loop)",
+    async (_name, estimate) => {
+      raw.handle((_req, reply) =>
+        whole(
+          reply,
+          503,
+          "application/json",
+          `{"error":"Model ${MODEL} is currently loading","estimated_time":${estimate}}`,
+        ),
+      );
+      const waits: number[] = [];
+      const controller = new AbortController();
+      let announced!: () => void;
+      const waiting = new Promise<void>((resolve) => (announced = resolve));
+      const onRetry = (e: { delayMs: number }): void => (waits.push(e.delayMs), announced());
+      const call = client({ signal: controller.signal, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION });
+      const settled = call.catch((e: unknown) => e);
+      await within(waiting, undefined, "the loading wait");
+      await turn();
+      controller.abort();
+      expect((await within(settled, undefined, "abort")) as Error).toMatchObject({ name: "AbortError" });
+      expect(raw.requests).toHaveLength(1);
+      expect(waits).toHaveLength(1);
+      expect(waits[0]).toBeGreaterThanOrEqual(60_000);
+      expect(waits[0]).toBeLessThan(61_000);
+      // the wait is one timer of that length (a timer a runtime can hold), still pending when the call was aborted
+      expect(timeline.entries).toContain(`sdk set ${waits[0]}`);
+      expect(fired()).toEqual([]);
+    },
+  );
 
   it("a 503 loading with estimated_time 1e9 and a deadline → ModelLoadingError at once (the wait passes the deadline)", async () => {
-    raw.handle((_req, reply) => whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":1e9}`));
+    raw.handle((_req, reply) =>
+      whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":1e9}`),
+    );
     const onRetry = vi.fn();
     const call = client({ timeout: 2000, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION });
-    const error = await within(call.catch((e: unknown) => e), undefined, "loading");
+    const error = await within(
+      call.catch((e: unknown) => e),
+      undefined,
+      "loading",
+    );
     expect(error).toBeInstanceOf(ModelLoadingError);
     expect(raw.requests).toHaveLength(1);
     // no wait announced, and the deadline never fired: it failed at once
@@ -297,14 +355,24 @@ describe("durations and server waits are held to what timers can hold", () => {
   });
 
   it("a 503 loading with estimated_time 0 → polls at most once a second, not a tight loop", async () => {
-    raw.handle((_req, reply) => whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":0}`));
+    raw.handle((_req, reply) =>
+      whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":0}`),
+    );
     const waits: number[] = [];
     const controller = new AbortController();
     const fetchMarked: FetchLike = (input, init) => (timeline.mark("fetch"), fetch(input, init));
     // aborted a turn after the second wait began: the first was waited out in full
-    const onRetry = (e: { delayMs: number }): void => void (waits.push(e.delayMs) === 2 && turn().then(() => controller.abort()));
-    const call = client({ signal: controller.signal, fetch: fetchMarked, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION });
-    const error = await within(call.catch((e: unknown) => e), undefined, "loading");
+    const onRetry = (e: { delayMs: number }): void =>
+      void (waits.push(e.delayMs) === 2 && turn().then(() => controller.abort()));
+    const call = client({ signal: controller.signal, fetch: fetchMarked, onRetry }).chatCompletion({
+      model: MODEL,
+      messages: QUESTION,
+    });
+    const error = await within(
+      call.catch((e: unknown) => e),
+      undefined,
+      "loading",
+    );
     expect(error).toMatchObject({ name: "AbortError" });
     expect(raw.requests).toHaveLength(2);
     expect(waits).toHaveLength(2);
@@ -313,7 +381,9 @@ describe("durations and server waits are held to what timers can hold", () => {
   }, 30_000);
 
   it("a negative estimated_time is not a wait → ModelLoadingError without an estimate", async () => {
-    raw.handle((_req, reply) => whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":-5}`));
+    raw.handle((_req, reply) =>
+      whole(reply, 503, "application/json", `{"error":"Model ${MODEL} is currently loading","estimated_time":-5}`),
+    );
     const events: number[] = [];
     const error = await client({ timeout: 800, onRetry: (e) => void events.push(e.delayMs) })
       .chatCompletion({ model: MODEL, messages: QUESTION })
@@ -330,7 +400,17 @@ describe("arguments and settings are refused before any request", () => {
   const cases: Array<[string, Record<string, unknown>]> = [
     ["a cycle", { messages: [cyclic] }],
     ["a BigInt", { messages: QUESTION, metadata: { n: 10n } }],
-    ["a throwing toJSON", { messages: QUESTION, extra: { toJSON: () => { throw new Error("nope"); } } }],
+    [
+      "a throwing toJSON",
+      {
+        messages: QUESTION,
+        extra: {
+          toJSON: () => {
+            throw new Error("nope");
+          },
+        },
+      },
+    ],
   ];
   it.each(cases)("%s → InputError at once, zero requests", async (_name, args) => {
     const attempts: string[] = [];
@@ -349,7 +429,10 @@ describe("arguments and settings are refused before any request", () => {
     ["endpointUrl", "127.0.0.1:8080"],
   ])("%s %j → InputError naming it, zero requests", async (field, value) => {
     const attempts: string[] = [];
-    const c = new InferenceClient(SECRET, { [field]: value, fetch: (input, init) => (attempts.push(input), fetch(input, init)) });
+    const c = new InferenceClient(SECRET, {
+      [field]: value,
+      fetch: (input, init) => (attempts.push(input), fetch(input, init)),
+    });
     const error = await c.chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toContain(field);
@@ -363,7 +446,9 @@ describe("arguments and settings are refused before any request", () => {
     ["top_logprobs", -1],
     ["n", Infinity],
   ])("%s = %d → InputError naming the field", async (field, value) => {
-    const error = await client().chatCompletion({ model: MODEL, messages: QUESTION, [field]: value }).catch((e: unknown) => e);
+    const error = await client()
+      .chatCompletion({ model: MODEL, messages: QUESTION, [field]: value })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toContain(field);
     expect(raw.requests).toHaveLength(0);
@@ -393,7 +478,15 @@ describe("headers and media types as HTTP defines them", () => {
 
   it("a bare JSON error under text/event-stream → the server's error, its message kept", async () => {
     raw.handle((_req, reply) =>
-      whole(reply, 200, "text/event-stream", JSON.stringify({ error: "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096", error_type: "validation" })),
+      whole(
+        reply,
+        200,
+        "text/event-stream",
+        JSON.stringify({
+          error: "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096",
+          error_type: "validation",
+        }),
+      ),
     );
     const run = await consume(client().chatCompletionStream({ model: MODEL, messages: QUESTION }));
     expect(run.error).toBeInstanceOf(HttpError);
@@ -432,18 +525,21 @@ describe("a 2xx that is not a stream is read with a bound", () => {
     if (!reply.closed) body.end();
   }
 
-  it.each(["chatCompletion", "chatCompletionStream"] as const)("%s: 50 MB of HTML in a 200 → MalformedEventError, data ≤ 64 KiB, most of it never read", async (method) => {
-    raw.handle((_req, reply) => pourHtml(reply));
-    const c = client();
-    const error =
-      method === "chatCompletion"
-        ? await c.chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e)
-        : (await consume(c.chatCompletionStream({ model: MODEL, messages: QUESTION }))).error;
-    expect(error).toBeInstanceOf(MalformedEventError);
-    expect((error as MalformedEventError).data.length).toBeLessThanOrEqual(64 * 1024);
-    await sleep(100);
-    expect(raw.written.reduce((a, b) => a + b, 0)).toBeLessThan(10 * MB);
-  });
+  it.each(["chatCompletion", "chatCompletionStream"] as const)(
+    "%s: 50 MB of HTML in a 200 → MalformedEventError, data ≤ 64 KiB, most of it never read",
+    async (method) => {
+      raw.handle((_req, reply) => pourHtml(reply));
+      const c = client();
+      const error =
+        method === "chatCompletion"
+          ? await c.chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e)
+          : (await consume(c.chatCompletionStream({ model: MODEL, messages: QUESTION }))).error;
+      expect(error).toBeInstanceOf(MalformedEventError);
+      expect((error as MalformedEventError).data.length).toBeLessThanOrEqual(64 * 1024);
+      await sleep(100);
+      expect(raw.written.reduce((a, b) => a + b, 0)).toBeLessThan(10 * MB);
+    },
+  );
 });
 
 describe("include_usage does not wait for usage that never comes", () => {
@@ -453,7 +549,13 @@ describe("include_usage does not wait for usage that never comes", () => {
       body.chunk(chunk("Hi", "stop"));
     });
     const run = await within(
-      consume(client({ idleTimeout: 60_000 }).chatCompletionStream({ model: MODEL, messages: QUESTION, stream_options: { include_usage: true } })),
+      consume(
+        client({ idleTimeout: 60_000 }).chatCompletionStream({
+          model: MODEL,
+          messages: QUESTION,
+          stream_options: { include_usage: true },
+        }),
+      ),
       undefined,
       "usage grace",
     );
@@ -470,7 +572,8 @@ describe("retries are spread and bounded", () => {
     raw.handle((req, reply) => {
       const id = String(JSON.parse(req.body).user);
       seen.set(id, (seen.get(id) ?? 0) + 1);
-      if (seen.get(id) === 1) return whole(reply, 429, "application/json", JSON.stringify({ error: "Rate limit reached" }));
+      if (seen.get(id) === 1)
+        return whole(reply, 429, "application/json", JSON.stringify({ error: "Rate limit reached" }));
       whole(reply, 200, "application/json", answer("ok"));
     });
     const waits: number[] = [];
@@ -478,7 +581,11 @@ describe("retries are spread and bounded", () => {
       Array.from({ length: 40 }, (_, i) => {
         const fetchMarked: FetchLike = (input, init) => (timeline.mark(`fetch c${i}`), fetch(input, init));
         const onRetry = (e: { delayMs: number }): void => void (waits[i] = e.delayMs);
-        return client({ maxRetries: 1, fetch: fetchMarked, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION, user: `c${i}` } as never);
+        return client({ maxRetries: 1, fetch: fetchMarked, onRetry }).chatCompletion({
+          model: MODEL,
+          messages: QUESTION,
+          user: `c${i}`,
+        } as never);
       }),
     );
     expect([...seen.values()]).toEqual(Array(40).fill(2));
@@ -495,9 +602,13 @@ describe("retries are spread and bounded", () => {
   });
 
   it("retry-after: 3600 → RateLimitError at once with retryAfterMs 3_600_000, one request", async () => {
-    raw.handle((_req, reply) => whole(reply, 429, "application/json", JSON.stringify({ error: "Rate limit reached" }), [["Retry-After", "3600"]]));
+    raw.handle((_req, reply) =>
+      whole(reply, 429, "application/json", JSON.stringify({ error: "Rate limit reached" }), [["Retry-After", "3600"]]),
+    );
     const onRetry = vi.fn();
-    const error = await client({ maxRetries: 3, onRetry }).chatCompletion({ model: MODEL, messages: QUESTION }).catch((e: unknown) => e);
+    const error = await client({ maxRetries: 3, onRetry })
+      .chatCompletion({ model: MODEL, messages: QUESTION })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(3_600_000);
     expect(raw.requests).toHaveLength(1);

@@ -106,7 +106,8 @@ describe("waits", () => {
     const body = controlledBody();
     for (let i = 0; i < WORDS.length; i++) body.push(answerEvent(i));
     body.push(DONE);
-    const respond = (n: number): Response => (n === 1 ? json({ error: "Rate limit reached" }, 429, { "retry-after-ms": "600" }) : sse(body.stream));
+    const respond = (n: number): Response =>
+      n === 1 ? json({ error: "Rate limit reached" }, 429, { "retry-after-ms": "600" }) : sse(body.stream);
     const { stream, seen } = fed({ idleTimeout: 300, maxRetries: 1, onRetry: (e) => void retries.push(e) }, respond);
     const run = consume(stream);
     await vi.advanceTimersByTimeAsync(0);

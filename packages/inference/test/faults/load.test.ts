@@ -13,7 +13,18 @@ import {
   NotFoundError,
   ValidationError,
 } from "../../src/index";
-import { ANSWER, QUESTION, type Run, TOKENS, consume, getGc, openStreamsAfter, requestsTo, sleep, within } from "./support";
+import {
+  ANSWER,
+  QUESTION,
+  type Run,
+  TOKENS,
+  consume,
+  getGc,
+  openStreamsAfter,
+  requestsTo,
+  sleep,
+  within,
+} from "./support";
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -61,7 +72,13 @@ const KINDS: Record<string, Kind> = {
     fields: { status: 422 },
     tokens: [],
   },
-  "404 does not exist": { model: "load/does-not-exist", count: 30, error: NotFoundError, fields: { status: 404 }, tokens: [] },
+  "404 does not exist": {
+    model: "load/does-not-exist",
+    count: 30,
+    error: NotFoundError,
+    fields: { status: 404 },
+    tokens: [],
+  },
   "truncated after 3 chunks": {
     model: "load/truncate",
     count: 30,
@@ -114,7 +131,10 @@ describe("load: 200 concurrent streams on one client", () => {
         if (kind.overloadedFirst) hub.inject({ type: "overloadedInStream" }, { model, times: 1 });
         const signal = new AbortController().signal;
         const stream = client.chatCompletionStream({ model, messages: QUESTION, ...kind.args }, { signal });
-        leftovers.push({ what: `${name}: stream`, ref: new WeakRef(stream) }, { what: `${name}: signal`, ref: new WeakRef(signal) });
+        leftovers.push(
+          { what: `${name}: stream`, ref: new WeakRef(stream) },
+          { what: `${name}: signal`, ref: new WeakRef(signal) },
+        );
         runs.push(within(consume(stream), HANG_BOUND_MS, `${name} #${i}`).then((run) => ({ kind: name, run })));
       }
     }
@@ -153,21 +173,27 @@ describe("load: 200 concurrent streams on one client", () => {
     }
   }
 
-  it("every call settles with its kind's outcome; no stream left open; memory returns", async () => {
-    const gc = getGc();
-    // Warm-up (modules, JIT, connection pool), so the baseline is comparable.
-    await runAll(0.2);
-    await collect(gc);
-    const heapBefore = process.memoryUsage().heapUsed;
+  it(
+    "every call settles with its kind's outcome; no stream left open; memory returns",
+    async () => {
+      const gc = getGc();
+      // Warm-up (modules, JIT, connection pool), so the baseline is comparable.
+      await runAll(0.2);
+      await collect(gc);
+      const heapBefore = process.memoryUsage().heapUsed;
 
-    const leftovers = await runAll(1);
-    expect(leftovers).toHaveLength(2 * TOTAL);
+      const leftovers = await runAll(1);
+      expect(leftovers).toHaveLength(2 * TOTAL);
 
-    await collect(gc);
-    const heapAfter = process.memoryUsage().heapUsed;
-    const alive: Record<string, number> = {};
-    for (const { what, ref } of leftovers) if (ref.deref() !== undefined) alive[what] = (alive[what] ?? 0) + 1;
-    expect(alive, "streams or their calls' signals still reachable after the run").toEqual({});
-    expect(heapAfter - heapBefore, `heap grew from ${heapBefore} to ${heapAfter} bytes`).toBeLessThanOrEqual(HEAP_MARGIN_BYTES);
-  }, 3 * HANG_BOUND_MS);
+      await collect(gc);
+      const heapAfter = process.memoryUsage().heapUsed;
+      const alive: Record<string, number> = {};
+      for (const { what, ref } of leftovers) if (ref.deref() !== undefined) alive[what] = (alive[what] ?? 0) + 1;
+      expect(alive, "streams or their calls' signals still reachable after the run").toEqual({});
+      expect(heapAfter - heapBefore, `heap grew from ${heapBefore} to ${heapAfter} bytes`).toBeLessThanOrEqual(
+        HEAP_MARGIN_BYTES,
+      );
+    },
+    3 * HANG_BOUND_MS,
+  );
 });

@@ -60,12 +60,25 @@ export function chunked(reply: RawReply, status: number, headers: Array<[string,
 }
 
 /** A whole answer with a content-length, then the connection closed. */
-export function whole(reply: RawReply, status: number, contentType: string, body: string, extra: Array<[string, string]> = []): void {
-  reply.head(status, [["Content-Type", contentType], ["Content-Length", String(Buffer.byteLength(body))], ["Connection", "close"], ...extra]);
+export function whole(
+  reply: RawReply,
+  status: number,
+  contentType: string,
+  body: string,
+  extra: Array<[string, string]> = [],
+): void {
+  reply.head(status, [
+    ["Content-Type", contentType],
+    ["Content-Length", String(Buffer.byteLength(body))],
+    ["Connection", "close"],
+    ...extra,
+  ]);
   reply.end(body);
 }
 
-export async function startRawServer(initial: RawHandler = (_req, reply) => whole(reply, 404, "text/plain", "no handler")): Promise<RawServer> {
+export async function startRawServer(
+  initial: RawHandler = (_req, reply) => whole(reply, 404, "text/plain", "no handler"),
+): Promise<RawServer> {
   let handler = initial;
   const requests: RawRequest[] = [];
   const written: number[] = [];
@@ -88,7 +101,8 @@ export async function startRawServer(initial: RawHandler = (_req, reply) => whol
       return socket.write(bytes);
     };
     const reply: RawReply = {
-      head: (status, headers) => void send(`HTTP/1.1 ${status} X${CRLF}${headers.map(([k, v]) => `${k}: ${v}${CRLF}`).join("")}${CRLF}`),
+      head: (status, headers) =>
+        void send(`HTTP/1.1 ${status} X${CRLF}${headers.map(([k, v]) => `${k}: ${v}${CRLF}`).join("")}${CRLF}`),
       write: send,
       drained: () =>
         new Promise<void>((resolve) => {

@@ -108,7 +108,8 @@ export function expectWaitsKept(timeline: Timeline, delays: number[], mark = "fe
   delays.forEach((delay, i) => {
     const set = tries[i]?.indexOf(`sdk set ${delay}`) ?? -1;
     expect(set, `wait ${i + 1} (${delay} ms) began after try ${i + 1}`).toBeGreaterThanOrEqual(0);
-    if (tries[i + 1]) expect(tries[i]?.indexOf(`sdk fired ${delay}`), `wait ${i + 1} ended before try ${i + 2}`).toBeGreaterThan(set);
+    if (tries[i + 1])
+      expect(tries[i]?.indexOf(`sdk fired ${delay}`), `wait ${i + 1} ended before try ${i + 2}`).toBeGreaterThan(set);
   });
 }
 
@@ -220,7 +221,11 @@ export function withEventAfterFirst(inner: FetchLike, event: string): FetchLike 
         controller.enqueue(encoder.encode(text.slice(0, end + 2) + event));
       },
     });
-    return new Response(res.body.pipeThrough(inject), { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(res.body.pipeThrough(inject), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }
 

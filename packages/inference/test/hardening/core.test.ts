@@ -30,7 +30,13 @@ const chunk = (content: string, finish: string | null = null): string =>
   `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { role: "assistant", content }, finish_reason: finish }] })}\n\n`;
 
 /** Writes `piece` until the client goes away or `maxBytes` are written; then ends the body. */
-async function pour(reply: RawReply, write: (piece: string) => boolean, piece: string, maxBytes: number, end: () => void): Promise<void> {
+async function pour(
+  reply: RawReply,
+  write: (piece: string) => boolean,
+  piece: string,
+  maxBytes: number,
+  end: () => void,
+): Promise<void> {
   for (let sent = 0; sent < maxBytes && !reply.closed; sent += piece.length) if (!write(piece)) await reply.drained();
   end();
 }
@@ -44,7 +50,11 @@ describe("class 3: every read is bounded, whatever its route", () => {
       await pour(reply, body.chunk, line, 40 * 1048576, body.end);
     });
     const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai" });
-    const { seen, error } = await drain(client.chatCompletionStream({ messages: QUESTION }), 60_000, "the endless event");
+    const { seen, error } = await drain(
+      client.chatCompletionStream({ messages: QUESTION }),
+      60_000,
+      "the endless event",
+    );
     expect(seen).toEqual(["Hel"]);
     expect(error).toBeInstanceOf(MalformedEventError);
     expect((error as Error).message).toMatch(/larger than 32 MB/);
@@ -53,7 +63,14 @@ describe("class 3: every read is bounded, whatever its route", () => {
   it("collectStream bounds what it collects: 33 MB of content is a MalformedEventError, not V8's Invalid string length", async () => {
     const piece = "y".repeat(1048576);
     async function* endless(): AsyncGenerator<ChatCompletionStreamOutput> {
-      for (let i = 0; i < 40; i++) yield { id: "c", created: 1, model: "m", system_fingerprint: "", choices: [{ index: 0, delta: { role: "assistant", content: piece } }] } as ChatCompletionStreamOutput;
+      for (let i = 0; i < 40; i++)
+        yield {
+          id: "c",
+          created: 1,
+          model: "m",
+          system_fingerprint: "",
+          choices: [{ index: 0, delta: { role: "assistant", content: piece } }],
+        } as ChatCompletionStreamOutput;
     }
     const error = await collectStream(endless()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MalformedEventError);
@@ -62,14 +79,29 @@ describe("class 3: every read is bounded, whatever its route", () => {
 
   it("a tool call's index from a server is not an array length: index 1e9 is a MalformedEventError, not a billion holes", async () => {
     async function* calls(): AsyncGenerator<ChatCompletionStreamOutput> {
-      const delta = { role: "assistant", tool_calls: [{ index: 1e9, id: "t", type: "function", function: { name: "f", arguments: "{}" } }] };
-      yield { id: "c", created: 1, model: "m", system_fingerprint: "", choices: [{ index: 0, delta, finish_reason: null }] } as unknown as ChatCompletionStreamOutput;
+      const delta = {
+        role: "assistant",
+        tool_calls: [{ index: 1e9, id: "t", type: "function", function: { name: "f", arguments: "{}" } }],
+      };
+      yield {
+        id: "c",
+        created: 1,
+        model: "m",
+        system_fingerprint: "",
+        choices: [{ index: 0, delta, finish_reason: null }],
+      } as unknown as ChatCompletionStreamOutput;
     }
     await expect(collectStream(calls())).rejects.toBeInstanceOf(MalformedEventError);
   });
 
   it("8 MB of blanks before a JSON answer: the answer is read (the start found in one pass over the bytes)", async () => {
-    const answer = JSON.stringify({ id: "a", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] });
+    const answer = JSON.stringify({
+      id: "a",
+      object: "chat.completion",
+      created: 1,
+      model: "m",
+      choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+    });
     hub.server.handle(async (_req, reply) => {
       const body = chunked(reply, 200, [["Content-Type", "application/json"]]);
       const blanks = " ".repeat(65536);
@@ -94,8 +126,17 @@ describe("class 2: blanks are not data", () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", stallTimeout: 400, idleTimeout: 60_000 });
-    const { seen, error } = await drain(client.chatCompletionStream({ messages: QUESTION }), 20_000, "the trickling event");
+    const client = new InferenceClient(HF_SECRET, {
+      endpointUrl: hub.server.url,
+      backend: "openai",
+      stallTimeout: 400,
+      idleTimeout: 60_000,
+    });
+    const { seen, error } = await drain(
+      client.chatCompletionStream({ messages: QUESTION }),
+      20_000,
+      "the trickling event",
+    );
     expect(seen).toEqual(["Hel"]);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).kind).toBe("stall");
@@ -110,8 +151,18 @@ describe("class 2: blanks are not data", () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", stallTimeout: 400, idleTimeout: 60_000, firstChunkTimeout: 60_000 });
-    const error = await within(client.chatCompletion({ messages: QUESTION }).catch((e: unknown) => e), 20_000, "the trickling answer");
+    const client = new InferenceClient(HF_SECRET, {
+      endpointUrl: hub.server.url,
+      backend: "openai",
+      stallTimeout: 400,
+      idleTimeout: 60_000,
+      firstChunkTimeout: 60_000,
+    });
+    const error = await within(
+      client.chatCompletion({ messages: QUESTION }).catch((e: unknown) => e),
+      20_000,
+      "the trickling answer",
+    );
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).kind).toBe("stall");
   });
@@ -125,11 +176,29 @@ describe("class 4: state is per credential (backend detection)", () => {
     hub.server.handle(async (req, reply) => {
       if (req.headers.authorization === `Bearer ${HF_SECRET}`) {
         await held;
-        return whole(reply, 401, "application/json", JSON.stringify({ error: "Invalid credentials in Authorization header" }));
+        return whole(
+          reply,
+          401,
+          "application/json",
+          JSON.stringify({ error: "Invalid credentials in Authorization header" }),
+        );
       }
-      whole(reply, 200, "application/json", JSON.stringify({ id: "a", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] }));
+      whole(
+        reply,
+        200,
+        "application/json",
+        JSON.stringify({
+          id: "a",
+          object: "chat.completion",
+          created: 1,
+          model: "m",
+          choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+        }),
+      );
     });
-    const bad = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url }).chatCompletion({ messages: QUESTION }).catch((e: unknown) => e);
+    const bad = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url })
+      .chatCompletion({ messages: QUESTION })
+      .catch((e: unknown) => e);
     await until(() => hub.server.requests.length === 1, "the first detection");
     const good = new InferenceClient(GOOD, { endpointUrl: hub.server.url }).chatCompletion({ messages: QUESTION });
     release();
@@ -164,7 +233,9 @@ describe("class 10: the stream iterator answers overlapping next() calls", () =>
 
 describe("class 10: greedy is one rule on every route", () => {
   it("textGeneration({ top_p: 0 }) on TGI's /generate sends do_sample: false and no top_p (TGI refuses top_p: 0 with a 422)", async () => {
-    hub.server.handle((_req, reply) => whole(reply, 200, "application/json", JSON.stringify([{ generated_text: "ok" }])));
+    hub.server.handle((_req, reply) =>
+      whole(reply, 200, "application/json", JSON.stringify([{ generated_text: "ok" }])),
+    );
     const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url });
     await client.textGeneration({ inputs: "hi", parameters: { top_p: 0, max_new_tokens: 5 } });
     const sent = JSON.parse(hub.server.requests[0]!.body) as { parameters: Record<string, unknown> };
@@ -173,7 +244,9 @@ describe("class 10: greedy is one rule on every route", () => {
   });
 
   it("textGeneration({ temperature: 0, top_p: 0.5 }) on /generate: do_sample false, no temperature, top_p kept", async () => {
-    hub.server.handle((_req, reply) => whole(reply, 200, "application/json", JSON.stringify([{ generated_text: "ok" }])));
+    hub.server.handle((_req, reply) =>
+      whole(reply, 200, "application/json", JSON.stringify([{ generated_text: "ok" }])),
+    );
     const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url });
     await client.textGeneration({ inputs: "hi", parameters: { temperature: 0, top_p: 0.5 } });
     const sent = JSON.parse(hub.server.requests[0]!.body) as { parameters: Record<string, unknown> };
@@ -186,7 +259,13 @@ describe("a body that is not a web stream (node-fetch's) and [DONE] with any spa
   /** A fetch whose answers carry a Node stream as their body, as node-fetch's do. */
   const nodeFetch = (async (url: string, init: RequestInit) => {
     const res = await fetch(url, init);
-    return { ok: res.ok, status: res.status, url: res.url, headers: res.headers, body: Readable.fromWeb(res.body as unknown as NodeWebStream) };
+    return {
+      ok: res.ok,
+      status: res.status,
+      url: res.url,
+      headers: res.headers,
+      body: Readable.fromWeb(res.body as unknown as NodeWebStream),
+    };
   }) as unknown as typeof fetch;
   const REFUSED = "The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`";
 
@@ -203,7 +282,12 @@ describe("a body that is not a web stream (node-fetch's) and [DONE] with any spa
 
   it("a whole answer: refused once, never retried as a lost connection", async () => {
     hub.server.handle((_req, reply) => whole(reply, 200, "application/json", JSON.stringify({ id: "a", choices: [] })));
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai", fetch: nodeFetch, maxRetries: 2 });
+    const client = new InferenceClient(HF_SECRET, {
+      endpointUrl: hub.server.url,
+      backend: "openai",
+      fetch: nodeFetch,
+      maxRetries: 2,
+    });
     await expect(client.chatCompletion({ messages: QUESTION })).rejects.toThrow(REFUSED);
     expect(hub.server.requests).toHaveLength(1);
   });
@@ -216,7 +300,8 @@ describe("a body that is not a web stream (node-fetch's) and [DONE] with any spa
     });
     const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "openai" });
     const seen: string[] = [];
-    for await (const c of client.chatCompletionStream({ messages: QUESTION })) seen.push(c.choices[0]?.delta?.content ?? "");
+    for await (const c of client.chatCompletionStream({ messages: QUESTION }))
+      seen.push(c.choices[0]?.delta?.content ?? "");
     expect(seen).toEqual(["ok"]);
   });
 });

@@ -29,7 +29,11 @@ const isLookup = (r: RawRequest): boolean => r.target.startsWith("/api/models/")
 const isSubmission = (r: RawRequest): boolean => r.method === "POST" && r.target.startsWith("/fal-ai/");
 
 /** fal's queue on `raw`: the mapping, a submission answered `submitted`, polls answered by `poll`, the result `{images}`. */
-function falQueue(submitted: Record<string, unknown>, poll: (req: RawRequest, reply: Parameters<Parameters<RawServer["handle"]>[0]>[1]) => void, image = "https://cdn.example/x.png"): void {
+function falQueue(
+  submitted: Record<string, unknown>,
+  poll: (req: RawRequest, reply: Parameters<Parameters<RawServer["handle"]>[0]>[1]) => void,
+  image = "https://cdn.example/x.png",
+): void {
   hub.server.handle((req, reply) => {
     if (isLookup(req)) return whole(reply, 200, JSON_TYPE, falMapping(MODEL));
     if (isSubmission(req)) return whole(reply, 200, JSON_TYPE, JSON.stringify(submitted));
@@ -48,10 +52,17 @@ describe("class 1: the token in no rendering of any error", () => {
         return whole(reply, 200, JSON_TYPE, JSON.stringify({ inferenceProviderMapping: mapping }));
       }
       if (req.method === "POST") return whole(reply, 200, JSON_TYPE, JSON.stringify({ task_id: "t1" }));
-      return whole(reply, 200, JSON_TYPE, JSON.stringify({ task: { status: "failed", error: { message: `quota of ${HF_SECRET} exceeded` } } }));
+      return whole(
+        reply,
+        200,
+        JSON_TYPE,
+        JSON.stringify({ task: { status: "failed", error: { message: `quota of ${HF_SECRET} exceeded` } } }),
+      );
     });
     const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server) });
-    const error = await client.imageTextToVideo({ model: MODEL, provider: "novita", parameters: { prompt: "a cat" } }).catch((e: unknown) => e);
+    const error = await client
+      .imageTextToVideo({ model: MODEL, provider: "novita", parameters: { prompt: "a cat" } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InferenceClientProviderOutputError);
     expect((error as Error).message).toBe("quota of [redacted] exceeded");
     expectNoSecret(error, HF_SECRET);
@@ -60,9 +71,15 @@ describe("class 1: the token in no rendering of any error", () => {
   it("a fetch whose failure quotes the request's headers: util.inspect of the ConnectionError (its cause's stack) keeps no token", async () => {
     const quoting = ((_url: string, init: RequestInit) => {
       const headers = JSON.stringify(init.headers).replace(/Bearer /, "");
-      return Promise.reject(new TypeError(`fetch failed`, { cause: new Error(`socket hang up; request headers ${headers}`) }));
+      return Promise.reject(
+        new TypeError(`fetch failed`, { cause: new Error(`socket hang up; request headers ${headers}`) }),
+      );
     }) as unknown as typeof fetch;
-    const client = new InferenceClient(PROVIDER_KEY, { fetch: quoting, endpointUrl: hub.server.url, retry_on_error: false });
+    const client = new InferenceClient(PROVIDER_KEY, {
+      fetch: quoting,
+      endpointUrl: hub.server.url,
+      retry_on_error: false,
+    });
     const error = await client.chatCompletion({ messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expectNoSecret(error, PROVIDER_KEY);
@@ -76,7 +93,10 @@ describe("class 1: the token in no rendering of any error", () => {
       loading = false;
       whole(reply, 503, JSON_TYPE, JSON.stringify({ error: "Model is currently loading", estimated_time: 0.01 }));
     });
-    const client = new InferenceClient(HF_SECRET, { baseUrl: hub.server.url, logger: { warn: (m: string) => void warned.push(m) } });
+    const client = new InferenceClient(HF_SECRET, {
+      baseUrl: hub.server.url,
+      logger: { warn: (m: string) => void warned.push(m) },
+    });
     expect(await client.textGeneration({ model: HF_SECRET, inputs: "hi" })).toEqual({ generated_text: "ok" });
     expect(warned).toHaveLength(1);
     expect(warned[0]).toContain("Model [redacted] is loading");
@@ -87,7 +107,11 @@ describe("class 2: every wait on the network is timed", () => {
   it("a status poll whose answer never comes ends in a TimeoutError (idle), with no deadline set", async () => {
     falQueue(QUEUED, () => undefined); // accepted, never answered
     const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server), idleTimeout: 300 });
-    const error = await within(client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }).catch((e: unknown) => e), 20_000, "the hung poll");
+    const error = await within(
+      client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }).catch((e: unknown) => e),
+      20_000,
+      "the hung poll",
+    );
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).kind).toBe("idle");
     expect(hub.server.requests.filter((r) => r.target.includes("/status"))).toHaveLength(1);
@@ -102,21 +126,42 @@ describe("class 2: every wait on the network is timed", () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     });
-    const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, stallTimeout: 400, idleTimeout: 60_000, retry_on_error: false });
-    const error = await within(client.textGeneration({ inputs: "hi" }).catch((e: unknown) => e), 20_000, "the trickling answer");
+    const client = new InferenceClient(HF_SECRET, {
+      endpointUrl: hub.server.url,
+      stallTimeout: 400,
+      idleTimeout: 60_000,
+      retry_on_error: false,
+    });
+    const error = await within(
+      client.textGeneration({ inputs: "hi" }).catch((e: unknown) => e),
+      20_000,
+      "the trickling answer",
+    );
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).kind).toBe("stall");
   });
 });
 
 describe("class 7: a URL a provider names is not a way in", () => {
-  const hostile = ["http://169.254.169.254/latest/meta-data/iam", "http://127.0.0.1:9/x.png", "http://[::1]/x", "http://localhost/x", "http://10.0.0.7/x", "http://[::ffff:7f00:1]/x", "http://2130706433/x", "http://192.168.1.1/x", "http://[fd00:ec2::254]/x"];
+  const hostile = [
+    "http://169.254.169.254/latest/meta-data/iam",
+    "http://127.0.0.1:9/x.png",
+    "http://[::1]/x",
+    "http://localhost/x",
+    "http://10.0.0.7/x",
+    "http://[::ffff:7f00:1]/x",
+    "http://2130706433/x",
+    "http://192.168.1.1/x",
+    "http://[fd00:ec2::254]/x",
+  ];
 
   it.each(hostile)("the result naming %s: a provider output error, nothing fetched", async (url) => {
     const elsewhere: string[] = [];
     falQueue({ ...QUEUED, status: "COMPLETED" }, () => undefined, url);
     const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server, elsewhere) });
-    const error = await client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }).catch((e: unknown) => e);
+    const error = await client
+      .textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InferenceClientProviderOutputError);
     expect((error as Error).message).toMatch(/private or local address.*allowPrivateNetwork/);
     expect(elsewhere).toEqual([]);
@@ -128,7 +173,9 @@ describe("class 7: a URL a provider names is not a way in", () => {
     falQueue({ ...QUEUED, status: "COMPLETED" }, () => undefined, "https://cdn.example/cat.png");
     expect(await client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" })).toBeInstanceOf(Blob);
     falQueue({ ...QUEUED, status: "COMPLETED" }, () => undefined, "http://10.1.2.3/cat.png");
-    expect(await client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }, { allowPrivateNetwork: true })).toBeInstanceOf(Blob);
+    expect(
+      await client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }, { allowPrivateNetwork: true }),
+    ).toBeInstanceOf(Blob);
     expect(elsewhere).toEqual(["https://cdn.example/cat.png", "http://10.1.2.3/cat.png"]);
   });
 });
@@ -140,7 +187,9 @@ describe("class 8: a billed submission is sent once", () => {
       reply.socket.destroy(); // the request's bytes were read: the job may exist
     });
     const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server), maxRetries: 2 });
-    const error = await client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }).catch((e: unknown) => e);
+    const error = await client
+      .textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(/job may exist/);
     expect(hub.server.requests.filter(isSubmission)).toHaveLength(1);
@@ -159,7 +208,9 @@ describe("class 8: a billed submission is sent once", () => {
       return whole(reply, 200, JSON_TYPE, JSON.stringify({ images: [{ url: "https://cdn.example/x.png" }] }));
     });
     const client = new InferenceClient(HF_SECRET, { fetch: routedFetch(hub.server), maxRetries: 2 });
-    await expect(client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" })).rejects.toBeInstanceOf(ServerError);
+    await expect(client.textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" })).rejects.toBeInstanceOf(
+      ServerError,
+    );
     expect(hub.server.requests.filter(isSubmission)).toHaveLength(1);
     status = 503;
     hub.server.requests.length = 0;
@@ -194,7 +245,8 @@ describe("class 4: state is per credential", () => {
     hub.server.handle(async (req, reply) => {
       if (isLookup(req)) {
         await hold;
-        if (req.headers.authorization === `Bearer ${refused}`) return whole(reply, 401, JSON_TYPE, JSON.stringify({ error: "Invalid credentials" }));
+        if (req.headers.authorization === `Bearer ${refused}`)
+          return whole(reply, 401, JSON_TYPE, JSON.stringify({ error: "Invalid credentials" }));
         return whole(reply, 200, JSON_TYPE, falMapping(MODEL));
       }
       if (isSubmission(req)) return whole(reply, 200, JSON_TYPE, JSON.stringify({ ...QUEUED, status: "COMPLETED" }));
@@ -206,10 +258,18 @@ describe("class 4: state is per credential", () => {
     let open!: () => void;
     hubRefusing(HF_SECRET, new Promise<void>((resolve) => (open = resolve)));
     const fetchIt = routedFetch(hub.server);
-    const bad = new InferenceClient(HF_SECRET, { fetch: fetchIt }).textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" }).catch((e: unknown) => e);
+    const bad = new InferenceClient(HF_SECRET, { fetch: fetchIt })
+      .textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" })
+      .catch((e: unknown) => e);
     await until(() => hub.server.requests.some(isLookup), "the first lookup");
-    const good = new InferenceClient(OTHER, { fetch: fetchIt }).textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" });
-    await until(() => hub.server.requests.filter(isLookup).length === 2, "the second caller's own lookup", 100).catch(() => undefined);
+    const good = new InferenceClient(OTHER, { fetch: fetchIt }).textToImage({
+      model: MODEL,
+      provider: "fal-ai",
+      inputs: "a cat",
+    });
+    await until(() => hub.server.requests.filter(isLookup).length === 2, "the second caller's own lookup", 100).catch(
+      () => undefined,
+    );
     open();
     expect(await bad).toBeInstanceOf(AuthenticationError);
     expect(await good).toBeInstanceOf(Blob);
@@ -218,9 +278,24 @@ describe("class 4: state is per credential", () => {
   it("a mapping fetched with one token is not served to another without the Hub seeing that token", async () => {
     hubRefusing("hf_nobodyAtAllxxxxxxxxxxxxxxxxxxx", Promise.resolve());
     const fetchIt = routedFetch(hub.server);
-    await new InferenceClient(HF_SECRET, { fetch: fetchIt }).textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" });
-    await new InferenceClient(OTHER, { fetch: fetchIt }).textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" });
-    await new InferenceClient(OTHER, { fetch: fetchIt }).textToImage({ model: MODEL, provider: "fal-ai", inputs: "a cat" });
-    expect(hub.server.requests.filter(isLookup).map((r) => r.headers.authorization)).toEqual([`Bearer ${HF_SECRET}`, `Bearer ${OTHER}`]);
+    await new InferenceClient(HF_SECRET, { fetch: fetchIt }).textToImage({
+      model: MODEL,
+      provider: "fal-ai",
+      inputs: "a cat",
+    });
+    await new InferenceClient(OTHER, { fetch: fetchIt }).textToImage({
+      model: MODEL,
+      provider: "fal-ai",
+      inputs: "a cat",
+    });
+    await new InferenceClient(OTHER, { fetch: fetchIt }).textToImage({
+      model: MODEL,
+      provider: "fal-ai",
+      inputs: "a cat",
+    });
+    expect(hub.server.requests.filter(isLookup).map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${HF_SECRET}`,
+      `Bearer ${OTHER}`,
+    ]);
   });
 });

@@ -19,12 +19,18 @@ describe("redactUrl", () => {
     ["https://h/x?token=abcd&n=1", "https://h/x?token=[redacted]&n=1"],
     ["https://h/x?n=1&api_key=abcd#frag", "https://h/x?n=1&api_key=[redacted]#frag"],
     ["https://h/x?access_token=abcd", "https://h/x?access_token=[redacted]"],
-    ["https://h/x?X-Amz-Signature=abc&sig=d&password=e&client_secret=f&auth=g", "https://h/x?X-Amz-Signature=[redacted]&sig=[redacted]&password=[redacted]&client_secret=[redacted]&auth=[redacted]"],
+    [
+      "https://h/x?X-Amz-Signature=abc&sig=d&password=e&client_secret=f&auth=g",
+      "https://h/x?X-Amz-Signature=[redacted]&sig=[redacted]&password=[redacted]&client_secret=[redacted]&auth=[redacted]",
+    ],
     ["https://user:pass@host.example/p?q=1", "https://host.example/p?q=1"],
     ["HTTP://user@host.example/", "HTTP://host.example/"],
     ["https://host.example/a@b", "https://host.example/a@b"],
     ["https://host.example/?q=1&page=2", "https://host.example/?q=1&page=2"],
-    ["https://h/x?api_key_v2=abc&sessionToken2=d&n=1", "https://h/x?api_key_v2=[redacted]&sessionToken2=[redacted]&n=1"],
+    [
+      "https://h/x?api_key_v2=abc&sessionToken2=d&n=1",
+      "https://h/x?api_key_v2=[redacted]&sessionToken2=[redacted]&n=1",
+    ],
     ["https://h/login?next=https://u:p@inner.example/", "https://h/login?next=https://inner.example/"],
   ])("%s → %s", (url, shown) => expect(redactUrl(url)).toBe(shown));
 });
@@ -51,7 +57,14 @@ describe("redactText", () => {
   it("whatever the token and wherever it sits, it is gone (property)", () => {
     // Token-like secrets: letters, digits, `_` and `-` (a secret inside the word "[redacted]" would be shown by the mark itself).
     const token = fc.stringMatching(/^[A-Za-z0-9_-]{4,40}$/).filter((t) => !"[redacted]".includes(t));
-    fc.assert(fc.property(token, fc.string(), fc.string(), (secret, before, after) => !redactText(`${before}${secret}${after}${secret}`, secret).includes(secret)));
+    fc.assert(
+      fc.property(
+        token,
+        fc.string(),
+        fc.string(),
+        (secret, before, after) => !redactText(`${before}${secret}${after}${secret}`, secret).includes(secret),
+      ),
+    );
   });
 });
 
@@ -77,7 +90,8 @@ describe("redactValue", () => {
 
   it("an object nested past 32 levels is a mark, never shown unredacted; at 32 levels it is kept", () => {
     const nest = (levels: number, inner: unknown): unknown => (levels === 0 ? inner : { a: nest(levels - 1, inner) });
-    const dig = (value: unknown, levels: number): unknown => (levels === 0 ? value : dig((value as { a: unknown }).a, levels - 1));
+    const dig = (value: unknown, levels: number): unknown =>
+      levels === 0 ? value : dig((value as { a: unknown }).a, levels - 1);
     expect(dig(redactValue(nest(32, { s: SECRET }), SECRET), 32)).toEqual({ s: "[redacted]" });
     expect(dig(redactValue(nest(33, { s: SECRET }), SECRET), 33)).toBe("[redacted]");
     expect(dig(redactValue(nest(40, [SECRET]), SECRET), 33)).toBe("[redacted]");
@@ -103,12 +117,30 @@ describe("redactValue", () => {
 
 describe("redactError and sealError", () => {
   it("a copy keeps the name and the fields a caller reads (code, errno, syscall, address, port, hostname), redacted", () => {
-    const inner = Object.assign(new Error(`connect ECONNREFUSED for ${SECRET}`), { code: "ECONNREFUSED", errno: -111, syscall: "connect", address: "127.0.0.1", port: 9, hostname: `h-${SECRET}` });
+    const inner = Object.assign(new Error(`connect ECONNREFUSED for ${SECRET}`), {
+      code: "ECONNREFUSED",
+      errno: -111,
+      syscall: "connect",
+      address: "127.0.0.1",
+      port: 9,
+      hostname: `h-${SECRET}`,
+    });
     inner.name = "SystemError";
-    const copy = redactError(new TypeError("fetch failed", { cause: inner }), SECRET) as Error & { cause: Record<string, unknown> };
+    const copy = redactError(new TypeError("fetch failed", { cause: inner }), SECRET) as Error & {
+      cause: Record<string, unknown>;
+    };
     expect(copy.name).toBe("TypeError");
     expect(copy.message).toBe("fetch failed");
-    expect(copy.cause).toMatchObject({ name: "SystemError", message: "connect ECONNREFUSED for [redacted]", code: "ECONNREFUSED", errno: -111, syscall: "connect", address: "127.0.0.1", port: 9, hostname: "h-[redacted]" });
+    expect(copy.cause).toMatchObject({
+      name: "SystemError",
+      message: "connect ECONNREFUSED for [redacted]",
+      code: "ECONNREFUSED",
+      errno: -111,
+      syscall: "connect",
+      address: "127.0.0.1",
+      port: 9,
+      hostname: "h-[redacted]",
+    });
     expect(inspect(copy, { depth: 5 })).not.toContain(SECRET);
   });
 
@@ -174,7 +206,9 @@ describe("redactError and sealError", () => {
   });
 
   it("sealError redacts in place: the message, the stack, the own fields, the cause chain", () => {
-    const error = Object.assign(new Error(`failed with ${SECRET}`, { cause: new Error(`inner ${SECRET}`) }), { body: { echo: SECRET } });
+    const error = Object.assign(new Error(`failed with ${SECRET}`, { cause: new Error(`inner ${SECRET}`) }), {
+      body: { echo: SECRET },
+    });
     expect(sealError(error, SECRET)).toBe(error);
     expect(error.message).toBe("failed with [redacted]");
     expect(error.stack).toContain("failed with [redacted]");
@@ -207,9 +241,13 @@ describe("through the public API", () => {
 
   it("an error body quoting the caller's own key, an HF token and a signed URL: the typed error shows none of them", async () => {
     const echo = `key ${SECRET}, token hf_abcdefghijklmnopqrstuvwxyz012345, see https://u:p@cdn.example/x?sig=s3cr3t`;
-    raw.handle((_req, reply) => whole(reply, 400, "application/json", JSON.stringify({ error: echo }), [["x-request-id", `req-${SECRET}`]]));
+    raw.handle((_req, reply) =>
+      whole(reply, 400, "application/json", JSON.stringify({ error: echo }), [["x-request-id", `req-${SECRET}`]]),
+    );
     const client = new InferenceClient(SECRET, { endpointUrl: raw.url, backend: "openai" });
-    const error = (await client.chatCompletion({ messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await client
+      .chatCompletion({ messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.requestId).toBe("req-[redacted]");
     expect(error.message).toContain("key [redacted], token [redacted]");
@@ -223,7 +261,9 @@ describe("through the public API", () => {
     const data = `${"x".repeat(190)}${SECRET} not json`;
     raw.handle((_req, reply) => whole(reply, 200, "text/event-stream", `data: ${data}\n\n`));
     const client = new InferenceClient(SECRET, { endpointUrl: raw.url, backend: "openai" });
-    const error = (await client.chatCompletion({ messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e)) as MalformedEventError;
+    const error = (await client
+      .chatCompletion({ messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e)) as MalformedEventError;
     expect(error).toBeInstanceOf(MalformedEventError);
     expect(error.message).not.toContain(SECRET.slice(0, 4));
     expect(error.data).toContain(`${"x".repeat(190)}[redacted] not json`);
@@ -231,8 +271,14 @@ describe("through the public API", () => {
 
   it("a refused connection to a URL carrying ?api_key=: the ConnectionError's url and message lose the value, its cause keeps code", async () => {
     const port = await closedPort();
-    const client = new InferenceClient(SECRET, { endpointUrl: `http://127.0.0.1:${port}/v1?api_key=${SECRET}`, backend: "openai", retry_on_error: false });
-    const error = (await client.chatCompletion({ messages: [{ role: "user", content: "hi" }] }).catch((e: unknown) => e)) as ConnectionError;
+    const client = new InferenceClient(SECRET, {
+      endpointUrl: `http://127.0.0.1:${port}/v1?api_key=${SECRET}`,
+      backend: "openai",
+      retry_on_error: false,
+    });
+    const error = (await client
+      .chatCompletion({ messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.url).toContain("api_key=[redacted]");
     expect(error.message).toContain("ECONNREFUSED");

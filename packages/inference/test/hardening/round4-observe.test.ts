@@ -24,7 +24,12 @@ const HEADERS: Array<[string, string]> = [
 ];
 
 const ctx = useRawServer(() => {});
-const options = (events: CallEvent[]): Options => ({ endpointUrl: ctx.server.url, backend: "openai", maxRetries: 0, observe: (e) => events.push(e) });
+const options = (events: CallEvent[]): Options => ({
+  endpointUrl: ctx.server.url,
+  backend: "openai",
+  maxRetries: 0,
+  observe: (e) => events.push(e),
+});
 const messages = [{ role: "user", content: "Hello" }];
 
 /** Every string an event carries, however deep. */
@@ -58,7 +63,8 @@ const answer = (content: string, finish = hostile("finish"), calls?: unknown): s
 
 function streamed(reply: RawReply, index: number): void {
   const body = chunked(reply, 200, [["Content-Type", "text/event-stream"], ...HEADERS]);
-  const chunk = (choice: object): string => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", model: hostile("model"), choices: [choice] })}\n\n`;
+  const chunk = (choice: object): string =>
+    `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", model: hostile("model"), choices: [choice] })}\n\n`;
   body.chunk(chunk({ index: 0, delta: { role: "assistant", content: "Hi" }, finish_reason: null }));
   if (index !== 0) body.chunk(chunk({ index, delta: {}, finish_reason: "stop" }));
   body.chunk(chunk({ index: 0, delta: {}, finish_reason: hostile("finish") }));
@@ -75,7 +81,9 @@ describe("a server's words in observe events", () => {
     await within(chatCompletion({ accessToken: KEY, model: "org/model", messages }, options(events)));
     expectSafe(events);
     const attempt = events.find((e) => e.type === "attempt");
-    expect(attempt).toMatchObject({ provider: expect.stringMatching(/^provider \[redacted\] \[redacted\] Bearer \[redacted\] forged/) });
+    expect(attempt).toMatchObject({
+      provider: expect.stringMatching(/^provider \[redacted\] \[redacted\] Bearer \[redacted\] forged/),
+    });
     expect(attempt?.type === "attempt" && attempt.requestId?.length).toBe(200);
     const end = endOf(events);
     expect(end?.responseModel).toMatch(/^model \[redacted\]/);
@@ -88,9 +96,16 @@ describe("a server's words in observe events", () => {
       ctx.server.handle((_req, reply) => streamed(reply, index));
       const events: CallEvent[] = [];
       const stream = chatCompletionStream({ accessToken: KEY, model: "org/model", messages }, options(events));
-      await within((async () => { for await (const _ of stream); })());
+      await within(
+        (async () => {
+          for await (const _ of stream);
+        })(),
+      );
       expectSafe(events);
-      expect(endOf(events)).toMatchObject({ finishReasons: ["other"], responseModel: expect.stringMatching(/^model \[redacted\]/) });
+      expect(endOf(events)).toMatchObject({
+        finishReasons: ["other"],
+        responseModel: expect.stringMatching(/^model \[redacted\]/),
+      });
     }
   });
 

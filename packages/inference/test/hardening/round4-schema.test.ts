@@ -27,28 +27,38 @@ function sharedLevels(levels: number, keyword = "anyOf", leaf: unknown = { type:
 }
 
 describe("a schema built to take exponential time costs its size", () => {
-  it("32 levels of anyOf over shared references (under 2 KB): refused in a few hundred steps", { timeout: 60_000 }, () => {
-    const schema = sharedLevels(32);
-    expect(JSON.stringify(schema).length).toBeLessThan(2048);
-    const { issues, steps } = counted(1, schema);
-    expect(issues).toEqual([{ message: "matches none of anyOf", path: [] }]);
-    expect(steps).toBeLessThan(500);
-    expect(counted("yes", schema)).toMatchObject({ issues: [] });
-  });
+  it(
+    "32 levels of anyOf over shared references (under 2 KB): refused in a few hundred steps",
+    { timeout: 60_000 },
+    () => {
+      const schema = sharedLevels(32);
+      expect(JSON.stringify(schema).length).toBeLessThan(2048);
+      const { issues, steps } = counted(1, schema);
+      expect(issues).toEqual([{ message: "matches none of anyOf", path: [] }]);
+      expect(steps).toBeLessThan(500);
+      expect(counted("yes", schema)).toMatchObject({ issues: [] });
+    },
+  );
 
   it("one definition of anyOf over itself (60 bytes): refused at the documented depth", { timeout: 60_000 }, () => {
     const schema = { $ref: "#/$defs/x", $defs: { x: { anyOf: [{ $ref: "#/$defs/x" }, { $ref: "#/$defs/x" }] } } };
     const { issues, steps } = counted(1, schema);
-    expect(issues).toEqual([{ message: `not checked: nested deeper than ${MAX_DEPTH} levels of the schema`, path: [] }]);
+    expect(issues).toEqual([
+      { message: `not checked: nested deeper than ${MAX_DEPTH} levels of the schema`, path: [] },
+    ]);
     expect(steps).toBeLessThan(500);
   });
 
-  it("32 levels of allOf over shared references: at most 100 issues and the one saying the check stopped", { timeout: 60_000 }, () => {
-    const { issues, steps } = counted(1, sharedLevels(32, "allOf"));
-    expect(issues).toHaveLength(MAX_ISSUES + 1);
-    expect(issues.at(-1)?.message).toBe(`more issues not listed: a check stops at ${MAX_ISSUES}`);
-    expect(steps).toBeLessThan(20_000);
-  });
+  it(
+    "32 levels of allOf over shared references: at most 100 issues and the one saying the check stopped",
+    { timeout: 60_000 },
+    () => {
+      const { issues, steps } = counted(1, sharedLevels(32, "allOf"));
+      expect(issues).toHaveLength(MAX_ISSUES + 1);
+      expect(issues.at(-1)?.message).toBe(`more issues not listed: a check stops at ${MAX_ISSUES}`);
+      expect(steps).toBeLessThan(20_000);
+    },
+  );
 
   it("oneOf and not over shared references, and a value 32 levels deep through properties", { timeout: 60_000 }, () => {
     expect(counted(1, sharedLevels(32, "oneOf", { type: "number" })).issues[0]?.message).toBe("matches none of oneOf");
@@ -56,7 +66,10 @@ describe("a schema built to take exponential time costs its size", () => {
     const $defs: Record<string, unknown> = {};
     for (let i = 0; i < 20; i++) {
       const next = { $ref: `#/$defs/${letter(i + 1)}` };
-      $defs[letter(i)] = { type: "object", properties: { a: i + 1 < 20 ? { anyOf: [next, { not: { not: next } }] } : { type: "string" } } };
+      $defs[letter(i)] = {
+        type: "object",
+        properties: { a: i + 1 < 20 ? { anyOf: [next, { not: { not: next } }] } : { type: "string" } },
+      };
     }
     let value: unknown = 1;
     for (let i = 0; i < 20; i++) value = { a: value };
@@ -69,7 +82,10 @@ describe("a schema built to take exponential time costs its size", () => {
 describe("each bound is an issue, never a throw", () => {
   it("a 100 000-deep answer against a recursive schema: refused where it passes the documented depth", () => {
     const value: unknown = JSON.parse(`${"[".repeat(100_000)}1${"]".repeat(100_000)}`);
-    const schema = { $ref: "#/$defs/t", $defs: { t: { anyOf: [{ type: "number" }, { type: "array", items: { $ref: "#/$defs/t" } }] } } };
+    const schema = {
+      $ref: "#/$defs/t",
+      $defs: { t: { anyOf: [{ type: "number" }, { type: "array", items: { $ref: "#/$defs/t" } }] } },
+    };
     const { issues } = counted(value, schema);
     expect(issues).toHaveLength(1);
     expect(issues[0]?.message).toBe(`not checked: nested deeper than ${MAX_DEPTH} levels of the schema`);
@@ -78,7 +94,9 @@ describe("each bound is an issue, never a throw", () => {
 
   it("an answer that needs more steps than the budget is refused at the budget", () => {
     const { issues, steps } = counted(new Array(MAX_STEPS + 10).fill(1), { items: { minimum: 0 } });
-    expect(issues).toEqual([{ message: `not checked: the check passed its bound of ${MAX_STEPS} steps`, path: [MAX_STEPS - 1] }]);
+    expect(issues).toEqual([
+      { message: `not checked: the check passed its bound of ${MAX_STEPS} steps`, path: [MAX_STEPS - 1] },
+    ]);
     expect(steps).toBe(MAX_STEPS + 1);
   });
 
@@ -97,7 +115,14 @@ describe("each bound is an issue, never a throw", () => {
   });
 
   it("a failure of the checker's own (a getter that throws, a cycle) is an issue, never a throw", () => {
-    const hostile = new Proxy({}, { ownKeys: () => { throw new RangeError("Maximum call stack size exceeded"); } });
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new RangeError("Maximum call stack size exceeded");
+        },
+      },
+    );
     expect(checkJsonSchema(hostile, { type: "object" })).toEqual([
       { message: "not checked: the check failed (Maximum call stack size exceeded)", path: [] },
     ]);
@@ -121,10 +146,17 @@ describe("every keyword still checks what it says", () => {
     [{ pattern: "(" }, "x", []],
     [{ minimum: 1, maximum: 2, exclusiveMinimum: 1, multipleOf: 0.5 }, 1, ["not more than 1"]],
     [{ exclusiveMaximum: 2, multipleOf: 3 }, 2, ["not less than 2", "not a multiple of 3"]],
-    [{ minItems: 2, prefixItems: [{ type: "string" }], items: { type: "number" } }, [1], ["fewer than 2 items", "expected string, got integer"]],
+    [
+      { minItems: 2, prefixItems: [{ type: "string" }], items: { type: "number" } },
+      [1],
+      ["fewer than 2 items", "expected string, got integer"],
+    ],
     [{ maxItems: 1 }, [1, 2], ["more than 1 items"]],
-    [{ required: ["a"], properties: { b: { type: "string" } }, additionalProperties: false }, { b: 1, c: 2 }, [
-      'missing required property "a"', "expected string, got integer", 'unexpected property "c"']],
+    [
+      { required: ["a"], properties: { b: { type: "string" } }, additionalProperties: false },
+      { b: 1, c: 2 },
+      ['missing required property "a"', "expected string, got integer", 'unexpected property "c"'],
+    ],
     [{ additionalProperties: { type: "string" } }, { x: 1 }, ["expected string, got integer"]],
     [{ allOf: [{ minimum: 2 }, { maximum: 0 }] }, 1, ["less than 2", "more than 0"]],
     [{ anyOf: [{ type: "string" }, { minimum: 0 }] }, 1, []],
@@ -140,7 +172,9 @@ describe("every keyword still checks what it says", () => {
 
   it("issues name where they are", () => {
     const schema = { properties: { list: { items: { $ref: "#/$defs/n" } } }, $defs: { n: { type: "number" } } };
-    expect(checkJsonSchema({ list: [1, "x"] }, schema)).toEqual([{ message: "expected number, got string", path: ["list", 1] }]);
+    expect(checkJsonSchema({ list: [1, "x"] }, schema)).toEqual([
+      { message: "expected number, got string", path: ["list", 1] },
+    ]);
   });
 });
 
@@ -177,10 +211,12 @@ it("shared references remembered per value give the verdict of the naive walk", 
     ),
   }));
   const leaf = fc.oneof(fc.constantFrom({ type: "number" }, { minimum: 1 }, { type: "array" }), node);
-  const schema = fc.record({ p: node, q: leaf, r: fc.constantFrom({ minimum: 3 }, { type: "number" }) }).chain(($defs) =>
-    node.map((top) => ({ ...(top as object), $defs })),
-  );
-  const value = fc.letrec<{ v: unknown }>((tie) => ({ v: fc.oneof({ depthSize: "small" }, fc.integer({ min: 0, max: 4 }), fc.array(tie("v"), { maxLength: 3 })) })).v;
+  const schema = fc
+    .record({ p: node, q: leaf, r: fc.constantFrom({ minimum: 3 }, { type: "number" }) })
+    .chain(($defs) => node.map((top) => ({ ...(top as object), $defs })));
+  const value = fc.letrec<{ v: unknown }>((tie) => ({
+    v: fc.oneof({ depthSize: "small" }, fc.integer({ min: 0, max: 4 }), fc.array(tie("v"), { maxLength: 3 })),
+  })).v;
   fc.assert(
     fc.property(schema, value, (s, v) => {
       const issues = checkJsonSchema(v, s);

@@ -69,7 +69,11 @@ async function streamed(format: unknown = anyObject) {
 const recipe = (steps: number): string =>
   JSON.stringify({
     title: "Pancakes",
-    steps: Array.from({ length: steps }, (_, n) => ({ n, text: `Step ${n}: whisk the eggs and milk.`, done: n % 2 > 0 })),
+    steps: Array.from({ length: steps }, (_, n) => ({
+      n,
+      text: `Step ${n}: whisk the eggs and milk.`,
+      done: n % 2 > 0,
+    })),
   });
 
 describe("a structured stream costs its length, not its square", () => {
@@ -135,7 +139,7 @@ describe("the partial reader, piece by piece", () => {
   const texts = fc.oneof(
     fc.tuple(fc.jsonValue({ maxDepth: 4 }), fc.boolean()).map(([v, pretty]) => JSON.stringify(v, null, pretty ? 2 : 0)),
     fc
-      .array(fc.constantFrom(..."{}[]\":,\\ \n\u00a0aeflnrstu0129.-+E", "true", "null", "\\u00e9"), { maxLength: 30 })
+      .array(fc.constantFrom(...'{}[]":,\\ \n\u00a0aeflnrstu0129.-+E', "true", "null", "\\u00e9"), { maxLength: 30 })
       .map((a) => a.join("")),
   );
 
@@ -254,7 +258,8 @@ const validator = (run: (value: unknown) => unknown): StandardSchemaV1 =>
   ({ "~standard": { version: 1, vendor: "own", validate: run } }) as StandardSchemaV1;
 /** A validator written as people write them: recursive, one frame per level of the value. */
 const depthOf = (value: unknown): number => (Array.isArray(value) ? 1 + Math.max(0, ...value.map(depthOf)) : 0);
-const formatOf = (schema: StandardSchemaV1) => ({ type: "json_schema", json_schema: { name: "r", schema, jsonSchema: {} } }) as never;
+const formatOf = (schema: StandardSchemaV1) =>
+  ({ type: "json_schema", json_schema: { name: "r", schema, jsonSchema: {} } }) as never;
 
 describe("a validator's own failure is the answer's StructuredOutputError, never its own error", () => {
   it("a recursive validator overflowing its stack on a 200 000-deep answer: a schema error, the RangeError its cause", async () => {
@@ -268,7 +273,9 @@ describe("a validator's own failure is the answer's StructuredOutputError, never
       .catch((e: unknown) => e)) as StructuredOutputError;
     expect(error).toBeInstanceOf(StructuredOutputError);
     expect(error.reason).toBe("schema");
-    expect(error.issues).toEqual([{ message: expect.stringMatching(/^The validator failed: RangeError: Maximum call stack/) as unknown }]);
+    expect(error.issues).toEqual([
+      { message: expect.stringMatching(/^The validator failed: RangeError: Maximum call stack/) as unknown },
+    ]);
     expect(error.cause).toBeInstanceOf(RangeError);
     expect(error.text.length).toBe(65_536);
   });
@@ -285,7 +292,9 @@ describe("a validator's own failure is the answer's StructuredOutputError, never
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StructuredOutputError);
     expect((error as StructuredOutputError).reason).toBe("schema");
-    expect((error as StructuredOutputError).message).toMatch(/^The answer does not follow the schema: The validator failed: TypeError: cannot read \[redacted\] x+/);
+    expect((error as StructuredOutputError).message).toMatch(
+      /^The answer does not follow the schema: The validator failed: TypeError: cannot read \[redacted\] x+/,
+    );
     expect((error as StructuredOutputError).message.length).toBeLessThanOrEqual(250);
     expect(partials).toEqual([{}, {}]); // the last chunk, whose check failed, is not given
     expectNoSecret(error, HF_SECRET);

@@ -7,7 +7,14 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { InferenceClient, MalformedEventError, type StandardSchemaV1, type Tool, ToolError, type ToolRun } from "../../src/index";
+import {
+  InferenceClient,
+  MalformedEventError,
+  type StandardSchemaV1,
+  type Tool,
+  ToolError,
+  type ToolRun,
+} from "../../src/index";
 import { jsonSchemaWork } from "../../src/checks/jsonSchema";
 import { MAX_ERROR_CHARS } from "../../src/features/toolErrors";
 import { whole } from "../faults/raw-server";
@@ -30,7 +37,9 @@ function model(tool: string, args: unknown): Sent[] {
     sent.push(body);
     const calling = body.messages.at(-1)?.role === "user";
     const call = { id: "call_0", type: "function", function: { name: tool, arguments: args } };
-    const message = calling ? { role: "assistant", content: "", tool_calls: [call] } : { role: "assistant", content: "done" };
+    const message = calling
+      ? { role: "assistant", content: "", tool_calls: [call] }
+      : { role: "assistant", content: "done" };
     const choice = { index: 0, message, finish_reason: calling ? "tool_calls" : "stop" };
     whole(reply, 200, "application/json", JSON.stringify({ ...BASE, choices: [choice] }));
   });
@@ -63,7 +72,12 @@ describe("a validator's own failure is the tool's invalid arguments, and the loo
   it("a 100 000-deep answer that overflows a recursive Standard Schema validator", async () => {
     const sent = model("tree", deepList(100_000));
     let ran = false;
-    const done = await run({ name: "tree", parameters: zodTree, jsonSchema: { type: "array" }, run: () => (ran = true) });
+    const done = await run({
+      name: "tree",
+      parameters: zodTree,
+      jsonSchema: { type: "array" },
+      run: () => (ran = true),
+    });
     const result = onlyResult(done, sent);
     expect(result?.status).toBe("invalid-arguments");
     expect(result?.error).toBeInstanceOf(ToolError);
@@ -73,7 +87,10 @@ describe("a validator's own failure is the tool's invalid arguments, and the loo
 
   it("a 100 000-deep answer against a recursive JSON Schema is refused past the documented depth, never run", async () => {
     const sent = model("tree", deepList(100_000));
-    const schema = { $ref: "#/$defs/tree", $defs: { tree: { anyOf: [{ type: "number" }, { type: "array", items: { $ref: "#/$defs/tree" } }] } } };
+    const schema = {
+      $ref: "#/$defs/tree",
+      $defs: { tree: { anyOf: [{ type: "number" }, { type: "array", items: { $ref: "#/$defs/tree" } }] } },
+    };
     let ran = false;
     const result = onlyResult(await run({ name: "tree", parameters: schema, run: () => (ran = true) }), sent);
     expect(result?.status).toBe("invalid-arguments");
@@ -92,7 +109,10 @@ describe("a validator's own failure is the tool's invalid arguments, and the loo
         },
       },
     };
-    const result = onlyResult(await run({ name: "lookup", parameters: throwing, jsonSchema: { type: "object" }, run: () => "x" }), sent);
+    const result = onlyResult(
+      await run({ name: "lookup", parameters: throwing, jsonSchema: { type: "object" }, run: () => "x" }),
+      sent,
+    );
     expect(result).toMatchObject({ status: "invalid-arguments" });
     expect(result?.content).toContain("validator broke on [redacted]");
     expectNothingSecret([result, sent]);
@@ -111,15 +131,22 @@ function exponentialSchema(levels: number): Record<string, unknown> {
 }
 
 describe("a schema built to take exponential time is checked within its budget", () => {
-  it("32 levels of anyOf over shared references (under 2 KB): invalid arguments, the loop goes on", { timeout: 60_000 }, async () => {
-    const schema = exponentialSchema(32);
-    expect(JSON.stringify(schema).length).toBeLessThan(2048);
-    const sent = model("deep", JSON.stringify({ v: 1 }));
-    const before = jsonSchemaWork.steps;
-    const result = onlyResult(await run({ name: "deep", parameters: schema, run: () => "ran" }), sent);
-    expect(jsonSchemaWork.steps - before).toBeLessThan(1_000);
-    expect(result).toMatchObject({ status: "invalid-arguments", content: "Error: The arguments of deep do not follow its parameters: v: matches none of anyOf" });
-  });
+  it(
+    "32 levels of anyOf over shared references (under 2 KB): invalid arguments, the loop goes on",
+    { timeout: 60_000 },
+    async () => {
+      const schema = exponentialSchema(32);
+      expect(JSON.stringify(schema).length).toBeLessThan(2048);
+      const sent = model("deep", JSON.stringify({ v: 1 }));
+      const before = jsonSchemaWork.steps;
+      const result = onlyResult(await run({ name: "deep", parameters: schema, run: () => "ran" }), sent);
+      expect(jsonSchemaWork.steps - before).toBeLessThan(1_000);
+      expect(result).toMatchObject({
+        status: "invalid-arguments",
+        content: "Error: The arguments of deep do not follow its parameters: v: matches none of anyOf",
+      });
+    },
+  );
 });
 
 /** Nothing in `values`, however printed, holds a token or the Bearer credential. */
@@ -197,11 +224,18 @@ describe("a tool call's arguments sent as a JSON object (TGI 2.x) too deep to wr
   it("arguments of a usual depth still become their JSON text, the numeric id a string", async () => {
     hub.server.handle((_req, reply) => {
       const call = { id: 7, type: "function", function: { name: "f", arguments: { city: "Paris", days: [1, 2] } } };
-      const choice = { index: 0, message: { role: "assistant", content: "", tool_calls: [call] }, finish_reason: "tool_calls" };
+      const choice = {
+        index: 0,
+        message: { role: "assistant", content: "", tool_calls: [call] },
+        finish_reason: "tool_calls",
+      };
       whole(reply, 200, "application/json", JSON.stringify({ ...BASE, choices: [choice] }));
     });
     const client = new InferenceClient(HF_SECRET, { endpointUrl: hub.server.url, backend: "tgi", maxRetries: 0 });
     const out = await client.chatCompletion({ messages: [{ role: "user", content: "go" }] });
-    expect(out.choices[0]?.message.tool_calls?.[0]).toMatchObject({ id: "7", function: { arguments: '{"city":"Paris","days":[1,2]}' } });
+    expect(out.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+      id: "7",
+      function: { arguments: '{"city":"Paris","days":[1,2]}' },
+    });
   });
 });

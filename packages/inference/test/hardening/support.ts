@@ -17,7 +17,8 @@ export const PROVIDER_KEY = "r8_ProviderOwnKey_9f8e7d6c5b4a";
 export function expectNoSecret(error: unknown, secret: string): void {
   expect(error).toBeInstanceOf(Error);
   const e = error as Error;
-  for (const text of [e.message, String(e), JSON.stringify(e), inspect(e, { depth: 10 }), e.stack ?? ""]) expect(text).not.toContain(secret);
+  for (const text of [e.message, String(e), JSON.stringify(e), inspect(e, { depth: 10 }), e.stack ?? ""])
+    expect(text).not.toContain(secret);
 }
 
 /** A fetch that sends the router's, the Hub's and fal's URLs to `raw` and records (never fetches) any other URL. */
@@ -28,13 +29,18 @@ export function routedFetch(raw: RawServer, elsewhere: string[] = []): typeof fe
     if (own) return fetch(raw.url + url.slice(own[0].length), init);
     if (url.startsWith(raw.url)) return fetch(url, init);
     elsewhere.push(url);
-    return Promise.resolve(new Response(new Uint8Array([137, 80, 78, 71]), { status: 200, headers: { "content-type": "image/png" } }));
+    return Promise.resolve(
+      new Response(new Uint8Array([137, 80, 78, 71]), { status: 200, headers: { "content-type": "image/png" } }),
+    );
   }) as typeof fetch;
 }
 
 /** The Hub's mapping of `model` to fal-ai's `providerId` for text-to-image. */
 export const falMapping = (model: string, providerId = "fal-ai/flux/dev"): string =>
-  JSON.stringify({ id: model, inferenceProviderMapping: { "fal-ai": { providerId, task: "text-to-image", status: "live" } } });
+  JSON.stringify({
+    id: model,
+    inferenceProviderMapping: { "fal-ai": { providerId, task: "text-to-image", status: "live" } },
+  });
 
 /** Resolves once `predicate` holds, checking after each macrotask. */
 export async function until(predicate: () => boolean, what: string, tries = 2000): Promise<void> {
@@ -60,11 +66,22 @@ export function useRawServer(reset: () => void): { readonly server: RawServer } 
 }
 
 /** Reads a stream to its end (a hang is a failure after `ms`): each chunk's content, and the error it ended in. */
-export async function drain(stream: AsyncIterable<ChatCompletionStreamOutput>, ms: number, what: string): Promise<{ seen: string[]; error: unknown }> {
+export async function drain(
+  stream: AsyncIterable<ChatCompletionStreamOutput>,
+  ms: number,
+  what: string,
+): Promise<{ seen: string[]; error: unknown }> {
   const seen: string[] = [];
   const read = async (): Promise<void> => {
     for await (const c of stream) seen.push(c.choices[0]?.delta?.content ?? "");
   };
-  const error = await within(read().then(() => undefined, (e: unknown) => e), ms, what);
+  const error = await within(
+    read().then(
+      () => undefined,
+      (e: unknown) => e,
+    ),
+    ms,
+    what,
+  );
   return { seen, error };
 }

@@ -181,7 +181,11 @@ describe("fail, check, attempt, finish", () => {
     expect(remove).toHaveBeenCalledWith("abort", listener);
     const other = new Call({ ...NONE, signal: controller.signal });
     controller.abort("the reason");
-    expect(other.failure).toMatchObject({ name: "AbortError", message: "The call was aborted by its signal", cause: "the reason" });
+    expect(other.failure).toMatchObject({
+      name: "AbortError",
+      message: "The call was aborted by its signal",
+      cause: "the reason",
+    });
     expect(call.failure).toBeUndefined();
   });
 
@@ -340,8 +344,16 @@ describe("translate: what fetch or a read threw, as the caller sees it", () => {
   it.each<[string, unknown, string]>([
     ["a string", "boom", "boom"],
     ["an Error", new Error("socket hang up"), "socket hang up"],
-    ["an Error whose cause has a code and a message: the code", new Error("fetch failed", { cause: Object.assign(new Error("reset"), { code: "ECONNRESET" }) }), "fetch failed (ECONNRESET)"],
-    ["an Error whose cause has only a message", new Error("fetch failed", { cause: new Error("other side closed") }), "fetch failed (other side closed)"],
+    [
+      "an Error whose cause has a code and a message: the code",
+      new Error("fetch failed", { cause: Object.assign(new Error("reset"), { code: "ECONNRESET" }) }),
+      "fetch failed (ECONNRESET)",
+    ],
+    [
+      "an Error whose cause has only a message",
+      new Error("fetch failed", { cause: new Error("other side closed") }),
+      "fetch failed (other side closed)",
+    ],
     ["an Error that quotes the token", new Error(`bad header Bearer ${SECRET}`), "bad header Bearer [redacted]"],
   ])("fetch throws %s → `Connection to host:port failed: …`", async (_name, thrown, text) => {
     const c = clientOn(raw(), { fetch: () => Promise.reject(thrown) });
@@ -363,7 +375,10 @@ describe("translate: what fetch or a read threw, as the caller sees it", () => {
     const c = clientOn(raw(), {
       timeout: 100,
       maxRetries: 3,
-      fetch: (_url, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(new TypeError("fetch failed")))),
+      fetch: (_url, init) =>
+        new Promise((_resolve, reject) =>
+          init?.signal?.addEventListener("abort", () => reject(new TypeError("fetch failed"))),
+        ),
     });
     const outcome = c.chatCompletion({ messages: QUESTION }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(100);

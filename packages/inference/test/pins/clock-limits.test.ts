@@ -9,7 +9,17 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { AbortError, type ChatCompletionStreamOutput, type Options, TimeoutError } from "../../src/index";
 import { MAX_TIMER_MS } from "../../src/core/call";
 import { chunked, type RawReply, whole } from "../faults/raw-server";
-import { answerJson, chunkEvent, clientOn, DONE, holdNextRequest, pieceByPieceFetch, QUESTION, SSE, useRawServer } from "./stream-support";
+import {
+  answerJson,
+  chunkEvent,
+  clientOn,
+  DONE,
+  holdNextRequest,
+  pieceByPieceFetch,
+  QUESTION,
+  SSE,
+  useRawServer,
+} from "./stream-support";
 
 const raw = useRawServer();
 afterEach(() => void vi.useRealTimers());
@@ -51,7 +61,12 @@ async function advanceTo(ms: number): Promise<void> {
 }
 
 /** Expects a pending read to be unsettled just before `ms` and failed with `kind` at `ms`. */
-async function firesAt(next: ReturnType<typeof pending>, ms: number, kind: string, limit: number): Promise<TimeoutError> {
+async function firesAt(
+  next: ReturnType<typeof pending>,
+  ms: number,
+  kind: string,
+  limit: number,
+): Promise<TimeoutError> {
   await advanceTo(ms - 1);
   expect(next.state.settled, `settled before ${ms} ms`).toBe(false);
   await advanceTo(ms);
@@ -98,7 +113,11 @@ describe("idle and stall are separate watchdogs", () => {
     const { fetch, taken } = pieceByPieceFetch();
     const { stream, body } = await afterFirst({ fetch, idleTimeout: 400, stallTimeout: 1000 });
     const next = pending(stream);
-    for (const [at, n] of [[250, 2], [500, 3], [750, 4]] as const) {
+    for (const [at, n] of [
+      [250, 2],
+      [500, 3],
+      [750, 4],
+    ] as const) {
       await advanceTo(at);
       body.chunk(": keep-alive\n\n");
       await taken(n);
@@ -111,7 +130,10 @@ describe("idle and stall are separate watchdogs", () => {
     const { fetch, taken } = pieceByPieceFetch();
     const { stream, body } = await afterFirst({ fetch, idleTimeout: 400, stallTimeout: 900 });
     const next = pending(stream);
-    for (const [at, n] of [[300, 2], [600, 3]] as const) {
+    for (const [at, n] of [
+      [300, 2],
+      [600, 3],
+    ] as const) {
       await advanceTo(at);
       body.chunk(": keep-alive\n\n");
       await taken(n);
@@ -155,7 +177,9 @@ describe("the deadline and the first-chunk limit", () => {
   it("firstChunkTimeout 1000 with only comments → TimeoutError first-chunk at 1000 ms, its message", async () => {
     fakeClock();
     const held = holdNextRequest(raw());
-    const stream = clientOn(raw(), { firstChunkTimeout: 1000, idleTimeout: Infinity }).chatCompletionStream({ messages: QUESTION });
+    const stream = clientOn(raw(), { firstChunkTimeout: 1000, idleTimeout: Infinity }).chatCompletionStream({
+      messages: QUESTION,
+    });
     const next = pending(stream);
     const body = chunked(await held, 200, SSE);
     body.chunk(": waiting\n\n");
@@ -165,7 +189,11 @@ describe("the deadline and the first-chunk limit", () => {
 
   it("the first chunk meets firstChunkTimeout: 5 s of silence after it is no first-chunk error, and the stream then completes", async () => {
     fakeClock();
-    const { stream, body } = await afterFirst({ firstChunkTimeout: 1000, idleTimeout: Infinity, stallTimeout: Infinity });
+    const { stream, body } = await afterFirst({
+      firstChunkTimeout: 1000,
+      idleTimeout: Infinity,
+      stallTimeout: Infinity,
+    });
     const next = pending(stream);
     await advanceTo(5000);
     expect(next.state.settled).toBe(false);
@@ -217,7 +245,9 @@ describe("the caller's signal", () => {
   it("aborted while the head is awaited → AbortError with the signal's reason as cause, the socket closed", async () => {
     const controller = new AbortController();
     const held = holdNextRequest(raw());
-    const call = clientOn(raw(), { signal: controller.signal }).chatCompletion({ messages: QUESTION }).catch((e: unknown) => e);
+    const call = clientOn(raw(), { signal: controller.signal })
+      .chatCompletion({ messages: QUESTION })
+      .catch((e: unknown) => e);
     const reply = await held;
     const reason = new Error("the user left");
     controller.abort(reason);
@@ -231,7 +261,9 @@ describe("the caller's signal", () => {
   it("already aborted → AbortError with its reason, nothing sent, no listener added", async () => {
     const reason = new Error("too late");
     const signal = AbortSignal.abort(reason);
-    const error = await clientOn(raw(), { signal }).chatCompletion({ messages: QUESTION }).catch((e: unknown) => e);
+    const error = await clientOn(raw(), { signal })
+      .chatCompletion({ messages: QUESTION })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect((error as AbortError).cause).toBe(reason);
     expect(raw().requests).toHaveLength(0);
@@ -244,20 +276,25 @@ describe("the caller's signal", () => {
     ["an answer", (reply) => whole(reply, 200, "application/json", answerJson("Paris")), {}],
     ["an error answer", (reply) => whole(reply, 400, "application/json", JSON.stringify({ error: "bad" })), {}],
     ["a dropped connection", (reply) => reply.socket.destroy(), {}],
-  ])("one signal shared by two calls: one listener each while they run, none once they end in %s", async (_name, answer, options) => {
-    const signal = new AbortController().signal;
-    const replies: RawReply[] = [];
-    let both!: () => void;
-    const arrived = new Promise<void>((resolve) => (both = resolve));
-    raw().handle((_req, reply) => void (replies.push(reply) === 2 && both()));
-    const c = clientOn(raw(), { signal, ...options });
-    const calls = [c.chatCompletion({ messages: QUESTION }), c.chatCompletion({ messages: QUESTION })].map((p) => p.catch((e: unknown) => e));
-    await arrived;
-    expect(listeners(signal)).toBe(2);
-    for (const reply of replies) answer(reply);
-    await Promise.all(calls);
-    expect(listeners(signal)).toBe(0);
-  });
+  ])(
+    "one signal shared by two calls: one listener each while they run, none once they end in %s",
+    async (_name, answer, options) => {
+      const signal = new AbortController().signal;
+      const replies: RawReply[] = [];
+      let both!: () => void;
+      const arrived = new Promise<void>((resolve) => (both = resolve));
+      raw().handle((_req, reply) => void (replies.push(reply) === 2 && both()));
+      const c = clientOn(raw(), { signal, ...options });
+      const calls = [c.chatCompletion({ messages: QUESTION }), c.chatCompletion({ messages: QUESTION })].map((p) =>
+        p.catch((e: unknown) => e),
+      );
+      await arrived;
+      expect(listeners(signal)).toBe(2);
+      for (const reply of replies) answer(reply);
+      await Promise.all(calls);
+      expect(listeners(signal)).toBe(0);
+    },
+  );
 
   it("none once a stream completes, or is left with return(), or times out", async () => {
     const signal = new AbortController().signal;
@@ -302,11 +339,16 @@ describe("the call's timers end with it", () => {
 
   it.each<[string, (reply: RawReply) => void]>([
     ["answered", (reply) => whole(reply, 200, "application/json", answerJson("Paris"))],
-    ["refused (404)", (reply) => whole(reply, 404, "application/json", JSON.stringify({ error: "Model x does not exist" }))],
+    [
+      "refused (404)",
+      (reply) => whole(reply, 404, "application/json", JSON.stringify({ error: "Model x does not exist" })),
+    ],
   ])("a call %s leaves no timer of the SDK pending (deadline, first chunk, watchdog)", async (_name, answer) => {
     const live = sdkTimers();
     raw().handle((_req, reply) => answer(reply));
-    const call = clientOn(raw(), { timeout: 60_000 }).chatCompletion({ messages: QUESTION }).catch((e: unknown) => e);
+    const call = clientOn(raw(), { timeout: 60_000 })
+      .chatCompletion({ messages: QUESTION })
+      .catch((e: unknown) => e);
     expect(live.size).toBe(2);
     await call;
     expect(live.size).toBe(0);

@@ -14,7 +14,12 @@ const DURATIONS = ["timeout", "firstChunkTimeout", "idleTimeout", "stallTimeout"
 /** A chat call's answer, or its error, with the server answering at once. */
 function chat(options: Options): Promise<unknown> {
   raw().handle((_req, reply) => whole(reply, 200, "application/json", answerJson("Paris")));
-  return clientOn(raw(), options).chatCompletion({ messages: QUESTION }).then((out) => out.choices[0]?.message.content, (e: unknown) => e);
+  return clientOn(raw(), options)
+    .chatCompletion({ messages: QUESTION })
+    .then(
+      (out) => out.choices[0]?.message.content,
+      (e: unknown) => e,
+    );
 }
 
 describe("durations", () => {
@@ -33,7 +38,9 @@ describe("durations", () => {
       const error = await chat({ [field]: value } as Options);
       expect(error).toBeInstanceOf(InputError);
       expect((error as InputError).field).toBe(field);
-      expect((error as Error).message).toBe(`\`${field}\` must be a number of milliseconds > 0, or Infinity for none (got ${shown})`);
+      expect((error as Error).message).toBe(
+        `\`${field}\` must be a number of milliseconds > 0, or Infinity for none (got ${shown})`,
+      );
       expect(raw().requests).toHaveLength(0);
     });
 
@@ -50,7 +57,9 @@ describe("durations", () => {
   }
 
   it("undefined is the default, not an error", async () => {
-    expect(await chat({ timeout: undefined, firstChunkTimeout: undefined, idleTimeout: undefined, stallTimeout: undefined })).toBe("Paris");
+    expect(
+      await chat({ timeout: undefined, firstChunkTimeout: undefined, idleTimeout: undefined, stallTimeout: undefined }),
+    ).toBe("Paris");
   });
 });
 
@@ -65,7 +74,10 @@ describe("maxRetries", () => {
   ])("%o → InputError naming it, nothing sent", async (value, shown) => {
     const error = await chat({ maxRetries: value } as Options);
     expect(error).toBeInstanceOf(InputError);
-    expect(error).toMatchObject({ field: "maxRetries", message: `\`maxRetries\` must be an integer from 0 to 100 (got ${shown})` });
+    expect(error).toMatchObject({
+      field: "maxRetries",
+      message: `\`maxRetries\` must be an integer from 0 to 100 (got ${shown})`,
+    });
     expect(raw().requests).toHaveLength(0);
   });
 

@@ -43,7 +43,15 @@ describe("instanceof across copies of the package: the brand", () => {
 
   it("a foreign error is of each class its brand names, and of no other", () => {
     for (const Cls of [RateLimitError, HttpError, InferenceError]) expect(copy instanceof Cls, Cls.name).toBe(true);
-    for (const Cls of [AuthenticationError, ServerError, ValidationError, InputError, TimeoutError, MalformedEventError]) expect(copy instanceof Cls, Cls.name).toBe(false);
+    for (const Cls of [
+      AuthenticationError,
+      ServerError,
+      ValidationError,
+      InputError,
+      TimeoutError,
+      MalformedEventError,
+    ])
+      expect(copy instanceof Cls, Cls.name).toBe(false);
   });
 
   it("a brand that is not a list of kinds does not count (not a string that contains a kind)", () => {
@@ -70,9 +78,21 @@ describe("instanceof across copies of the package: the brand", () => {
 
   it("our errors carry the brand: their class, its parents, and the @huggingface/inference kind, in order", () => {
     const e = new RateLimitError("m", INIT);
-    expect((e as unknown as Record<symbol, unknown>)[BRAND]).toEqual(["RateLimitError", "HttpError", "InferenceError", "InferenceClientProviderApiError"]);
-    expect((new TimeoutError("idle", 1) as unknown as Record<symbol, unknown>)[BRAND]).toEqual(["TimeoutError", "InferenceError"]);
-    expect((new MalformedEventError("m", "d") as unknown as Record<symbol, unknown>)[BRAND]).toEqual(["MalformedEventError", "InferenceError", "InferenceClientProviderOutputError"]);
+    expect((e as unknown as Record<symbol, unknown>)[BRAND]).toEqual([
+      "RateLimitError",
+      "HttpError",
+      "InferenceError",
+      "InferenceClientProviderApiError",
+    ]);
+    expect((new TimeoutError("idle", 1) as unknown as Record<symbol, unknown>)[BRAND]).toEqual([
+      "TimeoutError",
+      "InferenceError",
+    ]);
+    expect((new MalformedEventError("m", "d") as unknown as Record<symbol, unknown>)[BRAND]).toEqual([
+      "MalformedEventError",
+      "InferenceError",
+      "InferenceClientProviderOutputError",
+    ]);
   });
 
   it("the brand is not enumerable: a spread copy of an error is no error of ours", () => {
@@ -137,7 +157,8 @@ describe("names and fields", () => {
     expect(new ConnectionError("m", { cause }).cause).toBe(cause);
     expect(new HttpError("m", { ...INIT, cause }).cause).toBe(cause);
     expect(new MalformedEventError("m", "d", cause).cause).toBe(cause);
-    for (const e of [new ConnectionError("m"), new ConnectionError("m", { url: "u" }), new HttpError("m", INIT)]) expect(Object.hasOwn(e, "cause")).toBe(false);
+    for (const e of [new ConnectionError("m"), new ConnectionError("m", { url: "u" }), new HttpError("m", INIT)])
+      expect(Object.hasOwn(e, "cause")).toBe(false);
   });
 });
 
@@ -147,8 +168,20 @@ describe("what an HttpError records of the exchange", () => {
     expect(e.httpRequest).toEqual({ url: INIT.url, method: "POST", headers: undefined, body: undefined });
     expect(e.httpResponse).toEqual({ status: 429, requestId: "", body: INIT.body });
     expect(new HttpError("m", { ...INIT, method: "GET" }).httpRequest.method).toBe("GET");
-    const inStream = new HttpError("m", { ...INIT, status: 422, httpStatus: 200, requestId: "r9", retryAfterMs: 1500, provider: "groq" });
-    expect([inStream.status, inStream.httpResponse.status, inStream.httpResponse.requestId, inStream.requestId]).toEqual([422, 200, "r9", "r9"]);
+    const inStream = new HttpError("m", {
+      ...INIT,
+      status: 422,
+      httpStatus: 200,
+      requestId: "r9",
+      retryAfterMs: 1500,
+      provider: "groq",
+    });
+    expect([
+      inStream.status,
+      inStream.httpResponse.status,
+      inStream.httpResponse.requestId,
+      inStream.requestId,
+    ]).toEqual([422, 200, "r9", "r9"]);
     expect([inStream.retryAfterMs, inStream.provider, inStream.url]).toEqual([1500, "groq", INIT.url]);
   });
 
@@ -165,8 +198,12 @@ describe("what an HttpError records of the exchange", () => {
   });
 
   it("a chat call's error over HTTP: POST, the headers with the token redacted, the body sent", async () => {
-    raw().handle((_req, reply) => whole(reply, 404, "application/json", JSON.stringify({ error: "Model o/m does not exist" })));
-    const error = (await clientOn(raw()).chatCompletion({ messages: QUESTION }).catch((e: unknown) => e)) as NotFoundError;
+    raw().handle((_req, reply) =>
+      whole(reply, 404, "application/json", JSON.stringify({ error: "Model o/m does not exist" })),
+    );
+    const error = (await clientOn(raw())
+      .chatCompletion({ messages: QUESTION })
+      .catch((e: unknown) => e)) as NotFoundError;
     expect(error).toBeInstanceOf(NotFoundError);
     expect(raw().requests[0]?.method).toBe("POST");
     expect(error.httpRequest.method).toBe("POST");
@@ -176,10 +213,16 @@ describe("what an HttpError records of the exchange", () => {
   });
 
   it("a GET's error over HTTP (the Hub's provider mapping): GET, a Hub error", async () => {
-    raw().handle((_req, reply) => whole(reply, 404, "application/json", JSON.stringify({ error: "Repository not found" })));
+    raw().handle((_req, reply) =>
+      whole(reply, 404, "application/json", JSON.stringify({ error: "Repository not found" })),
+    );
     const client = new InferenceClient(SECRET, { fetch: routedFetch(raw()), maxRetries: 0 });
-    const error = (await client.textToImage({ model: "org/missing-model", provider: "fal-ai", inputs: "a cat" }).catch((e: unknown) => e)) as HttpError;
-    expect(raw().requests.map((r) => [r.method, r.target.split("?")[0]])).toEqual([["GET", "/api/models/org/missing-model"]]);
+    const error = (await client
+      .textToImage({ model: "org/missing-model", provider: "fal-ai", inputs: "a cat" })
+      .catch((e: unknown) => e)) as HttpError;
+    expect(raw().requests.map((r) => [r.method, r.target.split("?")[0]])).toEqual([
+      ["GET", "/api/models/org/missing-model"],
+    ]);
     expect(error).toBeInstanceOf(InferenceClientHubApiError);
     expect(error.httpRequest.method).toBe("GET");
   });

@@ -27,8 +27,12 @@ type Cls = abstract new (...a: never[]) => HttpError;
 /** The error of a chat call answered `status` with `body` (JSON unless a string), no retry. */
 async function overHttp(status: number, body: unknown, headers: Array<[string, string]> = []): Promise<HttpError> {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  raw().handle((_req, reply) => whole(reply, status, typeof body === "string" ? "text/plain" : "application/json", text, headers));
-  const error = await clientOn(raw(), { retry_on_error: false }).chatCompletion({ messages: QUESTION }).catch((e: unknown) => e);
+  raw().handle((_req, reply) =>
+    whole(reply, status, typeof body === "string" ? "text/plain" : "application/json", text, headers),
+  );
+  const error = await clientOn(raw(), { retry_on_error: false })
+    .chatCompletion({ messages: QUESTION })
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(HttpError);
   return error as HttpError;
 }
@@ -36,7 +40,9 @@ async function overHttp(status: number, body: unknown, headers: Array<[string, s
 /** The error of a chat stream whose one event is `body`, no retry. */
 async function inStream(body: unknown, headers: Array<[string, string]> = []): Promise<HttpError> {
   raw().handle((_req, reply) => whole(reply, 200, "text/event-stream", `data: ${JSON.stringify(body)}\n\n`, headers));
-  const run = await within(consume(clientOn(raw(), { retry_on_error: false }).chatCompletionStream({ messages: QUESTION })));
+  const run = await within(
+    consume(clientOn(raw(), { retry_on_error: false }).chatCompletionStream({ messages: QUESTION })),
+  );
   expect(run.error).toBeInstanceOf(HttpError);
   return run.error as HttpError;
 }
@@ -51,18 +57,43 @@ describe("classes over HTTP: error_type and known messages first, whatever the s
     ["validation labelled 500", 500, { error: "x", error_type: "validation" }, ValidationError],
     ["template_error labelled 500", 500, { error: "x", error_type: "template_error" }, ValidationError],
     ["tool_error labelled 500", 500, { error: "x", error_type: "tool_error" }, ValidationError],
-    ["missing_template_variable labelled 500", 500, { error: "x", error_type: "missing_template_variable" }, ValidationError],
+    [
+      "missing_template_variable labelled 500",
+      500,
+      { error: "x", error_type: "missing_template_variable" },
+      ValidationError,
+    ],
     ["overloaded labelled 422", 422, { error: "x", error_type: "overloaded" }, RateLimitError],
     ["generation labelled 400", 400, { error: "x", error_type: "generation" }, ServerError],
     ["incomplete_generation labelled 400", 400, { error: "x", error_type: "incomplete_generation" }, ServerError],
-    ["incomplete_generation_stream labelled 400", 400, { error: "x", error_type: "incomplete_generation_stream" }, ServerError],
+    [
+      "incomplete_generation_stream labelled 400",
+      400,
+      { error: "x", error_type: "incomplete_generation_stream" },
+      ServerError,
+    ],
     ["OpenAI's error.type", 400, { error: { message: "x", type: "overloaded" } }, RateLimitError],
-    ["the root error_type over error.type", 500, { error: { message: "x", type: "overloaded" }, error_type: "validation" }, ValidationError],
+    [
+      "the root error_type over error.type",
+      500,
+      { error: { message: "x", type: "overloaded" }, error_type: "validation" },
+      ValidationError,
+    ],
     ["an unknown error_type: by status", 429, { error: "x", error_type: "weird" }, RateLimitError],
-    ["an error.type that is not a string: by status", 500, { error: { message: "x", type: ["validation"] } }, ServerError],
+    [
+      "an error.type that is not a string: by status",
+      500,
+      { error: { message: "x", type: ["validation"] } },
+      ServerError,
+    ],
     ["'Model is overloaded' labelled 500", 500, { error: "Model is overloaded" }, RateLimitError],
     ["'MODEL IS OVERLOADED' labelled 422", 422, { error: "MODEL IS OVERLOADED" }, RateLimitError],
-    ["'currently loading' labelled 500, no estimate", 500, { error: "Model o/m is Currently Loading" }, ModelLoadingError],
+    [
+      "'currently loading' labelled 500, no estimate",
+      500,
+      { error: "Model o/m is Currently Loading" },
+      ModelLoadingError,
+    ],
     ["503 with estimated_time 0", 503, { error: "x", estimated_time: 0 }, ModelLoadingError],
     ["503 with a negative estimated_time", 503, { error: "x", estimated_time: -1 }, ServerError],
     ["503 with estimated_time as a string", 503, { error: "x", estimated_time: "20" }, ServerError],
@@ -72,7 +103,10 @@ describe("classes over HTTP: error_type and known messages first, whatever the s
   });
 
   it("a loading error keeps estimatedTime in seconds, 0 included", async () => {
-    expect(((await overHttp(503, { error: "Model o/m is currently loading", estimated_time: 39.5 })) as ModelLoadingError).estimatedTime).toBe(39.5);
+    expect(
+      ((await overHttp(503, { error: "Model o/m is currently loading", estimated_time: 39.5 })) as ModelLoadingError)
+        .estimatedTime,
+    ).toBe(39.5);
     expect(((await overHttp(503, { error: "x", estimated_time: 0 })) as ModelLoadingError).estimatedTime).toBe(0);
   });
 });
@@ -117,7 +151,12 @@ describe("inside a stream: the status each error stands for", () => {
     ["code 600: not a status", { error: { message: "x", code: 600 } }, ServerError, 500],
     ["code as a string: not a status", { error: { message: "x", code: "429" } }, ServerError, 500],
     ["'currently loading'", { error: "Model o/m is currently loading" }, ModelLoadingError, 500],
-    ["a status no class has: still a ServerError in a stream", { error: { message: "x", http_status_code: 418 } }, ServerError, 418],
+    [
+      "a status no class has: still a ServerError in a stream",
+      { error: { message: "x", http_status_code: 418 } },
+      ServerError,
+      418,
+    ],
   ])("%s", async (_name, body, Class, status) => {
     const error = await inStream(body);
     expectExactly(error, Class, status);
@@ -136,7 +175,12 @@ describe("the message: what the server said, and where from", () => {
     ["a message beside a null error", 500, { error: null, message: "plain" }, "plain (HTTP 500)"],
     ["FastAPI's detail as a string", 404, { detail: "Not Found" }, "Not Found (HTTP 404)"],
     ["FastAPI's detail as an object", 422, { detail: { a: 1 } }, '{"a":1} (HTTP 422)'],
-    ["FastAPI's detail as a list", 422, { detail: [{ loc: ["body", "top_p"], msg: "bad" }, { msg: "other" }, { x: 1 }, null] }, 'body.top_p: bad; other; {"x":1}; null (HTTP 422)'],
+    [
+      "FastAPI's detail as a list",
+      422,
+      { detail: [{ loc: ["body", "top_p"], msg: "bad" }, { msg: "other" }, { x: 1 }, null] },
+      'body.top_p: bad; other; {"x":1}; null (HTTP 422)',
+    ],
     ["text, trimmed", 502, "  upstream timeout \n", "upstream timeout (HTTP 502)"],
     ["nothing", 500, "", "The server answered HTTP 500 (HTTP 500)"],
     ["an empty object", 429, {}, "The server answered HTTP 429 (HTTP 429)"],
@@ -150,20 +194,32 @@ describe("the message: what the server said, and where from", () => {
   });
 
   it("the request id and the provider: `(HTTP 503 from provider P, request id R)`", async () => {
-    const headers: Array<[string, string]> = [["X-Request-Id", "rid-1"], ["X-Inference-Provider", "together"]];
+    const headers: Array<[string, string]> = [
+      ["X-Request-Id", "rid-1"],
+      ["X-Inference-Provider", "together"],
+    ];
     const error = await overHttp(503, { error: "down" }, headers);
     expect(error.message).toBe("down (HTTP 503 from provider together, request id rid-1)");
     expect([error.requestId, error.provider, error.httpResponse.requestId]).toEqual(["rid-1", "together", "rid-1"]);
-    expect((await overHttp(503, { error: "down" }, headers.slice(0, 1))).message).toBe("down (HTTP 503, request id rid-1)");
-    expect((await overHttp(503, { error: "down" }, headers.slice(1))).message).toBe("down (HTTP 503 from provider together)");
-    expect((await inStream({ error: "late" }, headers)).message).toBe("late (inside the stream from provider together, request id rid-1)");
+    expect((await overHttp(503, { error: "down" }, headers.slice(0, 1))).message).toBe(
+      "down (HTTP 503, request id rid-1)",
+    );
+    expect((await overHttp(503, { error: "down" }, headers.slice(1))).message).toBe(
+      "down (HTTP 503 from provider together)",
+    );
+    expect((await inStream({ error: "late" }, headers)).message).toBe(
+      "late (inside the stream from provider together, request id rid-1)",
+    );
   });
 
   it("a provider header is cut to 64 characters and redacted; a request id is redacted", async () => {
     const long = await overHttp(500, { error: "x" }, [["X-Inference-Provider", "p".repeat(100)]]);
     expect(long.provider).toBe("p".repeat(64));
     expect(long.message).toBe(`x (HTTP 500 from provider ${"p".repeat(64)})`);
-    const echo = await overHttp(500, { error: "x" }, [["X-Inference-Provider", `p-${SECRET}`], ["X-Request-Id", `r-${SECRET}`]]);
+    const echo = await overHttp(500, { error: "x" }, [
+      ["X-Inference-Provider", `p-${SECRET}`],
+      ["X-Request-Id", `r-${SECRET}`],
+    ]);
     expect([echo.provider, echo.requestId]).toEqual(["p-[redacted]", "r-[redacted]"]);
     expect(echo.message).toBe("x (HTTP 500 from provider p-[redacted], request id r-[redacted])");
   });
@@ -181,7 +237,9 @@ describe("the message: what the server said, and where from", () => {
   it("the request body kept on the error has the token redacted", async () => {
     raw().handle((_req, reply) => whole(reply, 400, "application/json", JSON.stringify({ error: "x" })));
     const messages = [{ role: "user", content: `my token is ${SECRET}` }];
-    const error = (await clientOn(raw()).chatCompletion({ messages }).catch((e: unknown) => e)) as HttpError;
+    const error = (await clientOn(raw())
+      .chatCompletion({ messages })
+      .catch((e: unknown) => e)) as HttpError;
     expect(raw().requests[0]?.body).toContain(SECRET);
     expect(JSON.stringify(error.httpRequest.body)).not.toContain(SECRET);
     expect(error.httpRequest.body).toMatchObject({ messages: [{ role: "user", content: "my token is [redacted]" }] });
@@ -190,16 +248,23 @@ describe("the message: what the server said, and where from", () => {
 
 describe("hints", () => {
   const TOO_LARGE = " The serverless API will not load it: use a dedicated Inference Endpoint or another provider.";
-  const NO_PROVIDER = " Enable a provider that serves it at https://huggingface.co/settings/inference-providers, or name one as `provider` or a `:provider` suffix.";
+  const NO_PROVIDER =
+    " Enable a provider that serves it at https://huggingface.co/settings/inference-providers, or name one as `provider` or a `:provider` suffix.";
 
   it("a 403 'too large' (any case) says where to go; 'too large' with another status does not", async () => {
-    expect((await overHttp(403, { error: "The model o/m is TOO LARGE to be loaded." })).message).toBe(`The model o/m is TOO LARGE to be loaded.${TOO_LARGE} (HTTP 403)`);
+    expect((await overHttp(403, { error: "The model o/m is TOO LARGE to be loaded." })).message).toBe(
+      `The model o/m is TOO LARGE to be loaded.${TOO_LARGE} (HTTP 403)`,
+    );
     expect((await overHttp(400, { error: "Input too large" })).message).toBe("Input too large (HTTP 400)");
   });
 
   it("'not supported by any provider': a routing error that says how to enable one", async () => {
-    const error = await overHttp(400, { error: "The requested model 'o/m' is not supported by any provider you have enabled." });
-    expect(error.message).toBe(`The requested model 'o/m' is not supported by any provider you have enabled.${NO_PROVIDER} (HTTP 400)`);
+    const error = await overHttp(400, {
+      error: "The requested model 'o/m' is not supported by any provider you have enabled.",
+    });
+    expect(error.message).toBe(
+      `The requested model 'o/m' is not supported by any provider you have enabled.${NO_PROVIDER} (HTTP 400)`,
+    );
     expect(error).toBeInstanceOf(InferenceClientRoutingError);
   });
 

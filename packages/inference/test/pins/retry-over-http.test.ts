@@ -6,7 +6,14 @@
  * that matter run on a fake clock while the loopback I/O is real.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConnectionError, ModelLoadingError, type Options, RateLimitError, type RetryEvent, ServerError } from "../../src/index";
+import {
+  ConnectionError,
+  ModelLoadingError,
+  type Options,
+  RateLimitError,
+  type RetryEvent,
+  ServerError,
+} from "../../src/index";
 import { chunked, type RawReply, whole } from "../faults/raw-server";
 import { consume, within } from "../faults/support";
 import { answerJson, chunkEvent, clientOn, holdNextRequest, QUESTION, SSE, useRawServer } from "./stream-support";
@@ -18,16 +25,23 @@ afterEach(() => {
 });
 
 type Answer = (reply: RawReply) => void;
-const json = (status: number, body: unknown, headers: Array<[string, string]> = []): Answer => (reply) => whole(reply, status, "application/json", JSON.stringify(body), headers);
+const json =
+  (status: number, body: unknown, headers: Array<[string, string]> = []): Answer =>
+  (reply) =>
+    whole(reply, status, "application/json", JSON.stringify(body), headers);
 const ok: Answer = (reply) => whole(reply, 200, "application/json", answerJson("Paris"));
-const loading = (estimatedTime: number): Answer => json(503, { error: "Model org/model is currently loading", estimated_time: estimatedTime });
+const loading = (estimatedTime: number): Answer =>
+  json(503, { error: "Model org/model is currently loading", estimated_time: estimatedTime });
 const dropped: Answer = (reply) => reply.socket.destroy();
 const streamed: Answer = (reply) => {
   const body = chunked(reply, 200, SSE);
   body.chunk(chunkEvent("Paris", "stop") + "data: [DONE]\n\n");
   body.end();
 };
-const inStream = (error: unknown): Answer => (reply) => whole(reply, 200, "text/event-stream", `data: ${JSON.stringify(error)}\n\n`);
+const inStream =
+  (error: unknown): Answer =>
+  (reply) =>
+    whole(reply, 200, "text/event-stream", `data: ${JSON.stringify(error)}\n\n`);
 
 /** The server answers the n-th request with `answers[n]`, the last one again after that. */
 function serve(...answers: Answer[]): void {
@@ -53,7 +67,12 @@ function retries() {
  */
 function chat(options: Options = {}): Promise<unknown> {
   vi.spyOn(Math, "random").mockReturnValue(0);
-  return clientOn(raw(), options).chatCompletion({ messages: QUESTION }).then((out) => out.choices[0]?.message.content, (e: unknown) => e);
+  return clientOn(raw(), options)
+    .chatCompletion({ messages: QUESTION })
+    .then(
+      (out) => out.choices[0]?.message.content,
+      (e: unknown) => e,
+    );
 }
 
 const FAKE_CLOCK: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ["setTimeout", "clearTimeout", "Date"] };
@@ -61,10 +80,18 @@ const FAKE_CLOCK: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ["setTimeou
 describe("the reason onRetry gives, by what the server answered", () => {
   it.each<[string, Answer, Partial<RetryEvent>]>([
     ["429", json(429, { error: "Rate limit reached" }), { status: 429, reason: "rate-limit" }],
-    ["422 'Model is overloaded' (TGI's label)", json(422, { error: "Model is overloaded" }), { status: 422, reason: "overloaded" }],
+    [
+      "422 'Model is overloaded' (TGI's label)",
+      json(422, { error: "Model is overloaded" }),
+      { status: 422, reason: "overloaded" },
+    ],
     ["500", json(500, { error: "boom" }), { status: 500, reason: "server-error" }],
     ["502", json(502, { error: "bad gateway" }), { status: 502, reason: "server-error" }],
-    ["503 without an estimate or 'loading'", json(503, { error: "unavailable" }), { status: 503, reason: "server-error" }],
+    [
+      "503 without an estimate or 'loading'",
+      json(503, { error: "unavailable" }),
+      { status: 503, reason: "server-error" },
+    ],
     ["504", json(504, { error: "timeout" }), { status: 504, reason: "server-error" }],
     ["a connection dropped before the head", dropped, { status: undefined, reason: "connection" }],
   ])("%s → %o, then the answer", async (_name, first, expected) => {
@@ -76,15 +103,29 @@ describe("the reason onRetry gives, by what the server answered", () => {
   });
 
   it.each<[string, unknown, Partial<RetryEvent>]>([
-    ["'Model is overloaded' with no type (stands for 500)", { error: "Model is overloaded" }, { status: 500, reason: "overloaded" }],
-    ["TGI's overloaded labelled 422", { error: { message: "Model is overloaded", http_status_code: 422 } }, { status: 422, reason: "overloaded" }],
-    ["error_type overloaded (stands for 429)", { error: "Model is overloaded", error_type: "overloaded" }, { status: 429, reason: "rate-limit" }],
+    [
+      "'Model is overloaded' with no type (stands for 500)",
+      { error: "Model is overloaded" },
+      { status: 500, reason: "overloaded" },
+    ],
+    [
+      "TGI's overloaded labelled 422",
+      { error: { message: "Model is overloaded", http_status_code: 422 } },
+      { status: 422, reason: "overloaded" },
+    ],
+    [
+      "error_type overloaded (stands for 429)",
+      { error: "Model is overloaded", error_type: "overloaded" },
+      { status: 429, reason: "rate-limit" },
+    ],
     ["an unknown error (stands for 500)", { error: "something broke" }, { status: 500, reason: "server-error" }],
   ])("inside a stream, before any chunk: %s → %o", async (_name, error, expected) => {
     serve(inStream(error), streamed);
     vi.spyOn(Math, "random").mockReturnValue(0);
     const { events, onRetry } = retries();
-    const run = await within(consume(clientOn(raw(), { maxRetries: 1, onRetry }).chatCompletionStream({ messages: QUESTION })));
+    const run = await within(
+      consume(clientOn(raw(), { maxRetries: 1, onRetry }).chatCompletionStream({ messages: QUESTION })),
+    );
     expect(run.error).toBeUndefined();
     expect(run.tokens).toEqual(["Paris"]);
     expect(events).toEqual([{ attempt: 2, delayMs: 0, estimatedTime: undefined, ...expected }]);
@@ -208,26 +249,29 @@ describe("a wait longer than the time the call has left fails the call at once",
   it.each<[string, Options, RegExp]>([
     ["firstChunkTimeout", { firstChunkTimeout: 1000 }, /first-chunk/],
     ["timeout", { timeout: 1000 }, /deadline/],
-  ])("%s 1000: retry-after-ms 1001 → the RateLimitError, unannounced; 1000 → waited, and the limit ends the call", async (_name, limits, kind) => {
-    vi.useFakeTimers(FAKE_CLOCK);
-    serve(json(429, { error: "Rate limit reached" }, [["Retry-After-Ms", "1001"]]), ok);
-    const first = retries();
-    expect(await chat({ ...limits, maxRetries: 1, onRetry: first.onRetry })).toBeInstanceOf(RateLimitError);
-    expect(first.events).toEqual([]);
-    expect(raw().requests).toHaveLength(1);
+  ])(
+    "%s 1000: retry-after-ms 1001 → the RateLimitError, unannounced; 1000 → waited, and the limit ends the call",
+    async (_name, limits, kind) => {
+      vi.useFakeTimers(FAKE_CLOCK);
+      serve(json(429, { error: "Rate limit reached" }, [["Retry-After-Ms", "1001"]]), ok);
+      const first = retries();
+      expect(await chat({ ...limits, maxRetries: 1, onRetry: first.onRetry })).toBeInstanceOf(RateLimitError);
+      expect(first.events).toEqual([]);
+      expect(raw().requests).toHaveLength(1);
 
-    raw().requests.length = 0;
-    serve(json(429, { error: "Rate limit reached" }, [["Retry-After-Ms", "1000"]]), ok);
-    const second = retries();
-    const announced = second.next();
-    const outcome = chat({ ...limits, maxRetries: 1, onRetry: second.onRetry });
-    expect((await announced).delayMs).toBe(1000);
-    await vi.advanceTimersByTimeAsync(1000);
-    const error = await outcome;
-    expect(error).toMatchObject({ name: "TimeoutError", timeoutMs: 1000 });
-    expect((error as { kind: string }).kind).toMatch(kind);
-    expect(raw().requests).toHaveLength(1);
-  });
+      raw().requests.length = 0;
+      serve(json(429, { error: "Rate limit reached" }, [["Retry-After-Ms", "1000"]]), ok);
+      const second = retries();
+      const announced = second.next();
+      const outcome = chat({ ...limits, maxRetries: 1, onRetry: second.onRetry });
+      expect((await announced).delayMs).toBe(1000);
+      await vi.advanceTimersByTimeAsync(1000);
+      const error = await outcome;
+      expect(error).toMatchObject({ name: "TimeoutError", timeoutMs: 1000 });
+      expect((error as { kind: string }).kind).toMatch(kind);
+      expect(raw().requests).toHaveLength(1);
+    },
+  );
 
   it("the time the server took counts: 400 ms into firstChunkTimeout 1000, retry-after-ms 601 fails at once, 599 is waited", async () => {
     vi.useFakeTimers(FAKE_CLOCK);

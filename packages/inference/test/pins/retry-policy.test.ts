@@ -25,19 +25,38 @@ import {
   ValidationError,
 } from "../../src/index";
 import { Call, type CallLimits } from "../../src/core/call";
-import { MAX_LOADING_WAIT, MAX_LOADING_WAITS, MAX_RETRY_AFTER, MIN_LOADING_WAIT, planRetry, type RetryPolicy, withRetries } from "../../src/core/retry";
+import {
+  MAX_LOADING_WAIT,
+  MAX_LOADING_WAITS,
+  MAX_RETRY_AFTER,
+  MIN_LOADING_WAIT,
+  planRetry,
+  type RetryPolicy,
+  withRetries,
+} from "../../src/core/retry";
 
 const URL_ = "http://127.0.0.1:9/v1/chat/completions";
 const SECRET = "hf_RetryPolicySecret1234567890abcd";
 
-const http = <C extends typeof HttpError>(Cls: C, status: number, more: { retryAfterMs?: number; estimatedTime?: number } = {}): InstanceType<C> =>
-  new Cls(`HTTP ${status}`, { status, body: {}, url: URL_, ...more }) as InstanceType<C>;
+const http = <C extends typeof HttpError>(
+  Cls: C,
+  status: number,
+  more: { retryAfterMs?: number; estimatedTime?: number } = {},
+): InstanceType<C> => new Cls(`HTTP ${status}`, { status, body: {}, url: URL_, ...more }) as InstanceType<C>;
 const loading = (estimatedTime?: number): ModelLoadingError => http(ModelLoadingError, 503, { estimatedTime });
-const connection = (): ConnectionError => new ConnectionError("Connection to 127.0.0.1:9 failed: fetch failed (ECONNREFUSED)");
+const connection = (): ConnectionError =>
+  new ConnectionError("Connection to 127.0.0.1:9 failed: fetch failed (ECONNREFUSED)");
 
 /** A policy with retries on, no retryable filter and `random` fixed. */
 function policy(random: number, more: Partial<RetryPolicy> = {}): RetryPolicy {
-  return { enabled: true, maxRetries: 2, logger: { warn: () => {} }, model: "org/model", random: () => random, ...more };
+  return {
+    enabled: true,
+    maxRetries: 2,
+    logger: { warn: () => {} },
+    model: "org/model",
+    random: () => random,
+    ...more,
+  };
 }
 
 const NO_LIMITS: CallLimits = { firstChunkTimeout: Infinity, idleTimeout: Infinity, stallTimeout: Infinity };
@@ -115,16 +134,22 @@ describe("planRetry: how many", () => {
 
 describe("planRetry: how long", () => {
   it("backoff with random 1: 500, 1000, 2000, 4000, 8000, then 8000 (the cap)", () => {
-    const delays = [0, 1, 2, 3, 4, 5, 6, 10].map((n) => planRetry(http(ServerError, 500), n, policy(1, { maxRetries: 100 }))?.delayMs);
+    const delays = [0, 1, 2, 3, 4, 5, 6, 10].map(
+      (n) => planRetry(http(ServerError, 500), n, policy(1, { maxRetries: 100 }))?.delayMs,
+    );
     expect(delays).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000, 8000]);
   });
 
   it("backoff is full jitter: random r gives r × the window, 0 included (property)", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.integer({ min: 0, max: 40 }), (r, n) => {
-        const plan = planRetry(connection(), n, policy(r, { maxRetries: 100 }));
-        expect(plan?.delayMs).toBe(r * Math.min(8000, 500 * 2 ** n));
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        fc.integer({ min: 0, max: 40 }),
+        (r, n) => {
+          const plan = planRetry(connection(), n, policy(r, { maxRetries: 100 }));
+          expect(plan?.delayMs).toBe(r * Math.min(8000, 500 * 2 ** n));
+        },
+      ),
     );
   });
 
@@ -159,16 +184,24 @@ describe("planRetry: how long", () => {
     ["1e9 s (no wait of a day)", 1e9, 60_000],
   ])("a loading wait, estimate %s → %d ms, plus at most 250 ms of jitter", (_name, estimate, ms) => {
     expect([MIN_LOADING_WAIT, MAX_LOADING_WAIT]).toEqual([1000, 60_000]);
-    expect(planRetry(loading(estimate), 0, policy(0))).toEqual({ delayMs: ms, reason: "loading", estimatedTime: estimate });
+    expect(planRetry(loading(estimate), 0, policy(0))).toEqual({
+      delayMs: ms,
+      reason: "loading",
+      estimatedTime: estimate,
+    });
     expect(planRetry(loading(estimate), 0, policy(1))?.delayMs).toBe(ms + 250);
   });
 
   it("a loading wait is the clamped estimate plus r × 250 ms, for any estimate and r (property)", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1e12, noNaN: true }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (est, r) => {
-        const base = Math.min(60_000, Math.max(1000, est * 1000));
-        expect(planRetry(loading(est), 0, policy(r))?.delayMs).toBe(base + r * 250);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1e12, noNaN: true }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (est, r) => {
+          const base = Math.min(60_000, Math.max(1000, est * 1000));
+          expect(planRetry(loading(est), 0, policy(r))?.delayMs).toBe(base + r * 250);
+        },
+      ),
     );
   });
 });
@@ -187,12 +220,19 @@ function tries(script: Array<InferenceError | string>) {
 }
 
 /** Runs withRetries on a fake clock until it settles; what it answered or threw, and what onRetry was told. */
-async function run(script: Array<InferenceError | string>, more: Partial<RetryPolicy> = {}, limits: Partial<CallLimits> = {}) {
+async function run(
+  script: Array<InferenceError | string>,
+  more: Partial<RetryPolicy> = {},
+  limits: Partial<CallLimits> = {},
+) {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
   const events: RetryEvent[] = [];
   const call = new Call({ ...NO_LIMITS, ...limits }, SECRET);
   const { attempt, seen } = tries(script);
-  const settled = withRetries({ call, policy: policy(0, { onRetry: (e) => void events.push(e), ...more }) }, attempt).then(
+  const settled = withRetries(
+    { call, policy: policy(0, { onRetry: (e) => void events.push(e), ...more }) },
+    attempt,
+  ).then(
     (value) => ({ value, error: undefined as unknown }),
     (error: unknown) => ({ value: undefined, error }),
   );
@@ -252,10 +292,13 @@ describe("withRetries: how many tries", () => {
 
 describe("withRetries: what onRetry, the logger and the debug log are told", () => {
   it("each wait: the number of the next try, its delay, the status (none for a connection), the reason, the estimate", async () => {
-    const out = await run([loading(2), http(ServerError, 500, { retryAfterMs: 300 }), connection(), http(RateLimitError, 422), "ok"], {
-      maxRetries: 5,
-      random: () => 0.5,
-    });
+    const out = await run(
+      [loading(2), http(ServerError, 500, { retryAfterMs: 300 }), connection(), http(RateLimitError, 422), "ok"],
+      {
+        maxRetries: 5,
+        random: () => 0.5,
+      },
+    );
     expect(out.value).toBe("ok");
     expect(out.events).toEqual([
       { attempt: 2, delayMs: 2125, status: 503, reason: "loading", estimatedTime: 2 },
@@ -298,12 +341,25 @@ describe("withRetries: what onRetry, the logger and the debug log are told", () 
 
   it("the debug log: a line per wait, its delay rounded, the status when there is one", async () => {
     const lines: string[] = [];
-    await run([http(ServerError, 502), connection(), loading(1), "ok"], { debug: (l) => void lines.push(l), random: () => 0.0018 });
-    expect(lines).toEqual(["retry 1 in 1 ms (server-error, HTTP 502)", "retry 2 in 2 ms (connection)", "retry 3 in 1000 ms (loading, HTTP 503)"]);
+    await run([http(ServerError, 502), connection(), loading(1), "ok"], {
+      debug: (l) => void lines.push(l),
+      random: () => 0.0018,
+    });
+    expect(lines).toEqual([
+      "retry 1 in 1 ms (server-error, HTTP 502)",
+      "retry 2 in 2 ms (connection)",
+      "retry 3 in 1000 ms (loading, HTTP 503)",
+    ]);
   });
 
   it("the error that ends the call is sealed: the token redacted from it", async () => {
-    const out = await run([http(ServerError, 500), new ServerError(`echoed ${SECRET}`, { status: 500, body: { error: SECRET }, url: URL_ })], { maxRetries: 1 });
+    const out = await run(
+      [
+        http(ServerError, 500),
+        new ServerError(`echoed ${SECRET}`, { status: 500, body: { error: SECRET }, url: URL_ }),
+      ],
+      { maxRetries: 1 },
+    );
     expect((out.error as Error).message).toBe("echoed [redacted]");
     expect((out.error as ServerError).body).toEqual({ error: "[redacted]" });
   });
@@ -342,7 +398,9 @@ describe("withRetries: a wait that would pass the call's time is not begun", () 
         await new Promise((resolve) => setTimeout(resolve, 400));
         throw rateLimited(wait);
       };
-      const settled = withRetries({ call, policy: policy(0, { onRetry: (e) => void events.push(e) }) }, attempt).catch((e: unknown) => e);
+      const settled = withRetries({ call, policy: policy(0, { onRetry: (e) => void events.push(e) }) }, attempt).catch(
+        (e: unknown) => e,
+      );
       await vi.runAllTimersAsync();
       return { result: await settled, events };
     };

@@ -6,10 +6,29 @@
  * 32 MB bound counts one event at a time.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AbortError, ConnectionError, type FetchLike, InferenceError, MalformedEventError, RateLimitError, type RetryEvent, TimeoutError } from "../../src/index";
+import {
+  AbortError,
+  ConnectionError,
+  type FetchLike,
+  InferenceError,
+  MalformedEventError,
+  RateLimitError,
+  type RetryEvent,
+  TimeoutError,
+} from "../../src/index";
 import { chunked, type RawReply } from "../faults/raw-server";
 import { consume, recordTimers, Timeline, within } from "../faults/support";
-import { answerJson, chunkEvent, clientOn, gate, holdNextRequest, pieceByPieceFetch, QUESTION, SSE, useRawServer } from "./stream-support";
+import {
+  answerJson,
+  chunkEvent,
+  clientOn,
+  gate,
+  holdNextRequest,
+  pieceByPieceFetch,
+  QUESTION,
+  SSE,
+  useRawServer,
+} from "./stream-support";
 
 const raw = useRawServer();
 const MB = 1048576;
@@ -49,10 +68,14 @@ describe("what the body is", () => {
       return { ok: true, status: 200, headers: res.headers, body: { pipe: () => {} } } as unknown as Response;
     };
     raw().handle((_req, reply) => void chunked(reply, 200, SSE).chunk(chunkEvent("A")));
-    const run = await within(consume(clientOn(raw(), { fetch: nodeStyle, maxRetries: 2 }).chatCompletionStream({ messages: QUESTION })));
+    const run = await within(
+      consume(clientOn(raw(), { fetch: nodeStyle, maxRetries: 2 }).chatCompletionStream({ messages: QUESTION })),
+    );
     expect(run.error).toBeInstanceOf(InferenceError);
     expect((run.error as Error).constructor).toBe(InferenceError);
-    expect((run.error as Error).message).toBe("The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`");
+    expect((run.error as Error).message).toBe(
+      "The response body is not a web ReadableStream (node-fetch?): pass a WHATWG fetch as `fetch`",
+    );
     expect(fetches).toHaveLength(1);
   });
 });
@@ -64,7 +87,9 @@ describe("what ends a read", () => {
     reply.socket.destroy();
     const error = await within(pending.catch((e: unknown) => e));
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toMatch(new RegExp(`^Connection to 127\\.0\\.0\\.1:${new URL(raw().url).port} failed: `));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^Connection to 127\\.0\\.0\\.1:${new URL(raw().url).port} failed: `),
+    );
     expect(await stream.next()).toEqual({ done: true, value: undefined });
   });
 
@@ -104,7 +129,13 @@ describe("retries", () => {
       body.end();
     });
     const retries: RetryEvent[] = [];
-    const run = await within(consume(clientOn(raw(), { maxRetries: 1, onRetry: (e) => void retries.push(e) }).chatCompletionStream({ messages: QUESTION })));
+    const run = await within(
+      consume(
+        clientOn(raw(), { maxRetries: 1, onRetry: (e) => void retries.push(e) }).chatCompletionStream({
+          messages: QUESTION,
+        }),
+      ),
+    );
     expect(run.error).toBeUndefined();
     expect(run.tokens).toEqual(["A"]);
     expect(retries).toMatchObject([{ attempt: 2, status: 429 }]);
@@ -135,7 +166,11 @@ describe("time", () => {
       body.end();
     });
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const run = consume(clientOn(raw(), { fetch, firstChunkTimeout: 1000, idleTimeout: Infinity }).chatCompletionStream({ messages: QUESTION }));
+    const run = consume(
+      clientOn(raw(), { fetch, firstChunkTimeout: 1000, idleTimeout: Infinity }).chatCompletionStream({
+        messages: QUESTION,
+      }),
+    );
     await taken(1);
     vi.advanceTimersByTime(5000);
     rest.open();
@@ -197,7 +232,9 @@ describe("time", () => {
     recordTimers(timeline);
     const usage = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })}\n\n`;
     const held = holdNextRequest(raw());
-    const run = consume(clientOn(raw()).chatCompletionStream({ messages: QUESTION, stream_options: { include_usage: true } }));
+    const run = consume(
+      clientOn(raw()).chatCompletionStream({ messages: QUESTION, stream_options: { include_usage: true } }),
+    );
     const reply = await held;
     chunked(reply, 200, SSE).chunk(chunkEvent("A", "stop") + usage);
     const { error, chunks } = await within(run);
@@ -216,7 +253,11 @@ describe("the 32 MB bound is per event", () => {
       body.chunk(chunkEvent("", "stop"));
       body.end();
     });
-    const run = await within(consume(clientOn(raw()).chatCompletionStream({ messages: QUESTION })), 60_000, "40 MB of events");
+    const run = await within(
+      consume(clientOn(raw()).chatCompletionStream({ messages: QUESTION })),
+      60_000,
+      "40 MB of events",
+    );
     expect(run.error).toBeUndefined();
     expect(run.tokens).toHaveLength(40);
   });
@@ -229,7 +270,11 @@ describe("the 32 MB bound is per event", () => {
       for (let i = 0; i < 40 && !reply.closed; i++) if (!body.chunk(piece)) await reply.drained();
       if (!reply.closed) body.end();
     });
-    const run = await within(consume(clientOn(raw()).chatCompletionStream({ messages: QUESTION })), 60_000, "the endless event");
+    const run = await within(
+      consume(clientOn(raw()).chatCompletionStream({ messages: QUESTION })),
+      60_000,
+      "the endless event",
+    );
     expect(run.error).toBeInstanceOf(MalformedEventError);
     expect((run.error as Error).message).toBe("An event of the stream is larger than 32 MB; reading stopped there");
     const { data } = run.error as MalformedEventError;

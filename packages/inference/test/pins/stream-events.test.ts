@@ -5,7 +5,15 @@
  * comes, and a Responses stream's failures (`response.failed`, `event: error`) read by its own rules.
  */
 import { describe, expect, it } from "vitest";
-import { HttpError, IncompleteStreamError, MalformedEventError, RateLimitError, responsesStream, ServerError, ValidationError } from "../../src/index";
+import {
+  HttpError,
+  IncompleteStreamError,
+  MalformedEventError,
+  RateLimitError,
+  responsesStream,
+  ServerError,
+  ValidationError,
+} from "../../src/index";
 import { chunked, whole } from "../faults/raw-server";
 import { consume, within } from "../faults/support";
 import { chunkEvent, clientOn, holdNextRequest, QUESTION, SECRET, SSE, useRawServer } from "./stream-support";
@@ -24,7 +32,10 @@ async function heldOpen(body: string) {
   const run = consume(clientOn(raw()).chatCompletionStream({ messages: QUESTION }));
   const reply = await held;
   chunked(reply, 200, SSE).chunk(body);
-  return { run: await within(run, undefined, "the stream"), closed: within(reply.closedPromise, undefined, "the socket closing") };
+  return {
+    run: await within(run, undefined, "the stream"),
+    closed: within(reply.closedPromise, undefined, "the socket closing"),
+  };
 }
 
 /** `error` is exactly of class `Cls` (not a subclass) with exactly `message`. */
@@ -98,7 +109,9 @@ describe("errors inside the stream", () => {
   });
 
   it("an `event: error` frame in TGI's shape: its class and status", async () => {
-    const run = await streamOf(`${chunkEvent("A")}event: error\ndata: {"error":"Template error: bad","error_type":"template_error"}\n\n`);
+    const run = await streamOf(
+      `${chunkEvent("A")}event: error\ndata: {"error":"Template error: bad","error_type":"template_error"}\n\n`,
+    );
     expectError(run.error, ValidationError, "Template error: bad (inside the stream)");
     expect((run.error as HttpError).status).toBe(422);
   });
@@ -132,7 +145,9 @@ describe("[DONE]", () => {
   });
 
   it("nothing after [DONE] is read: a later event, even an error, is not seen", async () => {
-    const run = await streamOf(`${chunkEvent("A", "stop")}data: [DONE]\n\n${chunkEvent("B")}data: {"error":"late"}\n\n`);
+    const run = await streamOf(
+      `${chunkEvent("A", "stop")}data: [DONE]\n\n${chunkEvent("B")}data: {"error":"late"}\n\n`,
+    );
     expect(run.error).toBeUndefined();
     expect(run.tokens).toEqual(["A"]);
   });
@@ -142,16 +157,26 @@ describe("a Responses stream's failures, read by its rules", () => {
   /** What a Responses stream whose body is `body` threw. */
   async function responsesError(body: string): Promise<unknown> {
     raw().handle((_req, reply) => whole(reply, 200, "text/event-stream", body));
-    const stream = responsesStream({ model: "m", input: "hi", accessToken: SECRET }, { endpointUrl: raw().url, backend: "openai", maxRetries: 0 });
+    const stream = responsesStream(
+      { model: "m", input: "hi", accessToken: SECRET },
+      { endpointUrl: raw().url, backend: "openai", maxRetries: 0 },
+    );
     const run = (async () => {
       for await (const _ of stream);
     })();
-    return within(run.catch((e: unknown) => e), undefined, "the Responses stream");
+    return within(
+      run.catch((e: unknown) => e),
+      undefined,
+      "the Responses stream",
+    );
   }
   const created = `data: ${JSON.stringify({ type: "response.created", response: { id: "r1", object: "response", status: "in_progress", model: "m", output: [] } })}\n\n`;
 
   it("a response.failed event (no `event:` line) is the error it carries", async () => {
-    const failed = { type: "response.failed", response: { id: "r1", status: "failed", error: { code: "server_error", message: "boom" } } };
+    const failed = {
+      type: "response.failed",
+      response: { id: "r1", status: "failed", error: { code: "server_error", message: "boom" } },
+    };
     const error = await responsesError(`${created}data: ${JSON.stringify(failed)}\n\n`);
     expectError(error, ServerError, "boom (inside the stream)");
     expect((error as HttpError).status).toBe(500);

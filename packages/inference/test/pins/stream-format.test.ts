@@ -29,7 +29,10 @@ function piecesBody(pieces: Uint8Array[], hold = false) {
 
 function streamOf(body: ReadableStream<Uint8Array>) {
   const { fetch } = recordingFetch(() => sse(body));
-  return chatCompletionStream({ messages }, { endpointUrl: "http://tgi.test", backend: "openai", fetch, maxRetries: 0 });
+  return chatCompletionStream(
+    { messages },
+    { endpointUrl: "http://tgi.test", backend: "openai", fetch, maxRetries: 0 },
+  );
 }
 
 async function tokensOf(body: ReadableStream<Uint8Array>): Promise<{ tokens: string[]; error?: unknown }> {
@@ -45,9 +48,32 @@ async function tokensOf(body: ReadableStream<Uint8Array>): Promise<{ tokens: str
 const ending = fc.constantFrom("\n", "\r\n", "\r");
 /** Lines that are not data and must change nothing (or, for `event`, only the event's name). */
 const noise = fc.constantFrom(
-  ": keep-alive", ":", "id: 7", "id", "retry: 100", "retry: soon", "datum: {", "events: x", "dat", "event: ping", "event:", "event", "foo: bar", "data",
+  ": keep-alive",
+  ":",
+  "id: 7",
+  "id",
+  "retry: 100",
+  "retry: soon",
+  "datum: {",
+  "events: x",
+  "dat",
+  "event: ping",
+  "event:",
+  "event",
+  "foo: bar",
+  "data",
   // One letter off `data` or `event`, each place: another field, never a data line or a name.
-  "xata: {", "dxta: {", "daxa: {", "datx: {", "idea: {", "xvent: error", "exent: error", "evxnt: error", "evext: error", "evenx: error", "ebent:error",
+  "xata: {",
+  "dxta: {",
+  "daxa: {",
+  "datx: {",
+  "idea: {",
+  "xvent: error",
+  "exent: error",
+  "evxnt: error",
+  "evext: error",
+  "evenx: error",
+  "ebent:error",
 );
 
 /** One event: its chunk as pretty JSON, one `data` line per JSON line ("data:" or "data: "), noise between. */
@@ -123,9 +149,17 @@ describe("line ends across reads", () => {
     // Split inside a JSON value: were the LF read as a blank line, the first half would be dispatched alone (malformed).
     const json = JSON.stringify(chunk("A"), null, 1).split("\n");
     const half = json.length >> 1;
-    const first = json.slice(0, half).map((l) => `data:${l}`).join("\r\n");
-    const second = json.slice(half).map((l) => `data:${l}`).join("\r\n");
-    const got = await tokensOf(piecesBody([encoder.encode(`${first}\r`), encoder.encode(`\n${second}\r\n\r\n${b}\r\n\r\n`)]).body);
+    const first = json
+      .slice(0, half)
+      .map((l) => `data:${l}`)
+      .join("\r\n");
+    const second = json
+      .slice(half)
+      .map((l) => `data:${l}`)
+      .join("\r\n");
+    const got = await tokensOf(
+      piecesBody([encoder.encode(`${first}\r`), encoder.encode(`\n${second}\r\n\r\n${b}\r\n\r\n`)]).body,
+    );
     expect(got).toEqual({ tokens: ["A", "B"] });
   });
 
@@ -193,12 +227,16 @@ describe("fields", () => {
 
   it("an event's data lines are joined by newlines: a value cut over two lines is one value", async () => {
     const mid = json.indexOf(",");
-    const got = await tokensOf(piecesBody([encoder.encode(`data: ${json.slice(0, mid)}\ndata: ${json.slice(mid)}\n\n`)]).body);
+    const got = await tokensOf(
+      piecesBody([encoder.encode(`data: ${json.slice(0, mid)}\ndata: ${json.slice(mid)}\n\n`)]).body,
+    );
     expect(got).toEqual({ tokens: ["A"] });
   });
 
   it("data lines are not carried over a blank line: each event starts empty", async () => {
-    const got = await tokensOf(piecesBody([encoder.encode(`data: ${JSON.stringify(chunk("A"))}\n\ndata: {"choices": [\n\n`)]).body);
+    const got = await tokensOf(
+      piecesBody([encoder.encode(`data: ${JSON.stringify(chunk("A"))}\n\ndata: {"choices": [\n\n`)]).body,
+    );
     expect(got.tokens).toEqual(["A"]);
     expect(got.error).toBeInstanceOf(MalformedEventError);
     expect((got.error as MalformedEventError).data).toBe('{"choices": [');

@@ -13,12 +13,15 @@ import { chunkEvent, clientOn, DONE, gate, holdNextRequest, QUESTION, SSE, useRa
 const raw = useRawServer();
 
 type Stream = AsyncGenerator<ChatCompletionStreamOutput, undefined, unknown>;
-const content = (r: IteratorResult<ChatCompletionStreamOutput, undefined>): string | undefined => r.value?.choices[0]?.delta?.content;
+const content = (r: IteratorResult<ChatCompletionStreamOutput, undefined>): string | undefined =>
+  r.value?.choices[0]?.delta?.content;
 
 /** A stream whose fetch calls are counted: a request never sent is one fetch never called. */
 function counted(): { stream: Stream; fetches: string[] } {
   const fetches: string[] = [];
-  const stream = clientOn(raw(), { fetch: (input, init) => (fetches.push(input), fetch(input, init)) }).chatCompletionStream({ messages: QUESTION });
+  const stream = clientOn(raw(), {
+    fetch: (input, init) => (fetches.push(input), fetch(input, init)),
+  }).chatCompletionStream({ messages: QUESTION });
   return { stream, fetches };
 }
 
@@ -34,7 +37,8 @@ async function heldAfter(first: string): Promise<{ stream: Stream; closed: Promi
 }
 
 const asyncDispose = (Symbol as { asyncDispose?: symbol }).asyncDispose;
-const dispose = (stream: Stream): Promise<unknown> => (stream as unknown as Record<symbol, () => Promise<unknown>>)[asyncDispose as symbol]!.call(stream);
+const dispose = (stream: Stream): Promise<unknown> =>
+  (stream as unknown as Record<symbol, () => Promise<unknown>>)[asyncDispose as symbol]!.call(stream);
 
 describe("before the first next()", () => {
   it("the stream is its own async iterator, and nothing is sent yet", async () => {

@@ -28,7 +28,13 @@ export function useRawServer(): () => RawServer {
 
 /** A chat client on `raw` as an OpenAI-protocol endpoint (no detection), with no retries unless asked. */
 export const clientOn = (raw: RawServer, options: Options = {}): InferenceClient =>
-  new InferenceClient(SECRET, { endpointUrl: raw.url, backend: "openai", maxRetries: 0, logger: { warn: () => {} }, ...options });
+  new InferenceClient(SECRET, {
+    endpointUrl: raw.url,
+    backend: "openai",
+    maxRetries: 0,
+    logger: { warn: () => {} },
+    ...options,
+  });
 
 /** One chat chunk as an event. */
 export const chunkEvent = (content: string, finish: string | null = null): string =>
@@ -80,6 +86,7 @@ export function pieceByPieceFetch(): { fetch: FetchLike; taken: (n: number) => P
     });
     return new Response(res.body.pipeThrough(seen), { status: res.status, headers: res.headers });
   };
-  const taken = (n: number): Promise<void> => (count >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve })));
+  const taken = (n: number): Promise<void> =>
+    count >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }));
   return { fetch: fetchPieces, taken };
 }

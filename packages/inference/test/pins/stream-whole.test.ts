@@ -21,11 +21,19 @@ const raw = useRawServer();
 
 /** What the consumer of a chat stream saw. */
 async function chatOf(options: Parameters<typeof clientOn>[1] = {}) {
-  return within(consume(clientOn(raw(), options).chatCompletionStream({ messages: QUESTION })), undefined, "the stream");
+  return within(
+    consume(clientOn(raw(), options).chatCompletionStream({ messages: QUESTION })),
+    undefined,
+    "the stream",
+  );
 }
 
 /** Serves `pieces` as an event-stream body, each piece written once the client has taken the one before. */
-function servePieces(pieces: Array<string | Uint8Array>, taken: (n: number) => Promise<void>, headers: Array<[string, string]> = []): void {
+function servePieces(
+  pieces: Array<string | Uint8Array>,
+  taken: (n: number) => Promise<void>,
+  headers: Array<[string, string]> = [],
+): void {
   raw().handle(async (_req, reply: RawReply) => {
     const body = chunked(reply, 200, [...SSE, ...headers]);
     for (let i = 0; i < pieces.length; i++) {
@@ -39,7 +47,9 @@ function servePieces(pieces: Array<string | Uint8Array>, taken: (n: number) => P
 /** The bytes of `text` cut at `cuts` (each taken modulo the length + 1): a cut may fall inside a UTF-8 sequence. */
 function cut(text: string, cuts: number[]): Uint8Array[] {
   const bytes = Buffer.from(text);
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].filter((p) => p > 0 && p < bytes.length).sort((a, b) => a - b);
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))]
+    .filter((p) => p > 0 && p < bytes.length)
+    .sort((a, b) => a - b);
   return [0, ...points].map((from, i) => bytes.subarray(from, points[i] ?? bytes.length));
 }
 
@@ -103,10 +113,20 @@ describe("an error body under text/event-stream", () => {
     const text = `\n${JSON.stringify({ error: "Input validation error: `top_p` must be < 1", error_type: "validation" })}`;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.nat(), { maxLength: 8 }), async (cuts) => {
-        const run = await chatOfPieces(text, cuts, [["X-Request-Id", "rid-7"], ["X-Inference-Provider", "together"]]);
+        const run = await chatOfPieces(text, cuts, [
+          ["X-Request-Id", "rid-7"],
+          ["X-Inference-Provider", "together"],
+        ]);
         expect(run.error).toBeInstanceOf(ValidationError);
-        expect((run.error as Error).message).toBe("Input validation error: `top_p` must be < 1 (inside the stream from provider together, request id rid-7)");
-        expect(run.error).toMatchObject({ status: 422, requestId: "rid-7", provider: "together", httpResponse: { status: 200, requestId: "rid-7" } });
+        expect((run.error as Error).message).toBe(
+          "Input validation error: `top_p` must be < 1 (inside the stream from provider together, request id rid-7)",
+        );
+        expect(run.error).toMatchObject({
+          status: 422,
+          requestId: "rid-7",
+          provider: "together",
+          httpResponse: { status: 200, requestId: "rid-7" },
+        });
       }),
       { numRuns: 25 },
     );
@@ -115,9 +135,14 @@ describe("an error body under text/event-stream", () => {
 
 describe("an error body under text/event-stream, whatever the task's rules", () => {
   it("streamingRequest (whose rules yield any value): the typed error, not a value", async () => {
-    raw().handle((_req, reply) => whole(reply, 200, "text/event-stream", JSON.stringify({ error: "Tool error: x", error_type: "tool_error" })));
+    raw().handle((_req, reply) =>
+      whole(reply, 200, "text/event-stream", JSON.stringify({ error: "Tool error: x", error_type: "tool_error" })),
+    );
     const values: unknown[] = [];
-    const stream = streamingRequest({ inputs: "x" }, { endpointUrl: raw().url, logger: { warn: () => {} }, maxRetries: 0 });
+    const stream = streamingRequest(
+      { inputs: "x" },
+      { endpointUrl: raw().url, logger: { warn: () => {} }, maxRetries: 0 },
+    );
     const error = await (async () => {
       for await (const v of stream) values.push(v);
     })().catch((e: unknown) => e);
@@ -131,14 +156,21 @@ describe("a bare JSON array under text/event-stream", () => {
   it("textGenerationStream: TGI's [{generated_text}] is the one final event", async () => {
     raw().handle((_req, reply) => whole(reply, 200, "text/event-stream", ` [{"generated_text":"Paris"}]`));
     const events: unknown[] = [];
-    for await (const e of textGenerationStream({ inputs: "x" }, { endpointUrl: raw().url, backend: "tgi", maxRetries: 0 })) events.push(e);
-    expect(events).toEqual([{ index: 1, token: { id: 0, text: "Paris", logprob: 0, special: false }, generated_text: "Paris", details: null }]);
+    for await (const e of textGenerationStream(
+      { inputs: "x" },
+      { endpointUrl: raw().url, backend: "tgi", maxRetries: 0 },
+    ))
+      events.push(e);
+    expect(events).toEqual([
+      { index: 1, token: { id: 0, text: "Paris", logprob: 0, special: false }, generated_text: "Paris", details: null },
+    ]);
   });
 
   it("streamingRequest: the array is the one value", async () => {
     raw().handle((_req, reply) => whole(reply, 200, "text/event-stream", "[1,2]"));
     const values: unknown[] = [];
-    for await (const v of streamingRequest({ inputs: "x" }, { endpointUrl: raw().url, logger: { warn: () => {} } })) values.push(v);
+    for await (const v of streamingRequest({ inputs: "x" }, { endpointUrl: raw().url, logger: { warn: () => {} } }))
+      values.push(v);
     expect(values).toEqual([[1, 2]]);
   });
 
@@ -177,7 +209,11 @@ describe("a bare JSON value that is no answer", () => {
       if (!reply.closed) body.chunk(`"}`);
       body.end();
     });
-    const run = await within(consume(clientOn(raw()).chatCompletionStream({ messages: QUESTION })), 60_000, "the endless answer");
+    const run = await within(
+      consume(clientOn(raw()).chatCompletionStream({ messages: QUESTION })),
+      60_000,
+      "the endless answer",
+    );
     expect(run.error).toBeInstanceOf(MalformedEventError);
     expect((run.error as Error).message).toBe("An event of the stream is larger than 32 MB; reading stopped there");
     expect((run.error as MalformedEventError).data).toMatch(/^\{"pad":"z+$/);

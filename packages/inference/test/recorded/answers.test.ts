@@ -47,7 +47,8 @@ function expectAnswerAsChunks(chunks: unknown[], recorded: Json): void {
   const [first, last] = chunks as [Json, Json];
   for (const chunk of [first, last]) {
     expect(chunk.object).toBe("chat.completion.chunk");
-    for (const key of ["id", "model", "created"]) if (answer[key] != null) expect(chunk[key]).toStrictEqual(answer[key]);
+    for (const key of ["id", "model", "created"])
+      if (answer[key] != null) expect(chunk[key]).toStrictEqual(answer[key]);
     expect(chunk.choices).toHaveLength(answer.choices.length);
   }
   answer.choices.forEach((choice: Json, i: number) => {
@@ -56,7 +57,9 @@ function expectAnswerAsChunks(chunks: unknown[], recorded: Json): void {
     expect(delta.role).toBe(choice.message.role);
     expect(delta.content ?? "").toBe(choice.message.content ?? "");
     if (choice.message.tool_calls) {
-      expect(delta.tool_calls).toStrictEqual(choice.message.tool_calls.map((call: Json, index: number) => ({ index, ...call })));
+      expect(delta.tool_calls).toStrictEqual(
+        choice.message.tool_calls.map((call: Json, index: number) => ({ index, ...call })),
+      );
     }
     expect(first.choices[i].finish_reason ?? null).toBeNull();
     expect(last.choices[i].index).toBe(choice.index ?? i);
@@ -66,23 +69,32 @@ function expectAnswerAsChunks(chunks: unknown[], recorded: Json): void {
   if (answer.usage) expect(last.usage).toStrictEqual(answer.usage);
 }
 
-describe.concurrent("recorded chat answers through chatCompletionStream (a JSON answer to a stream request)", { timeout: 20_000 }, () => {
-  it.each(ANSWERS.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
-    await withServer(async (server) => {
-      server.reply(recordedReply(ex));
-      const plan = planCall(ex, server, true);
-      const got = await within(
-        drain(chatCompletionStream({ ...plan.args, accessToken: TOKEN }, { ...plan.route.options, logger: quietLogger() })),
-        10_000,
-        title(ex),
-      );
-      if (got.error) throw got.error;
-      expectAnswerAsChunks(got.chunks, JSON.parse(ex.body) as Json);
-      expect(server.requests).toHaveLength(1);
-      expectRequest(server.requests[0], plan.route.path, plan.body);
+describe.concurrent(
+  "recorded chat answers through chatCompletionStream (a JSON answer to a stream request)",
+  { timeout: 20_000 },
+  () => {
+    it.each(ANSWERS.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
+      await withServer(async (server) => {
+        server.reply(recordedReply(ex));
+        const plan = planCall(ex, server, true);
+        const got = await within(
+          drain(
+            chatCompletionStream(
+              { ...plan.args, accessToken: TOKEN },
+              { ...plan.route.options, logger: quietLogger() },
+            ),
+          ),
+          10_000,
+          title(ex),
+        );
+        if (got.error) throw got.error;
+        expectAnswerAsChunks(got.chunks, JSON.parse(ex.body) as Json);
+        expect(server.requests).toHaveLength(1);
+        expectRequest(server.requests[0], plan.route.path, plan.body);
+      });
     });
-  });
-});
+  },
+);
 
 /** The answers with multi-byte text, cut inside each of their characters (the recorded streams have none). */
 const MULTI_BYTE_ANSWERS: Exchange[] = ANSWERS.filter((ex) => awkwardCuts(utf8(ex.body)).length > 0);
@@ -124,31 +136,35 @@ describe("recorded chat answers with multi-byte text, cut inside every character
  * set, the stream must still end (the answer's two chunks, or an idle TimeoutError), as a stream of
  * events does ("never hangs"; `idleTimeout` is the longest silence between bytes of a stream).
  */
-describe.concurrent("recorded chat answers to a stream request, the server never closing the response", { timeout: 20_000 }, () => {
-  const firstOfEachKind = [
-    ANSWERS.find((ex) => ex.url.includes("/models/")),
-    ANSWERS.find((ex) => !ex.url.includes("huggingface.co")),
-  ].filter((ex): ex is Exchange => ex !== undefined);
+describe.concurrent(
+  "recorded chat answers to a stream request, the server never closing the response",
+  { timeout: 20_000 },
+  () => {
+    const firstOfEachKind = [
+      ANSWERS.find((ex) => ex.url.includes("/models/")),
+      ANSWERS.find((ex) => !ex.url.includes("huggingface.co")),
+    ].filter((ex): ex is Exchange => ex !== undefined);
 
-  it("has a TGI answer and a provider's answer to serve", () => {
-    expect(firstOfEachKind).toHaveLength(2);
-  });
-
-  it.each(firstOfEachKind.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
-    await withServer(async (server) => {
-      server.reply({ ...recordedReply(ex), keepOpen: true });
-      const plan = planCall(ex, server, true);
-      const stream = chatCompletionStream(
-        { ...plan.args, accessToken: TOKEN },
-        { ...plan.route.options, idleTimeout: 500, logger: quietLogger() },
-      );
-      // 15 s: a hang (the default idleTimeout is 60 s); the 500 ms limit is how it ends, however slow the machine
-      const got = await within(drain(stream), 15_000, `${title(ex)}, body never ended, idleTimeout 500 ms`);
-      if (got.error) {
-        expect(got.error).toBeInstanceOf(TimeoutError);
-        expect((got.error as TimeoutError).kind).toBe("idle");
-      } else expectAnswerAsChunks(got.chunks, JSON.parse(ex.body) as Json);
-      await within(server.requests[0]?.closed ?? Promise.reject(new Error("no request")), 15_000, "socket close");
+    it("has a TGI answer and a provider's answer to serve", () => {
+      expect(firstOfEachKind).toHaveLength(2);
     });
-  });
-});
+
+    it.each(firstOfEachKind.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
+      await withServer(async (server) => {
+        server.reply({ ...recordedReply(ex), keepOpen: true });
+        const plan = planCall(ex, server, true);
+        const stream = chatCompletionStream(
+          { ...plan.args, accessToken: TOKEN },
+          { ...plan.route.options, idleTimeout: 500, logger: quietLogger() },
+        );
+        // 15 s: a hang (the default idleTimeout is 60 s); the 500 ms limit is how it ends, however slow the machine
+        const got = await within(drain(stream), 15_000, `${title(ex)}, body never ended, idleTimeout 500 ms`);
+        if (got.error) {
+          expect(got.error).toBeInstanceOf(TimeoutError);
+          expect((got.error as TimeoutError).kind).toBe("idle");
+        } else expectAnswerAsChunks(got.chunks, JSON.parse(ex.body) as Json);
+        await within(server.requests[0]?.closed ?? Promise.reject(new Error("no request")), 15_000, "socket close");
+      });
+    });
+  },
+);

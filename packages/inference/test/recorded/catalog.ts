@@ -56,7 +56,8 @@ export const NOT_COVERED = {
 } as const;
 
 /** A model's root, `{base}/models/{org/name}`: where TGI's `generate` and the transformers pipeline answer. */
-export const isModelRoot = (pathname: string): boolean => /\/models\/[^/]+(\/[^/]+)?$/.test(pathname) && !pathname.includes("/v1/");
+export const isModelRoot = (pathname: string): boolean =>
+  /\/models\/[^/]+(\/[^/]+)?$/.test(pathname) && !pathname.includes("/v1/");
 
 function classify(ex: Exchange): Entry {
   const url = new URL(ex.url);
@@ -71,7 +72,8 @@ function classify(ex: Exchange): Entry {
     const data = sseEvents(ex.body).map((e) => e.data);
     if (data.some((d) => d.includes('"choices"'))) return { ex, kind: "chat-stream" };
     if (data.some((d) => d.includes('"error"'))) return { ex, kind: "stream-error" };
-    if (isModelRoot(url.pathname) && data.length > 0 && data.every((d) => d.includes('"token"'))) return { ex, kind: "generate-stream" };
+    if (isModelRoot(url.pathname) && data.length > 0 && data.every((d) => d.includes('"token"')))
+      return { ex, kind: "generate-stream" };
     return { ex, kind: "not-covered", reason: "an event stream of neither chat chunks nor generate tokens" };
   }
   if (isOk(ex.status)) {

@@ -26,10 +26,18 @@ async function failingCall(
 ): Promise<{ error: unknown; path: string; body: unknown; pipelinePath: string }> {
   const stream = wantsStream(ex);
   const plan = planCall(ex, server, stream);
-  const options = { ...plan.route.options, logger: quietLogger(), ...(ex.status >= 500 ? { maxRetries: 0, backend: "tgi" as const } : {}) };
+  const options = {
+    ...plan.route.options,
+    logger: quietLogger(),
+    ...(ex.status >= 500 ? { maxRetries: 0, backend: "tgi" as const } : {}),
+  };
   let error: unknown;
   if (stream) {
-    const got = await within(drain(chatCompletionStream({ ...plan.args, accessToken: TOKEN }, options)), 10_000, title(ex));
+    const got = await within(
+      drain(chatCompletionStream({ ...plan.args, accessToken: TOKEN }, options)),
+      10_000,
+      title(ex),
+    );
     expect(got.chunks).toStrictEqual([]);
     error = got.error;
   } else {
@@ -55,7 +63,13 @@ async function failingCall(
 function isNotTgiAnswer(ex: Exchange): boolean {
   const body = parseLoose(ex.body) as { error?: unknown; error_type?: unknown; warnings?: unknown } | string;
   const message = serverMessage(body) ?? "";
-  if (ex.status === 500) return typeof body === "object" && body.error_type === undefined && /unknown error/i.test(message) && Array.isArray(body.warnings);
+  if (ex.status === 500)
+    return (
+      typeof body === "object" &&
+      body.error_type === undefined &&
+      /unknown error/i.test(message) &&
+      Array.isArray(body.warnings)
+    );
   if (ex.status === 400) return /wrong format|not supported/i.test(message);
   if (ex.status === 404) return !/does not exist/i.test(message);
   return false;
@@ -104,29 +118,36 @@ describe.concurrent("recorded error answers to chat requests", { timeout: 20_000
  */
 const REFUSED = CHAT_ERRORS.filter((ex) => !Array.isArray(requestJson(ex)?.messages));
 
-describe.concurrent("recorded requests the server rejected for their `messages`: refused before sending", { timeout: 20_000 }, () => {
-  it("there are some", () => {
-    expect(REFUSED.length).toBeGreaterThan(0);
-  });
-
-  it.each(REFUSED.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
-    await withServer(async (server) => {
-      server.reply(recordedReply(ex));
-      const plan = planCall(ex, server, wantsStream(ex));
-      expect(plan.rewritten).toBe(true);
-      const recorded = requestJson(ex) ?? {};
-      const args = { ...argsFrom(recorded, true), accessToken: TOKEN };
-      const options = { ...plan.route.options, logger: quietLogger() };
-      const error = wantsStream(ex)
-        ? (await drain(chatCompletionStream(args, options))).error
-        : await chatCompletion(args, options).then(() => undefined, (e: unknown) => e);
-      expect(error).toBeInstanceOf(InputError);
-      expect((error as InputError).field).toBe("messages");
-      expectNoToken(error);
-      expect(server.requests).toHaveLength(0);
+describe.concurrent(
+  "recorded requests the server rejected for their `messages`: refused before sending",
+  { timeout: 20_000 },
+  () => {
+    it("there are some", () => {
+      expect(REFUSED.length).toBeGreaterThan(0);
     });
-  });
-});
+
+    it.each(REFUSED.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
+      await withServer(async (server) => {
+        server.reply(recordedReply(ex));
+        const plan = planCall(ex, server, wantsStream(ex));
+        expect(plan.rewritten).toBe(true);
+        const recorded = requestJson(ex) ?? {};
+        const args = { ...argsFrom(recorded, true), accessToken: TOKEN };
+        const options = { ...plan.route.options, logger: quietLogger() };
+        const error = wantsStream(ex)
+          ? (await drain(chatCompletionStream(args, options))).error
+          : await chatCompletion(args, options).then(
+              () => undefined,
+              (e: unknown) => e,
+            );
+        expect(error).toBeInstanceOf(InputError);
+        expect((error as InputError).field).toBe("messages");
+        expectNoToken(error);
+        expect(server.requests).toHaveLength(0);
+      });
+    });
+  },
+);
 
 /**
  * Error answers recorded on other routes (TGI's generate 422 with `error_type: validation`, an

@@ -25,13 +25,17 @@ describe("every single cut of a short recorded stream", () => {
     { name: `${title(error)}, CRLF`, ex: error, text: error.body.replace(/\n/g, "\r\n") },
   ];
 
-  it.each(cases.map((c) => [c.name, c] as const))("%s", async (_, c) => {
-    const expected = expectedStream(c.text);
-    const bytes = utf8(c.text);
-    expect(bytes.length).toBeLessThan(1200);
-    await withServer(async (server) => {
-      for (let at = 1; at < bytes.length; at++) await replayCut(server, c.ex, cut(bytes, [at]), expected);
-      expect(server.requests).toHaveLength(bytes.length - 1);
-    });
-  }, 60_000);
+  it.each(cases.map((c) => [c.name, c] as const))(
+    "%s",
+    async (_, c) => {
+      const expected = expectedStream(c.text);
+      const bytes = utf8(c.text);
+      expect(bytes.length).toBeLessThan(1200);
+      await withServer(async (server) => {
+        for (let at = 1; at < bytes.length; at++) await replayCut(server, c.ex, cut(bytes, [at]), expected);
+        expect(server.requests).toHaveLength(bytes.length - 1);
+      });
+    },
+    60_000,
+  );
 });

@@ -28,7 +28,9 @@ function answerFor(req: SeenRequest): Exchange {
   const match =
     samePath.length === 1
       ? samePath[0]
-      : samePath.find((ex) => ("stop" in ((requestJson(ex)?.parameters ?? {}) as Json)) === "stop" in (sent.parameters ?? {}));
+      : samePath.find(
+          (ex) => "stop" in ((requestJson(ex)?.parameters ?? {}) as Json) === "stop" in (sent.parameters ?? {}),
+        );
   if (!match) throw new Error(`no recorded answer for ${req.path} ${req.body}`);
   return match;
 }
@@ -53,7 +55,9 @@ describe("a recorded chat call that falls back to the transformers pipeline", { 
     }
     const got = await within(drain(client.chatCompletionStream(args)), 10_000, "fallback stream");
     if (got.error) throw got.error;
-    const chunks = got.chunks as Array<{ choices: Array<{ delta: { content?: string }; finish_reason?: string | null }> }>;
+    const chunks = got.chunks as Array<{
+      choices: Array<{ delta: { content?: string }; finish_reason?: string | null }>;
+    }>;
     // A pipeline answer is yielded as a stream: role and content, then the finish (docs/backends.md).
     expect(chunks).toHaveLength(2);
     expect(typeof chunks[1]?.choices[0]?.finish_reason).toBe("string");
@@ -73,7 +77,10 @@ describe("a recorded chat call that falls back to the transformers pipeline", { 
     // Two servers alive at once: two ports, so two (endpoint, model) keys in the SDK's shared memory.
     await withServer((a) =>
       withServer(async (b) => {
-        for (const [server, stream] of [[a, false], [b, true]] as const) {
+        for (const [server, stream] of [
+          [a, false],
+          [b, true],
+        ] as const) {
           server.reply((req) => recordedReply(answerFor(req)));
           const logger = quietLogger();
           expect(await walk(server, stream, logger)).toBe(text);

@@ -50,7 +50,8 @@ describe("the recorded fixtures", { timeout: 20_000 }, () => {
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(ALL_EXCHANGES.length);
     // Not replayed: only for the reasons given in the catalogue (each checked in not-covered.test.ts).
     const reasons = new Map<string, number>();
-    for (const e of CATALOG.filter((c) => c.kind === "not-covered")) reasons.set(e.reason ?? "", (reasons.get(e.reason ?? "") ?? 0) + 1);
+    for (const e of CATALOG.filter((c) => c.kind === "not-covered"))
+      reasons.set(e.reason ?? "", (reasons.get(e.reason ?? "") ?? 0) + 1);
     expect(Object.fromEntries(reasons)).toStrictEqual({
       [NOT_COVERED.hubApi]: 42,
       [NOT_COVERED.completions]: 3,
@@ -68,12 +69,17 @@ describe("the recorded fixtures", { timeout: 20_000 }, () => {
     expect(streams.some((ex) => !framing(ex).noSpace && !framing(ex).done)).toBe(true); // TGI 2.1, a router provider
     expect(streams.some((ex) => framing(ex).done)).toBe(true); // TGI >= 2.2, OpenAI-style providers
     // The recorded TGI finish reasons that the SDK must rename.
-    const reasons = streams.flatMap((ex) => sseEvents(ex.body).map((e) => /"finish_reason":\s*"(\w+)"/.exec(e.data)?.[1]));
+    const reasons = streams.flatMap((ex) =>
+      sseEvents(ex.body).map((e) => /"finish_reason":\s*"(\w+)"/.exec(e.data)?.[1]),
+    );
     expect(reasons).toContain("eos_token");
     for (const ex of streams) {
       const expected = expectedStream(ex.body);
       expect(expected.chunks.length, title(ex)).toBeGreaterThan(0);
-      expect(expected.chunks.some((c) => JSON.stringify(c).includes("eos_token")), title(ex)).toBe(false);
+      expect(
+        expected.chunks.some((c) => JSON.stringify(c).includes("eos_token")),
+        title(ex),
+      ).toBe(false);
     }
   });
 });

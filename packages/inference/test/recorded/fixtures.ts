@@ -88,7 +88,10 @@ export function readCassette(name: string): Exchange[] {
       requestBody: requestBody === null ? null : text(requestBody, where),
       status: Number(text(field(status, "code", where), where)),
       statusText: text(field(status, "message", where), where),
-      headers: Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.map((x) => text(x, where)) : [text(v, where)]]),
+      headers: Object.entries(headers).map(([k, v]) => [
+        k,
+        Array.isArray(v) ? v.map((x) => text(x, where)) : [text(v, where)],
+      ]),
       body: body === null ? "" : text(body, where),
     };
   });
@@ -114,7 +117,9 @@ export function requestJson(ex: Exchange): Record<string, unknown> | undefined {
   if (ex.requestBody === null) return undefined;
   try {
     const parsed = JSON.parse(ex.requestBody) as unknown;
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -50,7 +50,11 @@ describe.concurrent("recorded generate answers through textGeneration", { timeou
           logger: quietLogger(),
           onResponse: (info) => void ids.push(info.requestId),
         });
-        const answer = await within(client.textGeneration(generateArgs(request, route, true)), 10_000, `${title(ex)} (${kind})`);
+        const answer = await within(
+          client.textGeneration(generateArgs(request, route, true)),
+          10_000,
+          `${title(ex)} (${kind})`,
+        );
 
         expect(answer, kind).toStrictEqual(expectedGenerateOutput(ex, request));
         expect(ids).toStrictEqual([recordedRequestId(ex)]);
@@ -71,24 +75,32 @@ const WITH_NULLS = ANSWERS.filter((ex) => {
   return recorded && Object.values((request.parameters ?? {}) as Json).some((v) => v === null);
 });
 
-describe.concurrent("recorded generate requests with null parameters (huggingface_hub), sent as recorded", { timeout: 20_000 }, () => {
-  it("there are some", () => {
-    expect(WITH_NULLS.length).toBeGreaterThan(0);
-  });
-
-  it.each(WITH_NULLS.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
-    const { request } = recordedGenerateRequest(ex);
-    await withServer(async (server) => {
-      server.reply(recordedReply(ex));
-      const route = generateRoute(ex, server.origin, "baseUrl");
-      const args = generateArgs(request, route, false);
-      const answer = await within(textGeneration({ ...args, accessToken: TOKEN }, { ...route.options, logger: quietLogger() }), 10_000, title(ex));
-      expect(answer).toStrictEqual(expectedGenerateOutput(ex, request));
-      expect(server.requests).toHaveLength(1);
-      expectGenerateRequest(server.requests[0], route.path, expectedGenerateBody(request, false, false), true);
+describe.concurrent(
+  "recorded generate requests with null parameters (huggingface_hub), sent as recorded",
+  { timeout: 20_000 },
+  () => {
+    it("there are some", () => {
+      expect(WITH_NULLS.length).toBeGreaterThan(0);
     });
-  });
-});
+
+    it.each(WITH_NULLS.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
+      const { request } = recordedGenerateRequest(ex);
+      await withServer(async (server) => {
+        server.reply(recordedReply(ex));
+        const route = generateRoute(ex, server.origin, "baseUrl");
+        const args = generateArgs(request, route, false);
+        const answer = await within(
+          textGeneration({ ...args, accessToken: TOKEN }, { ...route.options, logger: quietLogger() }),
+          10_000,
+          title(ex),
+        );
+        expect(answer).toStrictEqual(expectedGenerateOutput(ex, request));
+        expect(server.requests).toHaveLength(1);
+        expectGenerateRequest(server.requests[0], route.path, expectedGenerateBody(request, false, false), true);
+      });
+    });
+  },
+);
 
 /** The one event a whole answer gives as a stream: final (`generated_text` set), with the answer's details. */
 function expectAnswerAsEvent(events: unknown[], output: Json): void {
@@ -99,23 +111,30 @@ function expectAnswerAsEvent(events: unknown[], output: Json): void {
   expect((event.token as Json | undefined)?.text).toBe(output.generated_text);
 }
 
-describe.concurrent("recorded generate answers through textGenerationStream (a JSON answer to a stream request)", { timeout: 20_000 }, () => {
-  it.each(cases)("%s", async (_, ex) => {
-    const { request } = recordedGenerateRequest(ex);
-    await withServer(async (server) => {
-      server.reply(recordedReply(ex));
-      const route = generateRoute(ex, server.origin, "baseUrl");
-      const logger = quietLogger();
-      const stream = textGenerationStream({ ...generateArgs(request, route, true), accessToken: TOKEN }, { ...route.options, logger });
-      const got = await within(drain(stream), 10_000, title(ex));
-      if (got.error) throw got.error;
-      expectAnswerAsEvent(got.chunks, recordedOutput(ex));
-      expect(server.requests).toHaveLength(1);
-      expectGenerateRequest(server.requests[0], route.path, expectedGenerateBody(request, true, true));
-      expect(logger.messages).toStrictEqual([]);
+describe.concurrent(
+  "recorded generate answers through textGenerationStream (a JSON answer to a stream request)",
+  { timeout: 20_000 },
+  () => {
+    it.each(cases)("%s", async (_, ex) => {
+      const { request } = recordedGenerateRequest(ex);
+      await withServer(async (server) => {
+        server.reply(recordedReply(ex));
+        const route = generateRoute(ex, server.origin, "baseUrl");
+        const logger = quietLogger();
+        const stream = textGenerationStream(
+          { ...generateArgs(request, route, true), accessToken: TOKEN },
+          { ...route.options, logger },
+        );
+        const got = await within(drain(stream), 10_000, title(ex));
+        if (got.error) throw got.error;
+        expectAnswerAsEvent(got.chunks, recordedOutput(ex));
+        expect(server.requests).toHaveLength(1);
+        expectGenerateRequest(server.requests[0], route.path, expectedGenerateBody(request, true, true));
+        expect(logger.messages).toStrictEqual([]);
+      });
     });
-  });
-});
+  },
+);
 
 describe.concurrent("recorded generate answers, the server never ending the response", { timeout: 20_000 }, () => {
   /**
@@ -129,9 +148,17 @@ describe.concurrent("recorded generate answers, the server never ending the resp
       const route = generateRoute(ex, server.origin, "baseUrl");
       const args = { ...generateArgs(request, route, true), accessToken: TOKEN };
       const options = { ...route.options, logger: quietLogger() };
-      const answer = await within(textGeneration(args, options), HANG_BOUND_MS, `${title(ex)}, Content-Length, kept open`);
+      const answer = await within(
+        textGeneration(args, options),
+        HANG_BOUND_MS,
+        `${title(ex)}, Content-Length, kept open`,
+      );
       expect(answer).toStrictEqual(expectedGenerateOutput(ex, request));
-      const got = await within(drain(textGenerationStream(args, options)), HANG_BOUND_MS, `${title(ex)} as a stream, kept open`);
+      const got = await within(
+        drain(textGenerationStream(args, options)),
+        HANG_BOUND_MS,
+        `${title(ex)} as a stream, kept open`,
+      );
       if (got.error) throw got.error;
       expectAnswerAsEvent(got.chunks, recordedOutput(ex));
       expect(server.requests).toHaveLength(2);
@@ -165,7 +192,11 @@ describe.concurrent("recorded generate answers, the server never ending the resp
         expect(result.error).toBeInstanceOf(TimeoutError);
         expect((result.error as TimeoutError).kind).toBe("idle");
       } else expect(result.answer).toStrictEqual(recordedOutput(ex));
-      await within(server.requests[0]?.closed ?? Promise.reject(new Error("no request")), HANG_BOUND_MS, "socket close");
+      await within(
+        server.requests[0]?.closed ?? Promise.reject(new Error("no request")),
+        HANG_BOUND_MS,
+        "socket close",
+      );
       expectGenerateRequest(server.requests[0], route.path, expectedGenerateBody(request, false, true));
     });
   });
@@ -215,7 +246,11 @@ describe("documented generate parameter mappings, on a recorded request", { time
     ["top_p: 0 -> do_sample: false, no top_p", { top_p: 0 }, { do_sample: false }],
     ["top_p: 1 -> not sent", { top_p: 1 }, {}],
     ["temperature: 0, top_p: 1 -> do_sample: false only", { temperature: 0, top_p: 1 }, { do_sample: false }],
-    ["temperature: 0.7, top_p: 0.9 -> sent as given", { temperature: 0.7, top_p: 0.9 }, { temperature: 0.7, top_p: 0.9 }],
+    [
+      "temperature: 0.7, top_p: 0.9 -> sent as given",
+      { temperature: 0.7, top_p: 0.9 },
+      { temperature: 0.7, top_p: 0.9 },
+    ],
   ];
 
   it("has a recorded request with parameters", () => {
@@ -227,7 +262,9 @@ describe("documented generate parameter mappings, on a recorded request", { time
     const { request } = recordedGenerateRequest(recorded);
     const changed = { ...request, parameters: { ...(request.parameters as Json), ...extra } };
     // The recorded parameters (nulls left out) with the documented result of the added ones.
-    const recordedParameters = Object.fromEntries(Object.entries(request.parameters as Json).filter(([, v]) => v !== null));
+    const recordedParameters = Object.fromEntries(
+      Object.entries(request.parameters as Json).filter(([, v]) => v !== null),
+    );
     const onWire = { ...recordedParameters, ...wire };
     await withServer(async (server) => {
       server.reply(recordedReply(recorded));
@@ -241,10 +278,14 @@ describe("documented generate parameter mappings, on a recorded request", { time
           if (got.error) throw got.error;
           expectAnswerAsEvent(got.chunks, recordedOutput(recorded));
         } else {
-          expect(await within(textGeneration(args, options), 10_000, title(recorded))).toStrictEqual(recordedOutput(recorded));
+          expect(await within(textGeneration(args, options), 10_000, title(recorded))).toStrictEqual(
+            recordedOutput(recorded),
+          );
         }
         expectGenerateRequest(server.requests[before], route.path, expectedGenerateBody(changed, stream, true));
-        expect((JSON.parse(server.requests[before]?.body ?? "{}") as { parameters?: unknown }).parameters).toStrictEqual(onWire);
+        expect(
+          (JSON.parse(server.requests[before]?.body ?? "{}") as { parameters?: unknown }).parameters,
+        ).toStrictEqual(onWire);
       }
     });
   });

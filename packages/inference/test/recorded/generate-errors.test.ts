@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { type HttpError, InferenceClient } from "../../dist/index.js";
 import { entries, isModelRoot, title } from "./catalog";
 import type { Exchange } from "./fixtures";
-import { expectedGenerateBody, expectGenerateRequest, generateArgs, generateRoute, recordedGenerateRequest, ROUTE_KINDS } from "./generate";
+import {
+  expectedGenerateBody,
+  expectGenerateRequest,
+  generateArgs,
+  generateRoute,
+  recordedGenerateRequest,
+  ROUTE_KINDS,
+} from "./generate";
 import { quietLogger, TOKEN } from "./plan";
 import { parseLoose } from "./reference";
 import { drain, expectHttpError, recordedRequestId, within } from "./run";
@@ -61,7 +68,8 @@ describe("the recorded generate errors", () => {
       expect(ex.body, title(ex)).toMatch(/The following `model_kwargs` are not used by the model/);
     }
     expect(ON_GENERATE_ROUTE.length).toBeGreaterThan(0);
-    for (const ex of ON_GENERATE_ROUTE) expect((parseLoose(ex.body) as { error_type?: unknown }).error_type, title(ex)).toBe("validation");
+    for (const ex of ON_GENERATE_ROUTE)
+      expect((parseLoose(ex.body) as { error_type?: unknown }).error_type, title(ex)).toBe("validation");
   });
 });
 
@@ -71,8 +79,12 @@ describe.concurrent("recorded generate errors through textGeneration", { timeout
   });
 });
 
-describe.concurrent("recorded generate errors through textGenerationStream (an HTTP error to a stream request)", { timeout: 20_000 }, () => {
-  it.each([...GENERATE_ERRORS, ...ON_GENERATE_ROUTE].map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
-    await expectGenerateError(ex, true);
-  });
-});
+describe.concurrent(
+  "recorded generate errors through textGenerationStream (an HTTP error to a stream request)",
+  { timeout: 20_000 },
+  () => {
+    it.each([...GENERATE_ERRORS, ...ON_GENERATE_ROUTE].map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
+      await expectGenerateError(ex, true);
+    });
+  },
+);

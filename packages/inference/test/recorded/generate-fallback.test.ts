@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { InferenceClient, textGenerationStream } from "../../dist/index.js";
 import { entries } from "./catalog";
 import { ALL_EXCHANGES, type Exchange } from "./fixtures";
-import { expectedGenerateBody, expectGenerateRequest, generateArgs, generateRoute, recordedGenerateRequest, recordedOutput } from "./generate";
+import {
+  expectedGenerateBody,
+  expectGenerateRequest,
+  generateArgs,
+  generateRoute,
+  recordedGenerateRequest,
+  recordedOutput,
+} from "./generate";
 import { quietLogger, TOKEN } from "./plan";
 import { parseLoose } from "./reference";
 import { drain, expectHttpError, recordedRequestId, within } from "./run";
@@ -29,7 +36,9 @@ const STREAM_NOT_SUPPORTED: Reply = {
 
 /** The pipeline: a stream request is refused; any other gets `answer`. */
 function pipeline(server: ReplayServer, answer: Exchange): void {
-  server.reply((req: SeenRequest) => ((JSON.parse(req.body) as { stream?: unknown }).stream === true ? STREAM_NOT_SUPPORTED : recordedReply(answer)));
+  server.reply((req: SeenRequest) =>
+    (JSON.parse(req.body) as { stream?: unknown }).stream === true ? STREAM_NOT_SUPPORTED : recordedReply(answer),
+  );
 }
 
 describe("textGenerationStream on a recorded transformers-pipeline model", { timeout: 20_000 }, () => {
@@ -76,9 +85,17 @@ describe("textGenerationStream on a recorded transformers-pipeline model", { tim
       const route = generateRoute(refused, server.origin, "baseUrl");
       const args = { ...generateArgs(request, route, true), accessToken: TOKEN };
       for (const call of [1, 2]) {
-        const got = await within(drain(textGenerationStream(args, { ...route.options, logger: quietLogger() })), 10_000, `call ${call}`);
+        const got = await within(
+          drain(textGenerationStream(args, { ...route.options, logger: quietLogger() })),
+          10_000,
+          `call ${call}`,
+        );
         expect(got.chunks).toStrictEqual([]);
-        expectHttpError(got.error, { status: 400, body: parseLoose(refused.body), requestId: recordedRequestId(refused) });
+        expectHttpError(got.error, {
+          status: 400,
+          body: parseLoose(refused.body),
+          requestId: recordedRequestId(refused),
+        });
       }
       // Each call: the stream request, then the same without `stream`; a failed fallback is not remembered.
       expect(server.requests).toHaveLength(4);

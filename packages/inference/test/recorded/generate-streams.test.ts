@@ -57,7 +57,11 @@ describe.concurrent("recorded generate streams through textGenerationStream, as 
         const before = server.requests.length;
         const logger = quietLogger();
         const client = new InferenceClient(TOKEN, { ...route.options, logger });
-        const got = await within(drain(client.textGenerationStream(generateArgs(request, route, true))), 10_000, `${title(ex)} (${kind})`);
+        const got = await within(
+          drain(client.textGenerationStream(generateArgs(request, route, true))),
+          10_000,
+          `${title(ex)} (${kind})`,
+        );
 
         expect(got.chunks, kind).toStrictEqual(expected.events);
         expectOutcome(got, expected.outcome, recordedRequestId(ex));
@@ -78,13 +82,20 @@ describe.concurrent("recorded generate streams, the server never ending the resp
       server.reply({ ...recordedReply(ex), keepOpen: true });
       const route = generateRoute(ex, server.origin, "baseUrl");
       // The default limits: completion must come from the final event (or the error), not from a timer.
-      const stream = textGenerationStream({ ...generateArgs(request, route, true), accessToken: TOKEN }, { ...route.options, logger: quietLogger() });
+      const stream = textGenerationStream(
+        { ...generateArgs(request, route, true), accessToken: TOKEN },
+        { ...route.options, logger: quietLogger() },
+      );
       const got = await within(drain(stream), HANG_BOUND_MS, `${title(ex)} with the response never ended`);
 
       expect(got.chunks).toStrictEqual(expected.events);
       expectOutcome(got, expected.outcome, recordedRequestId(ex));
       // The client lets go of the connection: the body is cancelled, the socket closed.
-      await within(server.requests[0]?.closed ?? Promise.reject(new Error("no request")), HANG_BOUND_MS, "socket close");
+      await within(
+        server.requests[0]?.closed ?? Promise.reject(new Error("no request")),
+        HANG_BOUND_MS,
+        "socket close",
+      );
       expectGenerateRequest(server.requests[0], route.path, expectedGenerateBody(request, true, true));
     });
   });
@@ -98,7 +109,10 @@ describe.concurrent("recorded generate streams, the server never ending the resp
     await withServer(async (server) => {
       server.reply({ ...recordedReply(ex, body), keepOpen: true });
       const route = generateRoute(ex, server.origin, "baseUrl");
-      const stream = textGenerationStream({ ...generateArgs(request, route, true), accessToken: TOKEN }, { ...route.options, logger: quietLogger() });
+      const stream = textGenerationStream(
+        { ...generateArgs(request, route, true), accessToken: TOKEN },
+        { ...route.options, logger: quietLogger() },
+      );
       const got = await within(drain(stream), HANG_BOUND_MS, title(ex));
       if (got.error) throw got.error;
       expect(got.chunks).toStrictEqual(expected.events);
@@ -131,7 +145,12 @@ function variants(recorded: string): Variant[] {
 }
 
 /** Serves `pieces` one client read at a time, runs textGenerationStream over them, and checks it all. */
-async function replayGenerateCut(server: ReplayServer, ex: Exchange, pieces: Uint8Array[], expected: ExpectedEvents): Promise<void> {
+async function replayGenerateCut(
+  server: ReplayServer,
+  ex: Exchange,
+  pieces: Uint8Array[],
+  expected: ExpectedEvents,
+): Promise<void> {
   const pacer = new Pacer();
   server.reply({ ...recordedReply(ex), pieces, pacer });
   const { request } = recordedGenerateRequest(ex);
@@ -171,7 +190,8 @@ describe.concurrent("recorded generate streams, cut and re-framed", { timeout: 6
         const awkward = awkwardCuts(bytes);
         const plans = [[...sample(awkward, 150), ...randomCuts(bytes.length, maxPiece, random)]];
         // One byte at a time for the short ones, in the framing with the most to split.
-        if (bytes.length <= 400 && variant.name === "multi-byte text, CRLF") plans.push(Array.from({ length: bytes.length }, (_, i) => i));
+        if (bytes.length <= 400 && variant.name === "multi-byte text, CRLF")
+          plans.push(Array.from({ length: bytes.length }, (_, i) => i));
         for (const cuts of plans) await replayGenerateCut(server, ex, cut(bytes, cuts), expected);
       }
     });

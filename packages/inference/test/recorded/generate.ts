@@ -62,7 +62,10 @@ export function recordedGenerateRequest(ex: Exchange): { request: Json; recorded
   }
   if (typeof json.inputs !== "string") throw new Error(`${title(ex)}: \`inputs\` is not a string`);
   const options = json.options;
-  if (options !== undefined && !(typeof options === "object" && options !== null && Object.keys(options).length === 0)) {
+  if (
+    options !== undefined &&
+    !(typeof options === "object" && options !== null && Object.keys(options).length === 0)
+  ) {
     throw new Error(`${title(ex)}: recorded client options ${JSON.stringify(options)}`);
   }
   return { request: json, recorded: true };
@@ -118,7 +121,8 @@ export function expectedGenerateBody(request: Json, stream: boolean, dropNulls: 
 /** `body` with the `null` parameters left out: what TGI and the pipeline make of them (not set). */
 function withoutNullParameters(body: Json): Json {
   const out = withoutNulls(body);
-  if (typeof out.parameters === "object" && out.parameters !== null) out.parameters = withoutNulls(out.parameters as Json);
+  if (typeof out.parameters === "object" && out.parameters !== null)
+    out.parameters = withoutNulls(out.parameters as Json);
   return out;
 }
 
@@ -126,7 +130,12 @@ function withoutNullParameters(body: Json): Json {
  * Checks one generate request the server saw: POST to the recorded path, JSON, the bearer token, the
  * body. `nullsAsAbsent`: a `null` (top level or parameter) counts as not sent.
  */
-export function expectGenerateRequest(seen: SeenRequest | undefined, path: string, body: Json, nullsAsAbsent = false): void {
+export function expectGenerateRequest(
+  seen: SeenRequest | undefined,
+  path: string,
+  body: Json,
+  nullsAsAbsent = false,
+): void {
   expect(seen, "the SDK sent no request").toBeDefined();
   const req = seen as SeenRequest;
   expect(req.method).toBe("POST");
@@ -155,7 +164,9 @@ export function expectedGenerateOutput(ex: Exchange, request: Json): Json {
   const output = recordedOutput(ex);
   const parameters = (request.parameters ?? {}) as Json;
   const grammar = parameters.grammar as Json | null | undefined;
-  return grammar?.type === "json" ? { ...output, parsed: JSON.parse(String(output.generated_text)) as unknown } : output;
+  return grammar?.type === "json"
+    ? { ...output, parsed: JSON.parse(String(output.generated_text)) as unknown }
+    : output;
 }
 
 export interface ExpectedEvents {

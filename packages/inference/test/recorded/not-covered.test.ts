@@ -10,7 +10,8 @@ import { TOKEN } from "./plan";
  * request: each reason the catalogue gives is checked here against the SDK itself.
  */
 
-const notCovered = (reason: string): Exchange[] => CATALOG.filter((e) => e.kind === "not-covered" && e.reason === reason).map((e) => e.ex);
+const notCovered = (reason: string): Exchange[] =>
+  CATALOG.filter((e) => e.kind === "not-covered" && e.reason === reason).map((e) => e.ex);
 
 /** A fetch that records what it is asked for and answers `answer` (or fails the test when none is given). */
 function spyFetch(answer?: { body: string; contentType: string }): { fetch: sdk.FetchLike; urls: string[] } {
@@ -45,24 +46,48 @@ describe("OpenAI text completions (/v1/completions)", { timeout: 20_000 }, () =>
       const model = req.model as string;
       const sent: Array<{ url: string; body: Record<string, unknown> | undefined; auth: string | null }> = [];
       const fetch: sdk.FetchLike = async (url, init) => {
-        sent.push({ url, body: init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined, auth: new Headers(init?.headers).get("authorization") });
+        sent.push({
+          url,
+          body: init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined,
+          auth: new Headers(init?.headers).get("authorization"),
+        });
         if (url.includes("/api/models/")) {
-          return new Response(JSON.stringify({ id: model, inferenceProviderMapping: { [provider]: { providerId: model, task: "text-generation", status: "live" } } }), { headers: { "content-type": "application/json" } });
+          return new Response(
+            JSON.stringify({
+              id: model,
+              inferenceProviderMapping: { [provider]: { providerId: model, task: "text-generation", status: "live" } },
+            }),
+            { headers: { "content-type": "application/json" } },
+          );
         }
         return new Response(ex.body, { status: ex.status, headers: { "content-type": "application/json" } });
       };
       const key = "recorded-provider-key";
-      const args = { model, inputs: req.prompt as string, provider, accessToken: key, parameters: { temperature: req.temperature as number, max_tokens: req.max_tokens as number } };
+      const args = {
+        model,
+        inputs: req.prompt as string,
+        provider,
+        accessToken: key,
+        parameters: { temperature: req.temperature as number, max_tokens: req.max_tokens as number },
+      };
       const out = await sdk.textGeneration(args as sdk.TextGenerationArgs, { fetch });
       const recorded = JSON.parse(ex.body) as { choices: { text: string }[] };
       expect(out.generated_text, title(ex)).toBe(recorded.choices[0]?.text);
       // The Hub is asked once per model (then remembered), without the provider's key; the completion goes to the recorded URL.
       const lookup = `https://huggingface.co/api/models/${model}?expand[]=inferenceProviderMapping`;
-      expect(sent.map((s) => s.url).filter((u) => u !== lookup), title(ex)).toStrictEqual([ex.url]);
+      expect(
+        sent.map((s) => s.url).filter((u) => u !== lookup),
+        title(ex),
+      ).toStrictEqual([ex.url]);
       for (const s of sent.filter((s) => s.url === lookup)) expect(s.auth, title(ex)).toBeNull();
       const posted = sent.find((s) => s.url === ex.url);
       expect(posted?.auth, title(ex)).toBe(`Bearer ${key}`);
-      expect(posted?.body, title(ex)).toMatchObject({ model, prompt: req.prompt, max_tokens: req.max_tokens, temperature: req.temperature });
+      expect(posted?.body, title(ex)).toMatchObject({
+        model,
+        prompt: req.prompt,
+        max_tokens: req.max_tokens,
+        temperature: req.temperature,
+      });
       // Streaming text generation on a third-party provider is refused before any request.
       const before = sent.length;
       const streamed = await drain(sdk.textGenerationStream(args as sdk.TextGenerationArgs, { fetch }));
@@ -81,9 +106,12 @@ describe("Hub API model look-ups", { timeout: 20_000 }, () => {
     for (const ex of LOOKUPS) {
       expect(ex.method, title(ex)).toBe("GET");
       const cassette = ex.id.slice(0, ex.id.indexOf("#") + 1);
-      const after = ALL_EXCHANGES.filter((other) => other.id.startsWith(cassette) && !new URL(other.url).pathname.startsWith("/api/models/"));
+      const after = ALL_EXCHANGES.filter(
+        (other) => other.id.startsWith(cassette) && !new URL(other.url).pathname.startsWith("/api/models/"),
+      );
       expect(after.length, title(ex)).toBeGreaterThan(0);
-      for (const other of after) expect(CATALOG.find((e) => e.ex === other)?.kind, title(other)).not.toBe("not-covered");
+      for (const other of after)
+        expect(CATALOG.find((e) => e.ex === other)?.kind, title(other)).not.toBe("not-covered");
     }
   });
 
@@ -91,31 +119,60 @@ describe("Hub API model look-ups", { timeout: 20_000 }, () => {
     const mappings = LOOKUPS.filter((ex) => ex.url.includes("inferenceProviderMapping") && ex.status === 200);
     expect(mappings.length).toBeGreaterThan(0);
     for (const ex of mappings) {
-      const recorded = JSON.parse(ex.body) as { id: string; inferenceProviderMapping: Record<string, { task: string; status: string }> };
+      const recorded = JSON.parse(ex.body) as {
+        id: string;
+        inferenceProviderMapping: Record<string, { task: string; status: string }>;
+      };
       const model = recorded.id;
       const asked: string[] = [];
       const fetch: sdk.FetchLike = async (url) => {
         asked.push(url);
-        if (!url.includes("/api/models/")) throw new Error(`no request but the look-up was expected, got one to ${url}`);
+        if (!url.includes("/api/models/"))
+          throw new Error(`no request but the look-up was expected, got one to ${url}`);
         return new Response(ex.body, { status: 200, headers: { "content-type": "application/json" } });
       };
       const hubUrl = `https://hub-${mappings.indexOf(ex)}.example`; // one memory entry per exchange
       const providers = Object.keys(recorded.inferenceProviderMapping);
       expect(providers.length, title(ex)).toBeGreaterThan(0);
       // "auto": no live text-to-image mapping, and the message lists what the Hub maps, read in the Hub's order.
-      const auto = await sdk.textToImage({ model, provider: "auto", inputs: "a cat", accessToken: TOKEN }, { fetch, hubUrl }).catch((e: unknown) => e);
+      const auto = await sdk
+        .textToImage({ model, provider: "auto", inputs: "a cat", accessToken: TOKEN }, { fetch, hubUrl })
+        .catch((e: unknown) => e);
       expect(auto, title(ex)).toBeInstanceOf(sdk.InputError);
-      const listed = providers.map((p) => `${p} (${recorded.inferenceProviderMapping[p]!.task}, ${recorded.inferenceProviderMapping[p]!.status})`).join(", ");
-      expect((auto as Error).message, title(ex)).toContain(`No Inference Provider available for model ${model}. (provider "auto", task text-to-image: the Hub maps it to ${listed};`);
+      const listed = providers
+        .map(
+          (p) =>
+            `${p} (${recorded.inferenceProviderMapping[p]!.task}, ${recorded.inferenceProviderMapping[p]!.status})`,
+        )
+        .join(", ");
+      expect((auto as Error).message, title(ex)).toContain(
+        `No Inference Provider available for model ${model}. (provider "auto", task text-to-image: the Hub maps it to ${listed};`,
+      );
       expectNoToken(auto);
       // A provider that has a text-to-image format here, mapped for another task: 4.13's words.
-      for (const provider of providers.filter((p) => ["together", "fal-ai", "replicate", "nscale", "wavespeed", "zai-org", "deepinfra"].includes(p))) {
+      for (const provider of providers.filter((p) =>
+        ["together", "fal-ai", "replicate", "nscale", "wavespeed", "zai-org", "deepinfra"].includes(p),
+      )) {
         const entry = recorded.inferenceProviderMapping[provider]!;
-        const error = await sdk.textToImage({ model, provider: provider as "together", inputs: "a cat", accessToken: TOKEN }, { fetch, hubUrl }).catch((e: unknown) => e);
-        expect((error as Error).message, `${title(ex)} ${provider}`).toBe(`Model ${model} is not supported for task text-to-image and provider ${provider}. Supported task: ${entry.task}.`);
+        const error = await sdk
+          .textToImage(
+            { model, provider: provider as "together", inputs: "a cat", accessToken: TOKEN },
+            { fetch, hubUrl },
+          )
+          .catch((e: unknown) => e);
+        expect((error as Error).message, `${title(ex)} ${provider}`).toBe(
+          `Model ${model} is not supported for task text-to-image and provider ${provider}. Supported task: ${entry.task}.`,
+        );
       }
-      const unmapped = await sdk.textToImage({ model, provider: "wavespeed", inputs: "a cat", accessToken: TOKEN }, { fetch, hubUrl }).catch((e: unknown) => e);
-      if (!providers.includes("wavespeed")) expect((unmapped as Error).message, title(ex)).toMatch(new RegExp(`^We have not been able to find inference provider information for model ${model.replace(/[.]/g, "\\.")}\\.`));
+      const unmapped = await sdk
+        .textToImage({ model, provider: "wavespeed", inputs: "a cat", accessToken: TOKEN }, { fetch, hubUrl })
+        .catch((e: unknown) => e);
+      if (!providers.includes("wavespeed"))
+        expect((unmapped as Error).message, title(ex)).toMatch(
+          new RegExp(
+            `^We have not been able to find inference provider information for model ${model.replace(/[.]/g, "\\.")}\\.`,
+          ),
+        );
       expect(asked, title(ex)).toStrictEqual([`${hubUrl}/api/models/${model}?expand[]=inferenceProviderMapping`]);
     }
   });
@@ -124,7 +181,9 @@ describe("Hub API model look-ups", { timeout: 20_000 }, () => {
     const lookup = LOOKUPS.find((ex) => ex.url.includes("expand=inferenceProviderMapping")) as Exchange;
     const cassette = lookup.id.slice(0, lookup.id.indexOf("#") + 1);
     const provider = /\[([a-z-]+),/.exec(cassette)?.[1] as string;
-    const answer = ALL_EXCHANGES.find((ex) => ex.id.startsWith(cassette) && ex.url.endsWith("/chat/completions")) as Exchange;
+    const answer = ALL_EXCHANGES.find(
+      (ex) => ex.id.startsWith(cassette) && ex.url.endsWith("/chat/completions"),
+    ) as Exchange;
     const model = /\/api\/models\/([^?]+)/.exec(lookup.url)?.[1] as string;
     const spy = spyFetch({ body: answer.body, contentType: "application/json" });
     const client = new sdk.InferenceClient(TOKEN, { fetch: spy.fetch, provider });
@@ -148,9 +207,14 @@ describe("image-to-text answers (recorded without their binary request body)", {
         return new Response(ex.body, { status: ex.status, headers: { "content-type": "application/json" } });
       };
       const image = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: "image/png" });
-      const out = await sdk.imageToText({ model, inputs: image, accessToken: TOKEN }, { provider: "hf-inference", fetch });
+      const out = await sdk.imageToText(
+        { model, inputs: image, accessToken: TOKEN },
+        { provider: "hf-inference", fetch },
+      );
       expect(out, title(ex)).toStrictEqual((JSON.parse(ex.body) as unknown[])[0]);
-      expect(sent, title(ex)).toStrictEqual([{ url: `https://router.huggingface.co/hf-inference/models/${model}`, type: "image/png", bytes: 4 }]);
+      expect(sent, title(ex)).toStrictEqual([
+        { url: `https://router.huggingface.co/hf-inference/models/${model}`, type: "image/png", bytes: 4 },
+      ]);
     }
   });
 
@@ -158,7 +222,10 @@ describe("image-to-text answers (recorded without their binary request body)", {
     const model = /\/models\/(.+)$/.exec(new URL((IMAGE_TO_TEXT[0] as Exchange).url).pathname)?.[1] as string;
     const spy = spyFetch();
     const args = { model, inputs: "not an image" as unknown as Blob, accessToken: TOKEN };
-    const error = await sdk.imageToText(args, { provider: "hf-inference", fetch: spy.fetch }).then(() => undefined, (e: unknown) => e);
+    const error = await sdk.imageToText(args, { provider: "hf-inference", fetch: spy.fetch }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(sdk.InputError);
     expect((error as sdk.InputError).field).toBe("inputs");
     expect(spy.urls).toStrictEqual([]);

@@ -88,7 +88,12 @@ const withoutNulls = (o: Json): Json => Object.fromEntries(Object.entries(o).fil
  * Checks one request the server saw: method, path, JSON headers, the bearer token, the body.
  * `nullsAsAbsent`: a top-level `null` counts as not sent (what TGI and OpenAI make of it).
  */
-export function expectRequest(seen: SeenRequest | undefined, path: string, body: Json | undefined, nullsAsAbsent = false): void {
+export function expectRequest(
+  seen: SeenRequest | undefined,
+  path: string,
+  body: Json | undefined,
+  nullsAsAbsent = false,
+): void {
   expect(seen, "the SDK sent no request").toBeDefined();
   const req = seen as SeenRequest;
   expect(req.method).toBe("POST");
@@ -122,7 +127,8 @@ export interface CallPlan {
  */
 export function chatRequestFor(recorded: Json): Json {
   if (Array.isArray(recorded.messages)) return recorded;
-  const text = [recorded.messages, recorded.inputs, recorded.prompt].find((v) => typeof v === "string") as string | undefined;
+  const text = [recorded.messages, recorded.inputs, recorded.prompt].find((v) => typeof v === "string") as
+    string | undefined;
   const messages = [{ role: "user", content: text ?? "Complete the equation 1+1= ,just the answer" }];
   if (recorded.inputs === undefined) return { ...recorded, messages };
   const parameters = (recorded.parameters ?? {}) as Json;

@@ -121,8 +121,10 @@ export function expectedStream(text: string): ExpectedStream {
   const chunks: Json[] = [];
   let finished = false;
   for (const event of sseEvents(text)) {
-    if (event.type === "error") return { chunks, outcome: { kind: "error", body: parseLoose(event.data) }, done: false };
-    if (isDone(event.data)) return { chunks, outcome: chunks.length > 0 ? { kind: "complete" } : { kind: "incomplete" }, done: true };
+    if (event.type === "error")
+      return { chunks, outcome: { kind: "error", body: parseLoose(event.data) }, done: false };
+    if (isDone(event.data))
+      return { chunks, outcome: chunks.length > 0 ? { kind: "complete" } : { kind: "incomplete" }, done: true };
     const parsed = JSON.parse(event.data) as Json;
     if (parsed.error != null) return { chunks, outcome: { kind: "error", body: parsed }, done: false };
     const chunk = normalizeChunk(parsed);

@@ -18,28 +18,32 @@ const WITH_NULLS = [...entries("chat-answer"), ...entries("chat-stream")].filter
   Object.values(requestJson(ex) ?? {}).some((v) => v === null),
 );
 
-describe.concurrent("recorded requests with null parameters (huggingface_hub), sent as recorded", { timeout: 20_000 }, () => {
-  it("there are some", () => {
-    expect(WITH_NULLS.length).toBeGreaterThan(0);
-  });
-
-  it.each(WITH_NULLS.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
-    const stream = requestJson(ex)?.stream === true;
-    await withServer(async (server) => {
-      server.reply(recordedReply(ex));
-      const plan = planCall(ex, server, stream, { dropNulls: false });
-      const client = new InferenceClient(TOKEN, { ...plan.route.options, logger: quietLogger() });
-      if (stream) {
-        const got = await within(drain(client.chatCompletionStream(plan.args)), 10_000, title(ex));
-        if (got.error) throw got.error;
-        expect(got.chunks).toStrictEqual(expectedStream(ex.body).chunks);
-      } else {
-        const answer = await within(client.chatCompletion(plan.args), 10_000, title(ex));
-        expect(answer).toStrictEqual(normalizeAnswer(JSON.parse(ex.body) as Record<string, unknown>));
-      }
-      expect(server.requests).toHaveLength(1);
-      // Sent with its nulls or without them: TGI reads a null as not set either way.
-      expectRequest(server.requests[0], plan.route.path, plan.body, true);
+describe.concurrent(
+  "recorded requests with null parameters (huggingface_hub), sent as recorded",
+  { timeout: 20_000 },
+  () => {
+    it("there are some", () => {
+      expect(WITH_NULLS.length).toBeGreaterThan(0);
     });
-  });
-});
+
+    it.each(WITH_NULLS.map((ex) => [title(ex), ex] as const))("%s", async (_, ex) => {
+      const stream = requestJson(ex)?.stream === true;
+      await withServer(async (server) => {
+        server.reply(recordedReply(ex));
+        const plan = planCall(ex, server, stream, { dropNulls: false });
+        const client = new InferenceClient(TOKEN, { ...plan.route.options, logger: quietLogger() });
+        if (stream) {
+          const got = await within(drain(client.chatCompletionStream(plan.args)), 10_000, title(ex));
+          if (got.error) throw got.error;
+          expect(got.chunks).toStrictEqual(expectedStream(ex.body).chunks);
+        } else {
+          const answer = await within(client.chatCompletion(plan.args), 10_000, title(ex));
+          expect(answer).toStrictEqual(normalizeAnswer(JSON.parse(ex.body) as Record<string, unknown>));
+        }
+        expect(server.requests).toHaveLength(1);
+        // Sent with its nulls or without them: TGI reads a null as not set either way.
+        expectRequest(server.requests[0], plan.route.path, plan.body, true);
+      });
+    });
+  },
+);

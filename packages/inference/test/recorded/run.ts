@@ -54,7 +54,13 @@ export function expectOutcome(got: Drained, outcome: Outcome, requestId: string 
 function inStreamStatus(body: unknown): number {
   const b = body as { error?: { http_status_code?: number }; error_type?: string };
   if (typeof b.error === "object" && typeof b.error?.http_status_code === "number") return b.error.http_status_code;
-  const byType: Record<string, number> = { validation: 422, template_error: 422, tool_error: 422, overloaded: 429, generation: 424 };
+  const byType: Record<string, number> = {
+    validation: 422,
+    template_error: 422,
+    tool_error: 422,
+    overloaded: 429,
+    generation: 424,
+  };
   const status = b.error_type ? byType[b.error_type] : undefined;
   if (status === undefined) throw new Error(`no expectation written for the in-stream error ${JSON.stringify(body)}`);
   return status;
@@ -95,7 +101,11 @@ export function expectHttpError(error: unknown, want: ExpectedHttpError): void {
   expect(e.body).toStrictEqual(want.body);
   expect(e.requestId).toBe(want.requestId);
   // `httpResponse.status` is the status the answer came with: 200 for an error inside a stream.
-  expect(e.httpResponse).toStrictEqual({ status: want.inStream ? 200 : want.status, requestId: want.requestId ?? "", body: want.body });
+  expect(e.httpResponse).toStrictEqual({
+    status: want.inStream ? 200 : want.status,
+    requestId: want.requestId ?? "",
+    body: want.body,
+  });
   const said = serverMessage(want.body);
   if (said) expect(e.message).toContain(said.slice(0, 120));
   expectNoToken(error);

@@ -43,7 +43,13 @@ export interface ReplayServer {
  * Headers that describe the recorded transfer rather than the answer: the body is replayed decoded
  * and re-framed (chunked), and the connection is ours.
  */
-const TRANSFER_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding"]);
+const TRANSFER_HEADERS = new Set([
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "content-encoding",
+]);
 
 export function replayHeaders(ex: Exchange): Array<[string, string[]]> {
   return ex.headers.filter(([name]) => !TRANSFER_HEADERS.has(name.toLowerCase()));
@@ -116,7 +122,9 @@ const closings = new WeakMap<Socket, Promise<void>>();
 function socketClosed(socket: Socket): Promise<void> {
   let closed = closings.get(socket);
   if (!closed) {
-    closed = socket.destroyed ? Promise.resolve() : new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    closed = socket.destroyed
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => socket.once("close", () => resolve()));
     closings.set(socket, closed);
   }
   return closed;
@@ -126,7 +134,11 @@ async function send(res: ServerResponse, reply: Reply): Promise<void> {
   res.statusCode = reply.status;
   res.statusMessage = reply.statusText;
   for (const [name, values] of reply.headers) res.setHeader(name, values.length === 1 ? (values[0] as string) : values);
-  if (reply.contentLength) res.setHeader("content-length", reply.pieces.reduce((n, piece) => n + piece.length, 0));
+  if (reply.contentLength)
+    res.setHeader(
+      "content-length",
+      reply.pieces.reduce((n, piece) => n + piece.length, 0),
+    );
   res.flushHeaders();
   const pacer = reply.pacer;
   res.once("close", () => pacer?.release());

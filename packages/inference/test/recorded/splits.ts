@@ -35,7 +35,10 @@ export function variants(recorded: string): Variant[] {
     { name: "BOM, CRLF", text: `\uFEFF${crlf(recorded)}` },
   ];
   if (multiByte !== recorded) {
-    out.push({ name: "multi-byte content", text: multiByte }, { name: "multi-byte content, CRLF", text: crlf(multiByte) });
+    out.push(
+      { name: "multi-byte content", text: multiByte },
+      { name: "multi-byte content, CRLF", text: crlf(multiByte) },
+    );
   }
   return out;
 }
@@ -66,7 +69,8 @@ export function awkwardCuts(bytes: Uint8Array): number[] {
 /** Random cuts: pieces of 1..maxPiece bytes. */
 export function randomCuts(length: number, maxPiece: number, random: () => number): number[] {
   const cuts: number[] = [];
-  for (let at = 1 + Math.floor(random() * maxPiece); at < length; at += 1 + Math.floor(random() * maxPiece)) cuts.push(at);
+  for (let at = 1 + Math.floor(random() * maxPiece); at < length; at += 1 + Math.floor(random() * maxPiece))
+    cuts.push(at);
   return cuts;
 }
 
@@ -109,7 +113,12 @@ export function expectCutsSeen(pacer: Pacer, pieces: Uint8Array[]): void {
 }
 
 /** Serves `pieces` for `ex`, runs the SDK over them, and checks chunks, ending, cuts and request. */
-export async function replayCut(server: ReplayServer, ex: Exchange, pieces: Uint8Array[], expected: ExpectedStream): Promise<void> {
+export async function replayCut(
+  server: ReplayServer,
+  ex: Exchange,
+  pieces: Uint8Array[],
+  expected: ExpectedStream,
+): Promise<void> {
   const pacer = new Pacer();
   server.reply({ ...recordedReply(ex), pieces, pacer });
   const plan = planCall(ex, server, true);

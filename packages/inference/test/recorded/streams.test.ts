@@ -67,7 +67,11 @@ describe.concurrent("recorded chat streams, the server never closing the respons
         expectOutcome(got, expected.outcome, recordedRequestId(ex));
       }
       // The client lets go of the connection: the body is cancelled, the socket closed.
-      await within(server.requests[0]?.closed ?? Promise.reject(new Error("no request")), HANG_BOUND_MS, "socket close");
+      await within(
+        server.requests[0]?.closed ?? Promise.reject(new Error("no request")),
+        HANG_BOUND_MS,
+        "socket close",
+      );
       expectRequest(server.requests[0], plan.route.path, plan.body);
     });
   });

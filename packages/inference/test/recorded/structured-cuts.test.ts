@@ -14,23 +14,35 @@ const [exchange] = readCassette(CASSETTE);
 if (!exchange) throw new Error(`${CASSETTE}: no exchange`);
 const recorded = JSON.parse(exchange.body) as { choices: Array<{ message: { content: string } }> };
 const content = recorded.choices[0]?.message.content ?? "";
-const requestFormat = (JSON.parse(exchange.requestBody ?? "{}") as { response_format: { value: Record<string, unknown> } }).response_format;
+const requestFormat = (
+  JSON.parse(exchange.requestBody ?? "{}") as { response_format: { value: Record<string, unknown> } }
+).response_format;
 const schema = requestFormat.value;
 const format = { type: "json_schema" as const, json_schema: { name: "outing", schema } };
-const messages = [{ role: "user", content: "I saw a puppy a cat and a raccoon during my bike ride in the park. What did I saw and when?" }];
-
+const messages = [
+  {
+    role: "user",
+    content: "I saw a puppy a cat and a raccoon during my bike ride in the park. What did I saw and when?",
+  },
+];
 
 /** The pieces as TGI 2.1 streams them: each a chunk, then its end-of-turn token's text in a last chunk with `eos_token`. */
 const sse = (pieces: string[]): string =>
   [...pieces, "<|eot_id|>"]
-    .map((piece, i) => `data: ${JSON.stringify({ object: "chat.completion.chunk", id: "", created: 1, model: "m", system_fingerprint: "2.1.1", choices: [{ index: 0, delta: { role: "assistant", content: piece }, finish_reason: i === pieces.length ? "eos_token" : null }] })}\n\n`)
+    .map(
+      (piece, i) =>
+        `data: ${JSON.stringify({ object: "chat.completion.chunk", id: "", created: 1, model: "m", system_fingerprint: "2.1.1", choices: [{ index: 0, delta: { role: "assistant", content: piece }, finish_reason: i === pieces.length ? "eos_token" : null }] })}\n\n`,
+    )
     .join("") + "data: [DONE]\n\n";
 
 describe("a recorded structured answer", () => {
   it("whole: TGI's own json grammar on the wire, the recorded JSON parsed and checked against its schema", async () => {
     await withServer(async (server) => {
       server.reply(recordedReply(exchange));
-      const out = await chatCompletion({ messages, response_format: format }, { endpointUrl: server.origin, backend: "tgi", maxRetries: 0 });
+      const out = await chatCompletion(
+        { messages, response_format: format },
+        { endpointUrl: server.origin, backend: "tgi", maxRetries: 0 },
+      );
       expect(out.choices[0]?.message.parsed).toEqual(JSON.parse(content));
       expect(JSON.parse(server.requests[0]?.body ?? "{}").response_format).toEqual(requestFormat);
     });
@@ -41,10 +53,18 @@ describe("a recorded structured answer", () => {
     const encoder = new TextEncoder();
     await withServer(async (server) => {
       for (let at = 1; at < content.length; at++) {
-        server.reply({ status: 200, statusText: "OK", headers: [["content-type", ["text/event-stream"]]], pieces: [encoder.encode(sse([content.slice(0, at), content.slice(at)]))] });
+        server.reply({
+          status: 200,
+          statusText: "OK",
+          headers: [["content-type", ["text/event-stream"]]],
+          pieces: [encoder.encode(sse([content.slice(0, at), content.slice(at)]))],
+        });
         const partials: unknown[] = [];
         let parsed: unknown;
-        for await (const chunk of chatCompletionStream({ messages, response_format: format }, { endpointUrl: server.origin, backend: "tgi", maxRetries: 0 })) {
+        for await (const chunk of chatCompletionStream(
+          { messages, response_format: format },
+          { endpointUrl: server.origin, backend: "tgi", maxRetries: 0 },
+        )) {
           const choice = chunk.choices[0];
           if (choice?.partial !== undefined) partials.push(choice.partial);
           if (choice?.parsed !== undefined) parsed = choice.parsed;

@@ -41,7 +41,12 @@ it("textToImage's dataUrl: ours is labelled with the answer's media type, 4.13's
 
 it.each(UNSUPPORTED)("%s is refused by both clients before any request", async (name) => {
   const before = hub.requests.length;
-  const args = { accessToken: "hf_test", endpointUrl: `${hub.url}/models/hfkit/text-to-image`, inputs: new Blob(["x"]), parameters: { prompt: "a cat" } };
+  const args = {
+    accessToken: "hf_test",
+    endpointUrl: `${hub.url}/models/hfkit/text-to-image`,
+    inputs: new Blob(["x"]),
+    parameters: { prompt: "a cat" },
+  };
   await expect(fn(hf, name)(args)).rejects.toBeInstanceOf(hf.InferenceClientInputError);
   await expect(fn(ours, name)(args)).rejects.toBeInstanceOf(ours.InferenceClientInputError);
   expect(hub.requests.length).toBe(before);

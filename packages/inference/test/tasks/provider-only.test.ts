@@ -8,18 +8,80 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { InferenceClient, InputError, NotFoundError, ServerError } from "../../src/index";
 import { mappingMemory } from "../../src/targets/providers/mapping";
 
-const PNG = new Blob([Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0))], { type: "image/png" });
+const PNG = new Blob(
+  [
+    Uint8Array.from(
+      atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+      (c) => c.charCodeAt(0),
+    ),
+  ],
+  { type: "image/png" },
+);
 type Method = "textToVideo" | "imageToVideo" | "imageTextToImage" | "imageTextToVideo";
-const CASES: { name: Method; task: string; model: string; app: string; args: Record<string, unknown>; bad: Record<string, unknown>; field: string; type: string }[] = [
-  { name: "textToVideo", task: "text-to-video", model: "hfkit/text-to-video-fal", app: "hfkit-fal/video", args: { inputs: "a cat" }, bad: { inputs: "" }, field: "inputs", type: "video/mp4" },
-  { name: "imageToVideo", task: "image-to-video", model: "hfkit/image-to-video-fal", app: "hfkit-fal/animate", args: { inputs: PNG }, bad: { inputs: 42 }, field: "inputs", type: "video/mp4" },
-  { name: "imageTextToImage", task: "image-text-to-image", model: "hfkit/image-text-to-image-fal", app: "hfkit-fal/flux-2/edit", args: { inputs: PNG, parameters: { prompt: "a hat" } }, bad: { inputs: 42, parameters: { prompt: "a hat" } }, field: "inputs", type: "image/png" },
-  { name: "imageTextToVideo", task: "image-text-to-video", model: "hfkit/image-text-to-video-fal", app: "hfkit-fal/ltx/image-to-video", args: { inputs: PNG, parameters: { prompt: "a hat" } }, bad: { inputs: 42, parameters: { prompt: "a hat" } }, field: "inputs", type: "video/mp4" },
+const CASES: {
+  name: Method;
+  task: string;
+  model: string;
+  app: string;
+  args: Record<string, unknown>;
+  bad: Record<string, unknown>;
+  field: string;
+  type: string;
+}[] = [
+  {
+    name: "textToVideo",
+    task: "text-to-video",
+    model: "hfkit/text-to-video-fal",
+    app: "hfkit-fal/video",
+    args: { inputs: "a cat" },
+    bad: { inputs: "" },
+    field: "inputs",
+    type: "video/mp4",
+  },
+  {
+    name: "imageToVideo",
+    task: "image-to-video",
+    model: "hfkit/image-to-video-fal",
+    app: "hfkit-fal/animate",
+    args: { inputs: PNG },
+    bad: { inputs: 42 },
+    field: "inputs",
+    type: "video/mp4",
+  },
+  {
+    name: "imageTextToImage",
+    task: "image-text-to-image",
+    model: "hfkit/image-text-to-image-fal",
+    app: "hfkit-fal/flux-2/edit",
+    args: { inputs: PNG, parameters: { prompt: "a hat" } },
+    bad: { inputs: 42, parameters: { prompt: "a hat" } },
+    field: "inputs",
+    type: "image/png",
+  },
+  {
+    name: "imageTextToVideo",
+    task: "image-text-to-video",
+    model: "hfkit/image-text-to-video-fal",
+    app: "hfkit-fal/ltx/image-to-video",
+    args: { inputs: PNG, parameters: { prompt: "a hat" } },
+    bad: { inputs: 42, parameters: { prompt: "a hat" } },
+    field: "inputs",
+    type: "video/mp4",
+  },
 ];
 
 let hub: MockHub;
 beforeAll(async () => {
-  const missing = Object.fromEntries(CASES.map((c) => [`acme/missing-${c.task}`, { inferenceProviderMapping: { "fal-ai": { providerId: `hfkit-fal/missing-${c.task}`, task: c.task, status: "live" as const } } }]));
+  const missing = Object.fromEntries(
+    CASES.map((c) => [
+      `acme/missing-${c.task}`,
+      {
+        inferenceProviderMapping: {
+          "fal-ai": { providerId: `hfkit-fal/missing-${c.task}`, task: c.task, status: "live" as const },
+        },
+      },
+    ]),
+  );
   hub = await startMockHub({ models: missing });
 });
 afterAll(() => hub.close());
@@ -28,12 +90,21 @@ beforeEach(() => {
   mappingMemory.clear();
 });
 
-const toHub = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> => fetch(String(url).replace(/^https:\/\/(router\.)?huggingface\.co/, hub.url), init);
+const toHub = (url: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+  fetch(String(url).replace(/^https:\/\/(router\.)?huggingface\.co/, hub.url), init);
 // The mock hub serves the media it names on loopback, while each call's target is the router: let it through.
-const client = (options: Record<string, unknown> = {}) => new InferenceClient("hf_test", { hubUrl: hub.url, allowPrivateNetwork: true, fetch: toHub, logger: { warn() {} }, ...options });
+const client = (options: Record<string, unknown> = {}) =>
+  new InferenceClient("hf_test", {
+    hubUrl: hub.url,
+    allowPrivateNetwork: true,
+    fetch: toHub,
+    logger: { warn() {} },
+    ...options,
+  });
 const run = (c: (typeof CASES)[number], args: Record<string, unknown>, options?: Record<string, unknown>) =>
   (client(options)[c.name] as (a: unknown) => Promise<unknown>)({ provider: "fal-ai", model: c.model, ...args });
-const submits = (app: string) => hub.requests.filter((r) => r.method === "POST" && r.path.split("?")[0] === `/fal-ai/${app}`);
+const submits = (app: string) =>
+  hub.requests.filter((r) => r.method === "POST" && r.path.split("?")[0] === `/fal-ai/${app}`);
 
 describe.each(CASES)("$name on fal-ai", (c) => {
   it("answers the provider's media as a Blob", async () => {
@@ -52,7 +123,11 @@ describe.each(CASES)("$name on fal-ai", (c) => {
   });
 
   it("a 4xx (an app fal does not know) is its typed error, not retried", async () => {
-    const error = await (client()[c.name] as (a: unknown) => Promise<unknown>)({ provider: "fal-ai", model: `acme/missing-${c.task}`, ...c.args }).catch((e: unknown) => e);
+    const error = await (client()[c.name] as (a: unknown) => Promise<unknown>)({
+      provider: "fal-ai",
+      model: `acme/missing-${c.task}`,
+      ...c.args,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).status).toBe(404);
     expect(submits(`hfkit-fal/missing-${c.task}`)).toHaveLength(1);

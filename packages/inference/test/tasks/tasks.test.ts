@@ -9,14 +9,20 @@ import { CASES, PNG_BYTES, type TaskCase, UNSUPPORTED } from "./cases";
 
 let hub: MockHub;
 beforeAll(async () => {
-  hub = await startMockHub({ models: Object.fromEntries(CASES.flatMap((c) => ["ok", "bad", "e5", "load", "ep"].map((k) => [`${k}/${c.task}`, { task: c.task }]))) });
+  hub = await startMockHub({
+    models: Object.fromEntries(
+      CASES.flatMap((c) => ["ok", "bad", "e5", "load", "ep"].map((k) => [`${k}/${c.task}`, { task: c.task }])),
+    ),
+  });
 });
 afterAll(() => hub.close());
 
 type Method = (args: Record<string, unknown>, options?: Record<string, unknown>) => Promise<unknown>;
-const call = (client: InferenceClient, c: TaskCase, args: Record<string, unknown>): Promise<unknown> => (client as unknown as Record<string, Method>)[c.name]!(args);
+const call = (client: InferenceClient, c: TaskCase, args: Record<string, unknown>): Promise<unknown> =>
+  (client as unknown as Record<string, Method>)[c.name]!(args);
 const seen = (model: string) => hub.requests.filter((r) => r.path.startsWith(`/models/${model}`));
-const client = (options: Record<string, unknown> = {}) => new InferenceClient("hf_test", { baseUrl: hub.url, logger: { warn() {} }, ...options });
+const client = (options: Record<string, unknown> = {}) =>
+  new InferenceClient("hf_test", { baseUrl: hub.url, logger: { warn() {} }, ...options });
 
 async function expectAnswer(c: TaskCase, out: unknown): Promise<void> {
   if (typeof c.expected === "string") {
@@ -73,7 +79,10 @@ describe.concurrent.each(CASES)("$name", (c) => {
     const model = `load/${c.task}`;
     hub.inject({ type: "loading", estimatedTime: 0.01, durationMs: 60_000 }, { model, times: 1 });
     const waits: string[] = [];
-    await expectAnswer(c, await call(client({ onRetry: (e: { reason: string }) => waits.push(e.reason) }), c, { model, ...c.args }));
+    await expectAnswer(
+      c,
+      await call(client({ onRetry: (e: { reason: string }) => waits.push(e.reason) }), c, { model, ...c.args }),
+    );
     expect(waits).toEqual(["loading"]);
     const requests = seen(model);
     expect(requests).toHaveLength(2);
@@ -86,13 +95,17 @@ it.each(UNSUPPORTED)("%s: an InputError saying who serves it, nothing sent", asy
   const c = { name, task: "x" } as TaskCase;
   const error = await call(client(), c, { model: "ok/text-to-image", inputs: "a cat" }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InputError);
-  expect(String((error as Error).message)).toMatch(/not supported on provider .hf-inference.: no hf-inference model serves it.*fal-ai/);
+  expect(String((error as Error).message)).toMatch(
+    /not supported on provider .hf-inference.: no hf-inference model serves it.*fal-ai/,
+  );
   expect(hub.requests.length).toBe(before);
 });
 
 it("another provider is an InputError naming what is served; nothing sent", async () => {
   const before = hub.requests.length;
-  const error = await new InferenceClient("hf_test").fillMask({ model: "ok/fill-mask", provider: "together", inputs: "a [MASK]" }).catch((e: unknown) => e);
+  const error = await new InferenceClient("hf_test")
+    .fillMask({ model: "ok/fill-mask", provider: "together", inputs: "a [MASK]" })
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InputError);
   expect((error as InputError).message).toMatch(/not supported for provider 'together'.*hf-inference.*endpointUrl/);
   expect(hub.requests.length).toBe(before);

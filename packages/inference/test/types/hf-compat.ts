@@ -47,7 +47,10 @@ export async function usage(): Promise<string> {
   const endpoint = client.endpoint("https://example.endpoints.huggingface.cloud");
   await endpoint.chatCompletion({ messages: history });
   await chatCompletion({ accessToken: token, endpointUrl: "https://e.example", messages: history });
-  for await (const chunk of chatCompletionStream({ accessToken: token, model: "x", messages: history }, { signal: new AbortController().signal })) {
+  for await (const chunk of chatCompletionStream(
+    { accessToken: token, model: "x", messages: history },
+    { signal: new AbortController().signal },
+  )) {
     text += chunk.choices[0]?.delta?.content ?? "";
   }
 

@@ -106,7 +106,10 @@ export async function everyMethod(): Promise<unknown[]> {
   const a: AudioClassificationOutput = await client.audioClassification({ model, data: audio });
   const b = await client.audioToAudio({ model, inputs: audio });
   const c: AutomaticSpeechRecognitionOutput = await client.automaticSpeechRecognition({ model, data: audio });
-  const d: DocumentQuestionAnsweringOutputElement = await client.documentQuestionAnswering({ model, inputs: { image: picture, question: "?" } });
+  const d: DocumentQuestionAnsweringOutputElement = await client.documentQuestionAnswering({
+    model,
+    inputs: { image: picture, question: "?" },
+  });
   const e = await client.featureExtraction({ model, inputs: "Hello" });
   const f: FillMaskOutput = await client.fillMask({ model, ...fill });
   const g: ImageClassificationOutput = await client.imageClassification({ model, data: picture });
@@ -127,9 +130,16 @@ export async function everyMethod(): Promise<unknown[]> {
   const u: Blob = await client.textToSpeech({ model, inputs: "Hello" });
   const v: TokenClassificationOutput = await client.tokenClassification({ model, ...tokens });
   const w: TranslationOutput = await client.translation({ model, ...translate });
-  const x: VisualQuestionAnsweringOutputElement = await client.visualQuestionAnswering({ model, inputs: { image: picture, question: "?" } });
+  const x: VisualQuestionAnsweringOutputElement = await client.visualQuestionAnswering({
+    model,
+    inputs: { image: picture, question: "?" },
+  });
   const y: ZeroShotClassificationOutput = await client.zeroShotClassification({ model, ...zero });
-  const z: ZeroShotImageClassificationOutput = await client.zeroShotImageClassification({ model, inputs: picture, parameters: { candidate_labels: ["cat"] } });
+  const z: ZeroShotImageClassificationOutput = await client.zeroShotImageClassification({
+    model,
+    inputs: picture,
+    parameters: { candidate_labels: ["cat"] },
+  });
   const videos: Blob[] = await Promise.all([
     client.textToVideo({ model, inputs: "a cat" }),
     client.imageToVideo({ model, inputs: picture }),
@@ -137,21 +147,100 @@ export async function everyMethod(): Promise<unknown[]> {
     client.imageTextToVideo({ model, inputs: picture }),
   ]);
   const raw = await client.request<{ ok: boolean }>({ model, inputs: "x" }, { task: "fill-mask" });
-  for await (const event of client.streamingRequest<{ token: { text: string } }>({ model, inputs: "x" })) void event.token.text;
+  for await (const event of client.streamingRequest<{ token: { text: string } }>({ model, inputs: "x" }))
+    void event.token.text;
   const chat = await client.chatCompletion({ model, messages: [{ role: "user", content: "Hi" }] });
-  for await (const chunk of client.chatCompletionStream({ model, messages: [{ role: "user", content: "Hi" }] })) void chunk.choices[0]?.delta?.content;
+  for await (const chunk of client.chatCompletionStream({ model, messages: [{ role: "user", content: "Hi" }] }))
+    void chunk.choices[0]?.delta?.content;
   const gen = await client.textGeneration({ model, inputs: "Hi" });
   for await (const event of client.textGenerationStream({ model, inputs: "Hi" })) void event.token.text;
   const endpoint = client.endpoint("https://example.test").fillMask({ inputs: "a [MASK]" });
-  return [a, b[0]?.blob, c.text, d, e, f, g, h, i, j.generated_text, k, l, m, n, o, p, q, r, s, t, t2, u, v, w, x, y, z, videos, raw.ok, chat, gen, endpoint];
+  return [
+    a,
+    b[0]?.blob,
+    c.text,
+    d,
+    e,
+    f,
+    g,
+    h,
+    i,
+    j.generated_text,
+    k,
+    l,
+    m,
+    n,
+    o,
+    p,
+    q,
+    r,
+    s,
+    t,
+    t2,
+    u,
+    v,
+    w,
+    x,
+    y,
+    z,
+    videos,
+    raw.ok,
+    chat,
+    gen,
+    endpoint,
+  ];
 }
 
 export async function everyExport(): Promise<unknown[]> {
   setLogger({ debug() {}, info() {}, warn() {}, error() {}, log() {} });
-  const errors = [InferenceClientError, InferenceClientInputError, InferenceClientProviderApiError, InferenceClientHubApiError, InferenceClientRoutingError, InferenceClientProviderOutputError];
+  const errors = [
+    InferenceClientError,
+    InferenceClientInputError,
+    InferenceClientProviderApiError,
+    InferenceClientHubApiError,
+    InferenceClientRoutingError,
+    InferenceClientProviderOutputError,
+  ];
   const clients = [new HfInference(token), new InferenceClientEndpoint(token, { endpointUrl: "https://example.test" })];
   const lists: string[] = [...INFERENCE_PROVIDERS, ...PROVIDERS_OR_POLICIES, PROVIDERS_HUB_ORGS["hf-inference"]];
-  const fns = [audioClassification, audioToAudio, automaticSpeechRecognition, documentQuestionAnswering, featureExtraction, fillMask, imageClassification, imageSegmentation, imageTextToImage, imageTextToVideo, imageToImage, imageToText, imageToVideo, objectDetection, questionAnswering, request, sentenceSimilarity, streamingRequest, summarization, tableQuestionAnswering, tabularClassification, tabularRegression, textClassification, textGeneration, textGenerationStream, textToAudio, textToImage, textToSpeech, textToVideo, tokenClassification, translation, visualQuestionAnswering, zeroShotClassification, zeroShotImageClassification, chatCompletion, chatCompletionStream];
+  const fns = [
+    audioClassification,
+    audioToAudio,
+    automaticSpeechRecognition,
+    documentQuestionAnswering,
+    featureExtraction,
+    fillMask,
+    imageClassification,
+    imageSegmentation,
+    imageTextToImage,
+    imageTextToVideo,
+    imageToImage,
+    imageToText,
+    imageToVideo,
+    objectDetection,
+    questionAnswering,
+    request,
+    sentenceSimilarity,
+    streamingRequest,
+    summarization,
+    tableQuestionAnswering,
+    tabularClassification,
+    tabularRegression,
+    textClassification,
+    textGeneration,
+    textGenerationStream,
+    textToAudio,
+    textToImage,
+    textToSpeech,
+    textToVideo,
+    tokenClassification,
+    translation,
+    visualQuestionAnswering,
+    zeroShotClassification,
+    zeroShotImageClassification,
+    chatCompletion,
+    chatCompletionStream,
+  ];
   const standalone = await fillMask({ accessToken: token, model, inputs: "a [MASK]" }, { retry_on_error: false });
   return [errors, clients, lists, fns, standalone];
 }

@@ -53,11 +53,17 @@ export async function chat(input: ChatCompletionInput, history: ChatCompletionIn
 export function everyChatField(): Promise<ChatCompletionOutput> {
   const tool = { name: "f", description: "d", parameters: { type: "object" } };
   const call = { id: "call_1", type: "function", function: tool };
-  const said = [{ type: "text" as const, text: "Hi" }, { type: "image_url" as const, image_url: { url: "https://i" } }];
+  const said = [
+    { type: "text" as const, text: "Hi" },
+    { type: "image_url" as const, image_url: { url: "https://i" } },
+  ];
   return client.chatCompletion({
     model,
     provider,
-    messages: [{ role: "user", content: said, name: "me" }, { role: "assistant", tool_calls: [call] }],
+    messages: [
+      { role: "user", content: said, name: "me" },
+      { role: "assistant", tool_calls: [call] },
+    ],
     frequency_penalty: 0,
     logit_bias: [0.5],
     logprobs: true,

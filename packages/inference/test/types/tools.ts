@@ -12,9 +12,17 @@ export async function inline(): Promise<void> {
   await client.runTools({
     messages,
     tools: [
-      { name: "weather", parameters: city, run: async ({ city, days }) => `${city.toUpperCase()} ${days?.toFixed(0) ?? ""}` },
+      {
+        name: "weather",
+        parameters: city,
+        run: async ({ city, days }) => `${city.toUpperCase()} ${days?.toFixed(0) ?? ""}`,
+      },
       { name: "add", parameters: z.object({ a: z.number(), b: z.number() }), run: ({ a, b }) => a + b },
-      { name: "raw", parameters: { type: "object", properties: { q: { type: "string" } } }, run: (args) => JSON.stringify(args) },
+      {
+        name: "raw",
+        parameters: { type: "object", properties: { q: { type: "string" } } },
+        run: (args) => JSON.stringify(args),
+      },
     ],
   });
   await client.runTools({
@@ -43,9 +51,14 @@ export async function apart(): Promise<void> {
   tool({ name: "raw", parameters: { type: "object" }, run: (args) => args.q });
   // A typed tool is a Tool of its arguments, and mixes with others, typed or not.
   const asTool: Tool<{ city: string; days?: number }> = weather;
-  const annotated: Tool<{ n: number }>[] = [{ name: "n", parameters: z.object({ n: z.number() }), run: ({ n }) => n * 2 }];
+  const annotated: Tool<{ n: number }>[] = [
+    { name: "n", parameters: z.object({ n: z.number() }), run: ({ n }) => n * 2 },
+  ];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list typed loosely, as 4.x-era code has it
   const loose: Tool<any>[] = [];
   await client.runTools({ messages, tools: [weather, asTool, ...annotated, ...loose] });
-  await runTools({ messages, tools: [weather, { name: "add", parameters: z.object({ a: z.number() }), run: ({ a }) => a + 1 }] });
+  await runTools({
+    messages,
+    tools: [weather, { name: "add", parameters: z.object({ a: z.number() }), run: ({ a }) => a + 1 }],
+  });
 }

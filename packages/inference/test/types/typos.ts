@@ -17,8 +17,16 @@ export async function typos(): Promise<void> {
   await client.chatCompletion({ model: "m", messages: [...messages], max_tokens: "20" });
 
   // What servers take beyond OpenAI's fields, typed as such.
-  await client.chatCompletion({ model: "m", messages: [...messages], extra_body: { top_k: 40, chat_template_kwargs: { enable_thinking: false } } });
-  for await (const chunk of client.chatCompletionStream({ model: "m", messages: [...messages], stream_options: { include_usage: true, continuous_usage_stats: true } })) {
+  await client.chatCompletion({
+    model: "m",
+    messages: [...messages],
+    extra_body: { top_k: 40, chat_template_kwargs: { enable_thinking: false } },
+  });
+  for await (const chunk of client.chatCompletionStream({
+    model: "m",
+    messages: [...messages],
+    stream_options: { include_usage: true, continuous_usage_stats: true },
+  })) {
     const reason: ChatCompletionFinishReason | undefined = chunk.choices[0]?.finish_reason;
     const reasoning: string | undefined = chunk.choices[0]?.delta.reasoning;
     void reason;

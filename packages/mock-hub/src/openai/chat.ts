@@ -28,7 +28,11 @@ export function openAiChat(exchange: Exchange): Response {
   const tools = chooseTools(body, model.toolArguments, true);
   if ("missing" in tools) return requestError(dialect, UNKNOWN_TOOL);
 
-  const reply = chatReply(body, tools, { tokens: model.chatTokens, grammar: format.grammar, takeFault: () => exchange.takeStructuredFault() });
+  const reply = chatReply(body, tools, {
+    tokens: model.chatTokens,
+    grammar: format.grammar,
+    takeFault: () => exchange.takeStructuredFault(),
+  });
   const answer = serverAnswer(exchange, dialect, body, reply);
   if (body.stream !== true) return jsonResponse(200, completion(answer));
   const { type, code } = dialect.streamError;
@@ -36,7 +40,12 @@ export function openAiChat(exchange: Exchange): Response {
   return streamWithFaults(exchange, streamEvents(answer), "data: ", errorEvents);
 }
 
-function serverAnswer({ model }: Exchange, dialect: Dialect, body: Record<string, unknown>, reply: ChatReply): ServerAnswer {
+function serverAnswer(
+  { model }: Exchange,
+  dialect: Dialect,
+  body: Record<string, unknown>,
+  reply: ChatReply,
+): ServerAnswer {
   const options = isRecord(body.stream_options) ? body.stream_options : {};
   const includeUsage = options.include_usage === true;
   const continuous = options.continuous_usage_stats === true;
@@ -51,7 +60,9 @@ function serverAnswer({ model }: Exchange, dialect: Dialect, body: Record<string
     calls: reply.calls,
     promptTokens: countPromptTokens(body.messages),
     includeUsage,
-    continuousUsage: continuous && (dialect.continuousUsage === "alone" || (dialect.continuousUsage === "withIncludeUsage" && includeUsage)),
+    continuousUsage:
+      continuous &&
+      (dialect.continuousUsage === "alone" || (dialect.continuousUsage === "withIncludeUsage" && includeUsage)),
     returnProgress: body.return_progress === true,
   };
 }

@@ -48,7 +48,11 @@ function head(answer: ServerAnswer, object: string): Json {
 
 function usageOf(answer: ServerAnswer, completionTokens: number): Usage {
   const { promptTokens } = answer;
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
 }
 
 /** The reasoning's tokens, then the answer's (with its EOS token) or the calls' arguments and an EOS token. */
@@ -63,7 +67,12 @@ function ids(answer: ServerAnswer): string[] {
 
 /** `completed`: the completion tokens so far, for continuous usage; undefined on chunks outside the answer. */
 function chunk(answer: ServerAnswer, choices: Json[], completed?: number, extra: Json = {}): Json {
-  const usage = answer.continuousUsage && completed !== undefined ? { usage: usageOf(answer, completed) } : answer.dialect.usageNull ? { usage: null } : {};
+  const usage =
+    answer.continuousUsage && completed !== undefined
+      ? { usage: usageOf(answer, completed) }
+      : answer.dialect.usageNull
+        ? { usage: null }
+        : {};
   return { ...head(answer, "chat.completion.chunk"), choices, ...usage, ...extra };
 }
 
@@ -77,7 +86,13 @@ function reasoningFields(answer: ServerAnswer, text: string): Json {
 }
 
 function choice(answer: ServerAnswer, delta: Json, finish: string | null): Json {
-  return { index: 0, delta: withNulls(answer.dialect, delta), logprobs: null, finish_reason: finish, ...answer.dialect.choiceExtras };
+  return {
+    index: 0,
+    delta: withNulls(answer.dialect, delta),
+    logprobs: null,
+    finish_reason: finish,
+    ...answer.dialect.choiceExtras,
+  };
 }
 
 function finishReason({ calls, generation }: ServerAnswer): string {
@@ -104,7 +119,9 @@ function timings(answer: ServerAnswer): Json {
 function progressChunks(answer: ServerAnswer): Json[] {
   const total = answer.promptTokens;
   const steps = total >= 2 ? [Math.floor(total / 2), total] : [total];
-  return steps.map((processed) => chunk(answer, [], undefined, { prompt_progress: { total, cache: 0, processed, time_ms: processed * PROMPT_MS } }));
+  return steps.map((processed) =>
+    chunk(answer, [], undefined, { prompt_progress: { total, cache: 0, processed, time_ms: processed * PROMPT_MS } }),
+  );
 }
 
 /** Leading chunks, the role chunk, reasoning then content one token a chunk, the finish chunk, the usage chunk, `[DONE]`. */
@@ -115,13 +132,16 @@ export function streamEvents(answer: ServerAnswer): string[] {
   const deltas = [
     dialect.roleDelta,
     ...answer.reasoning.map((token) => reasoningFields(answer, token)),
-    ...(answer.calls.length > 0 ? toolCallDeltas(answer.calls, ids(answer)) : generation.tokens.map((token) => ({ content: token }))),
+    ...(answer.calls.length > 0
+      ? toolCallDeltas(answer.calls, ids(answer))
+      : generation.tokens.map((token) => ({ content: token }))),
   ];
   deltas.forEach((delta, i) => chunks.push(chunk(answer, [choice(answer, delta, null)], i)));
   const extras = dialect.llamaExtras ? { timings: timings(answer) } : {};
   const total = completionTokens(answer);
   chunks.push(chunk(answer, [choice(answer, dialect.finishDelta, finishReason(answer))], total, extras));
-  if (answer.includeUsage) chunks.push({ ...head(answer, "chat.completion.chunk"), choices: [], usage: usageOf(answer, total) });
+  if (answer.includeUsage)
+    chunks.push({ ...head(answer, "chat.completion.chunk"), choices: [], usage: usageOf(answer, total) });
   return [...chunks.map((payload) => JSON.stringify(payload)), "[DONE]"];
 }
 
@@ -129,7 +149,8 @@ export function streamEvents(answer: ServerAnswer): string[] {
 export function completion(answer: ServerAnswer): Json {
   const { dialect, generation, calls } = answer;
   const reasoning = answer.reasoning.length > 0 ? reasoningFields(answer, answer.reasoning.join("")) : {};
-  const said = calls.length > 0 ? { content: null, tool_calls: toolCallsField(calls, ids(answer)) } : { content: generation.text };
+  const said =
+    calls.length > 0 ? { content: null, tool_calls: toolCallsField(calls, ids(answer)) } : { content: generation.text };
   const message = withNulls(dialect, { role: "assistant", ...said, ...reasoning });
   return {
     ...head(answer, "chat.completion"),

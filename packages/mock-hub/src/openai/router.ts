@@ -41,13 +41,20 @@ function notServedBy(provider: string): Response {
 /** 400 `model_not_supported`: none of the providers the caller enabled serves the model. */
 export function noProviderEnabled(model: string): Response {
   const message = `The requested model '${model}' is not supported by any provider you have enabled.`;
-  return jsonResponse(400, { error: { message, type: "invalid_request_error", param: "model", code: "model_not_supported" } });
+  return jsonResponse(400, {
+    error: { message, type: "invalid_request_error", param: "model", code: "model_not_supported" },
+  });
 }
 
 const ROUTER_FAULTS: readonly FaultType[] = ["modelNotServed", "providerNotEnabled", "toolsUnsupported"];
 
 /** The router's scripted refusal of `provider` for `model`, if any (`toolsUnsupported` only for a body with tools). */
-export function routerFault(faults: FaultRegistry, model: string, provider: string, text: string): Response | undefined {
+export function routerFault(
+  faults: FaultRegistry,
+  model: string,
+  provider: string,
+  text: string,
+): Response | undefined {
   const types = sendsTools(text) ? ROUTER_FAULTS : ROUTER_FAULTS.filter((type) => type !== "toolsUnsupported");
   const rule = faults.peek(model, types, provider);
   if (!rule) return undefined;
@@ -55,7 +62,9 @@ export function routerFault(faults: FaultRegistry, model: string, provider: stri
   if (fault.type === "modelNotServed") return notServedBy(provider);
   if (fault.type === "providerNotEnabled") return noProviderEnabled(model);
   const message = `Provider ${provider} does not support tools for model '${model}'.`;
-  return jsonResponse(400, { error: { message, type: "invalid_request_error", param: "tools", code: "tools_not_supported" } });
+  return jsonResponse(400, {
+    error: { message, type: "invalid_request_error", param: "tools", code: "tools_not_supported" },
+  });
 }
 
 function sendsTools(text: string): boolean {
@@ -73,7 +82,8 @@ export function withProvider(response: Response, provider: string): Response {
 
 /** `GET /v1/models`: a server lists its one model; the router (no `id`) every model some provider serves. */
 export function modelList(id: string | undefined, models: Models): Response {
-  const data = id === undefined ? [...models.keys()].flatMap((modelId) => routerEntry(modelId, models)) : serverEntry(id, models);
+  const data =
+    id === undefined ? [...models.keys()].flatMap((modelId) => routerEntry(modelId, models)) : serverEntry(id, models);
   if (data.length === 0) return jsonResponse(404, { error: "Not Found" });
   return jsonResponse(200, { object: "list", data });
 }

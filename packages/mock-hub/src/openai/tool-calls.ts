@@ -13,7 +13,11 @@ export function callIds(calls: readonly ToolCallPlan[], seed: string, makeId: (h
 
 /** `message.tool_calls` of a whole answer. */
 export function toolCallsField(calls: readonly ToolCallPlan[], ids: readonly string[]): Json[] {
-  return calls.map((call, i) => ({ id: ids[i], type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
+  return calls.map((call, i) => ({
+    id: ids[i],
+    type: "function",
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
 }
 
 /** The deltas that stream the calls: one opening each call (its id, name and `arguments: ""`), then its arguments a few characters a delta. */

@@ -13,7 +13,8 @@ const MP3 = Uint8Array.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]);
 async function transcription(body: Body): Promise<Response> {
   const file = body.file;
   if (!(file instanceof File)) return openAiRefusal("file is required (a multipart upload)", "file");
-  if (typeof body.model !== "string" || body.model === "") return openAiRefusal("you must provide a model parameter", "model");
+  if (typeof body.model !== "string" || body.model === "")
+    return openAiRefusal("you must provide a model parameter", "model");
   const size = (await file.arrayBuffer()).byteLength;
   const said = [`${size} bytes`, `of ${file.name} (${file.type || "no type"})`];
   return jsonResponse(200, {
@@ -31,7 +32,10 @@ async function transcription(body: Body): Promise<Response> {
 function images(body: Body, origin: string): Response {
   if (typeof body.prompt !== "string" || body.prompt === "") return openAiRefusal("prompt is required", "prompt");
   const model = typeof body.model === "string" ? body.model : "";
-  const image = body.response_format === "url" ? { url: `${origin}/files/${encodeURIComponent(model)}.png` } : { b64_json: PNG_BASE64 };
+  const image =
+    body.response_format === "url"
+      ? { url: `${origin}/files/${encodeURIComponent(model)}.png` }
+      : { b64_json: PNG_BASE64 };
   return jsonResponse(200, { created: 1_700_000_000, data: [image] });
 }
 
@@ -39,7 +43,10 @@ function images(body: Body, origin: string): Response {
 function speech(body: Body): Response {
   if (typeof body.input !== "string" || body.input === "") return openAiRefusal("input is required", "input");
   const wav = body.response_format === "wav";
-  return new Response((wav ? WAV : MP3).slice(), { status: 200, headers: { "content-type": wav ? "audio/wav" : "audio/mpeg" } });
+  return new Response((wav ? WAV : MP3).slice(), {
+    status: 200,
+    headers: { "content-type": wav ? "audio/wav" : "audio/mpeg" },
+  });
 }
 
 const at = (route: string): RegExp => new RegExp(`^/deepinfra/v1/openai/${route}/?$`);
@@ -53,10 +60,18 @@ export const DEEPINFRA: MockProvider = {
     { pattern: at("audio/speech"), serve: speech },
   ],
   mappings: {
-    "hfkit/text-generation": { deepinfra: { providerId: "hfkit-deepinfra/llama", task: "text-generation", status: "live" } },
-    "hfkit/embeddings": { deepinfra: { providerId: "hfkit-deepinfra/bge", task: "feature-extraction", status: "live" } },
-    "hfkit/whisper": { deepinfra: { providerId: "hfkit-deepinfra/whisper", task: "automatic-speech-recognition", status: "live" } },
+    "hfkit/text-generation": {
+      deepinfra: { providerId: "hfkit-deepinfra/llama", task: "text-generation", status: "live" },
+    },
+    "hfkit/embeddings": {
+      deepinfra: { providerId: "hfkit-deepinfra/bge", task: "feature-extraction", status: "live" },
+    },
+    "hfkit/whisper": {
+      deepinfra: { providerId: "hfkit-deepinfra/whisper", task: "automatic-speech-recognition", status: "live" },
+    },
     "hfkit/text-to-image": { deepinfra: { providerId: "hfkit-deepinfra/flux", task: "text-to-image", status: "live" } },
-    "hfkit/text-to-speech": { deepinfra: { providerId: "hfkit-deepinfra/kokoro", task: "text-to-speech", status: "live" } },
+    "hfkit/text-to-speech": {
+      deepinfra: { providerId: "hfkit-deepinfra/kokoro", task: "text-to-speech", status: "live" },
+    },
   },
 };

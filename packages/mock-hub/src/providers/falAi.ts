@@ -18,20 +18,38 @@ const DECODABLE_AUDIO = ["audio/mpeg", "audio/x-wav", "video/webm"];
 
 /** A field's check: the message of fal's 422 for it, or undefined when it is fine. */
 type Need = (body: Body) => string | undefined;
-const text = (field: string): Need => (b) => (typeof b[field] === "string" && b[field] !== "" ? undefined : "field required");
-const url = (field: string, optional = false): Need => (b) => (b[field] === undefined && optional ? undefined : isUrl(b[field]) ? undefined : "Unsupported data URL");
-const urls = (field: string): Need => (b) => (b[field] === undefined || (Array.isArray(b[field]) && b[field].every(isUrl)) ? undefined : "must be a list of URLs");
-const audio = (field: string): Need => (b) => {
-  const value = b[field];
-  const type = typeof value === "string" ? DATA_URL.exec(value)?.[1] : undefined;
-  return type !== undefined && DECODABLE_AUDIO.includes(type) ? undefined : "Unsupported data URL";
-};
+const text =
+  (field: string): Need =>
+  (b) =>
+    typeof b[field] === "string" && b[field] !== "" ? undefined : "field required";
+const url =
+  (field: string, optional = false): Need =>
+  (b) =>
+    b[field] === undefined && optional ? undefined : isUrl(b[field]) ? undefined : "Unsupported data URL";
+const urls =
+  (field: string): Need =>
+  (b) =>
+    b[field] === undefined || (Array.isArray(b[field]) && b[field].every(isUrl)) ? undefined : "must be a list of URLs";
+const audio =
+  (field: string): Need =>
+  (b) => {
+    const value = b[field];
+    const type = typeof value === "string" ? DATA_URL.exec(value)?.[1] : undefined;
+    return type !== undefined && DECODABLE_AUDIO.includes(type) ? undefined : "Unsupported data URL";
+  };
 /** `loras`, when sent: `[{path: an http(s) URL, scale: number}]`; `required` for a LoRA app. */
-const loras = (required = false): Need => (b) => {
-  if (b.loras === undefined && !required) return undefined;
-  const ok = Array.isArray(b.loras) && b.loras.length > 0 && b.loras.every((l) => isRecord(l) && typeof l.path === "string" && /^https?:\/\//.test(l.path) && typeof l.scale === "number");
-  return ok ? undefined : "must be a list of {path, scale}";
-};
+const loras =
+  (required = false): Need =>
+  (b) => {
+    if (b.loras === undefined && !required) return undefined;
+    const ok =
+      Array.isArray(b.loras) &&
+      b.loras.length > 0 &&
+      b.loras.every(
+        (l) => isRecord(l) && typeof l.path === "string" && /^https?:\/\//.test(l.path) && typeof l.scale === "number",
+      );
+    return ok ? undefined : "must be a list of {path, scale}";
+  };
 
 /** The apps by name (the segment after the owner), each with what it answers and the fields it needs. */
 const APPS: Readonly<Record<string, { kind: Kind; needs: Record<string, Need> }>> = {
@@ -50,13 +68,21 @@ const APPS: Readonly<Record<string, { kind: Kind; needs: Record<string, Need> }>
   whisper: { kind: "transcript", needs: { audio_url: audio("audio_url") } },
 };
 
-const file = (origin: string, id: string, ext: string, type: string) => ({ url: `${origin}/files/${id}.${ext}`, content_type: type, file_name: `${id}.${ext}` });
+const file = (origin: string, id: string, ext: string, type: string) => ({
+  url: `${origin}/files/${id}.${ext}`,
+  content_type: type,
+  file_name: `${id}.${ext}`,
+});
 
 /** What an app of `kind` answers for request `id`. */
 function result(kind: Kind, id: string, origin: string, body: Body): Record<string, unknown> {
   switch (kind) {
     case "image":
-      return { images: [{ ...file(origin, id, "png", "image/png"), width: 1, height: 1 }], seed: 42, has_nsfw_concepts: [false] };
+      return {
+        images: [{ ...file(origin, id, "png", "image/png"), width: 1, height: 1 }],
+        seed: 42,
+        has_nsfw_concepts: [false],
+      };
     case "video":
       return { video: file(origin, id, "mp4", "video/mp4"), seed: 42 };
     case "music":
@@ -70,7 +96,13 @@ function result(kind: Kind, id: string, origin: string, body: Body): Record<stri
     case "transcript": {
       const [, type, data] = DATA_URL.exec(String(body.audio_url)) ?? [];
       const bytes = atob(data ?? "").length;
-      return { text: `${bytes} bytes of ${type}`, chunks: [{ timestamp: [0, 1.5], text: `${bytes} bytes` }, { timestamp: [1.5, 2], text: `of ${type}` }] };
+      return {
+        text: `${bytes} bytes of ${type}`,
+        chunks: [
+          { timestamp: [0, 1.5], text: `${bytes} bytes` },
+          { timestamp: [1.5, 2], text: `of ${type}` },
+        ],
+      };
     }
   }
 }
@@ -82,31 +114,56 @@ function falAi(body: Body, origin: string, request: Request, path: string): Resp
   const [owner, app = ""] = path.slice("/fal-ai/".length).split("/");
   const served = APPS[app];
   if (!served) return notFound(app);
-  const wrong = Object.entries(served.needs).map(([field, need]) => [field, need(body)] as const).filter(([, msg]) => msg !== undefined);
-  if (wrong.length > 0) return jsonResponse(422, { detail: wrong.map(([field, msg]) => ({ loc: ["body", field], msg, type: "value_error" })) });
+  const wrong = Object.entries(served.needs)
+    .map(([field, need]) => [field, need(body)] as const)
+    .filter(([, msg]) => msg !== undefined);
+  if (wrong.length > 0)
+    return jsonResponse(422, {
+      detail: wrong.map(([field, msg]) => ({ loc: ["body", field], msg, type: "value_error" })),
+    });
   const main = body.prompt ?? body.text ?? body.image_url ?? body.audio_url;
   const id = `mock-fal-${String(main).length}`;
-  if (new URL(request.url).searchParams.get("_subdomain") !== "queue") return jsonResponse(200, result(served.kind, id, origin, body));
+  if (new URL(request.url).searchParams.get("_subdomain") !== "queue")
+    return jsonResponse(200, result(served.kind, id, origin, body));
   // As fal: the queue's URLs name the app without its variant (`fal-ai/flux-2`, not `fal-ai/flux-2/edit`).
   const at = `https://queue.fal.run/${owner}/${app}/requests/${id}`;
-  return jsonResponse(200, { request_id: id, status: "IN_QUEUE", response_url: at, status_url: `${at}/status`, cancel_url: `${at}/cancel`, queue_position: 0 });
+  return jsonResponse(200, {
+    request_id: id,
+    status: "IN_QUEUE",
+    response_url: at,
+    status_url: `${at}/status`,
+    cancel_url: `${at}/cancel`,
+    queue_position: 0,
+  });
 }
 
 /** `GET /fal-ai/{owner}/{app}/requests/{id}/status` (`COMPLETED`) and `GET /fal-ai/{owner}/{app}/requests/{id}` (the app's result). */
 function falAiQueue(request: Request, path: string): Response | undefined {
-  const match = request.method === "GET" ? /^\/fal-ai\/([^/]+)\/([^/]+)\/requests\/([^/]+)(\/status)?$/.exec(path) : null;
+  const match =
+    request.method === "GET" ? /^\/fal-ai\/([^/]+)\/([^/]+)\/requests\/([^/]+)(\/status)?$/.exec(path) : null;
   if (!match) return undefined;
   const [, owner, app = "", id = "", status] = match;
   const served = APPS[app];
   if (!served) return notFound(app);
-  if (status) return jsonResponse(200, { status: "COMPLETED", request_id: id, response_url: `https://queue.fal.run/${owner}/${app}/requests/${id}` });
+  if (status)
+    return jsonResponse(200, {
+      status: "COMPLETED",
+      request_id: id,
+      response_url: `https://queue.fal.run/${owner}/${app}/requests/${id}`,
+    });
   return jsonResponse(200, result(served.kind, id, new URL(request.url).origin, {}));
 }
 
-const live = (providerId: string, task: string, more: Partial<ProviderMappingEntry> = {}): Record<string, ProviderMappingEntry> => ({ "fal-ai": { providerId, task, status: "live", ...more } });
+const live = (
+  providerId: string,
+  task: string,
+  more: Partial<ProviderMappingEntry> = {},
+): Record<string, ProviderMappingEntry> => ({ "fal-ai": { providerId, task, status: "live", ...more } });
 
 export const FAL_AI: MockProvider = {
-  routes: [{ pattern: /^\/fal-ai\/[^/]+\/[^/]+(\/[^/]+)*$/, serve: falAi, model: (path) => path.slice("/fal-ai/".length) }],
+  routes: [
+    { pattern: /^\/fal-ai\/[^/]+\/[^/]+(\/[^/]+)*$/, serve: falAi, model: (path) => path.slice("/fal-ai/".length) },
+  ],
   gets: [falAiQueue],
   mappings: {
     "hfkit/audio-to-audio-fal": live("hfkit-fal/separate", "audio-to-audio"),
@@ -118,9 +175,21 @@ export const FAL_AI: MockProvider = {
     "hfkit/text-to-audio-fal": live("hfkit-fal/music", "text-to-audio"),
     "hfkit/text-to-speech-fal": live("hfkit-fal/tts", "text-to-speech"),
     "hfkit/text-to-video-fal": live("hfkit-fal/video", "text-to-video"),
-    "hfkit/lora-flux": live("hfkit-fal/flux-lora", "text-to-image", { adapter: "lora", adapterWeightsPath: "weights/lora.safetensors" }),
-    "hfkit/lora-sdxl": live("fal-ai/lora", "text-to-image", { adapter: "lora", adapterWeightsPath: "pytorch_lora_weights.safetensors" }),
-    "hfkit/lora-image-to-image": live("hfkit-fal/edit", "image-to-image", { adapter: "lora", adapterWeightsPath: "lora.safetensors" }),
-    "hfkit/lora-text-to-video": live("hfkit-fal/video", "text-to-video", { adapter: "lora", adapterWeightsPath: "lora.safetensors" }),
+    "hfkit/lora-flux": live("hfkit-fal/flux-lora", "text-to-image", {
+      adapter: "lora",
+      adapterWeightsPath: "weights/lora.safetensors",
+    }),
+    "hfkit/lora-sdxl": live("fal-ai/lora", "text-to-image", {
+      adapter: "lora",
+      adapterWeightsPath: "pytorch_lora_weights.safetensors",
+    }),
+    "hfkit/lora-image-to-image": live("hfkit-fal/edit", "image-to-image", {
+      adapter: "lora",
+      adapterWeightsPath: "lora.safetensors",
+    }),
+    "hfkit/lora-text-to-video": live("hfkit-fal/video", "text-to-video", {
+      adapter: "lora",
+      adapterWeightsPath: "lora.safetensors",
+    }),
   },
 };

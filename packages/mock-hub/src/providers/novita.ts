@@ -9,13 +9,16 @@ import type { MockProvider } from "./route.js";
 type Body = Record<string, unknown>;
 
 /** Novita's error body. */
-const refusal = (status: number, reason: string, message: string): Response => jsonResponse(status, { code: status, reason, message, metadata: {} });
+const refusal = (status: number, reason: string, message: string): Response =>
+  jsonResponse(status, { code: status, reason, message, metadata: {} });
 
-const taskIdFor = (kind: string, prompt: string): string => `mock-novita-${kind}${/fail/i.test(prompt) ? "-fail" : ""}-${prompt.length}`;
+const taskIdFor = (kind: string, prompt: string): string =>
+  `mock-novita-${kind}${/fail/i.test(prompt) ? "-fail" : ""}-${prompt.length}`;
 
 /** `POST /novita/v3/async/{model}`: `{prompt, ...}` → `{task_id}`. */
 function asyncTask(body: Body): Response {
-  if (typeof body.prompt !== "string" || body.prompt === "") return refusal(400, "INVALID_REQUEST_BODY", "prompt is required");
+  if (typeof body.prompt !== "string" || body.prompt === "")
+    return refusal(400, "INVALID_REQUEST_BODY", "prompt is required");
   return jsonResponse(200, { task_id: taskIdFor("t2v", body.prompt) });
 }
 
@@ -24,10 +27,12 @@ function miniMax(body: Body): Response {
   if (body.model !== "MiniMax-H3") return refusal(400, "INVALID_MODEL", `unsupported model ${String(body.model)}`);
   const content = Array.isArray(body.content) ? body.content.filter(isRecord) : [];
   const text = content.find((c) => c.type === "text")?.text;
-  if (typeof text !== "string" || text.trim() === "") return refusal(400, "INVALID_REQUEST_BODY", "content must hold a text item");
+  if (typeof text !== "string" || text.trim() === "")
+    return refusal(400, "INVALID_REQUEST_BODY", "content must hold a text item");
   const image = content.find((c) => c.type === "image_url");
   const url = isRecord(image?.image_url) ? image.image_url.url : undefined;
-  if (image && (typeof url !== "string" || !/^(data:image\/[^;]+;base64,|https?:\/\/)/.test(url))) return refusal(400, "INVALID_REQUEST_BODY", "image_url.url must be a data URL or an http(s) URL");
+  if (image && (typeof url !== "string" || !/^(data:image\/[^;]+;base64,|https?:\/\/)/.test(url)))
+    return refusal(400, "INVALID_REQUEST_BODY", "image_url.url must be a data URL or an http(s) URL");
   return jsonResponse(200, { task_id: taskIdFor(image ? "h3-i2v" : "h3-t2v", text) });
 }
 
@@ -39,26 +44,46 @@ function results(request: Request, path: string): Response | undefined {
     const id = url.searchParams.get("task_id");
     if (!id) return refusal(400, "INVALID_REQUEST_PARAMS", "task_id is required");
     const failed = id.includes("-fail");
-    const task = { task_id: id, task_type: "TXT_TO_VIDEO", status: failed ? "TASK_STATUS_FAILED" : "TASK_STATUS_SUCCEED", reason: failed ? "mock failure" : "", progress_percent: 100 };
-    return jsonResponse(200, { task, videos: failed ? [] : [{ video_url: `${url.origin}/files/${id}.mp4`, video_url_ttl: "3600", video_type: "mp4" }] });
+    const task = {
+      task_id: id,
+      task_type: "TXT_TO_VIDEO",
+      status: failed ? "TASK_STATUS_FAILED" : "TASK_STATUS_SUCCEED",
+      reason: failed ? "mock failure" : "",
+      progress_percent: 100,
+    };
+    return jsonResponse(200, {
+      task,
+      videos: failed ? [] : [{ video_url: `${url.origin}/files/${id}.mp4`, video_url_ttl: "3600", video_type: "mp4" }],
+    });
   }
   const id = /^\/novita\/v3\/minimax\/v2\/query\/video_generation\/([^/]+)$/.exec(path)?.[1];
   if (id === undefined) return undefined;
-  const task = id.includes("-fail") ? { task_id: id, status: "failed", error: { message: "mock failure" } } : { task_id: id, status: "succeeded", content: { url: `${url.origin}/files/${id}.mp4` } };
+  const task = id.includes("-fail")
+    ? { task_id: id, status: "failed", error: { message: "mock failure" } }
+    : { task_id: id, status: "succeeded", content: { url: `${url.origin}/files/${id}.mp4` } };
   return jsonResponse(200, { task });
 }
 
 export const NOVITA: MockProvider = {
   routes: [
-    { pattern: /^\/novita\/v3\/openai\/chat\/completions\/?$/, serve: (body) => chatCompletions(body, "mock-novita", "messages is required") },
+    {
+      pattern: /^\/novita\/v3\/openai\/chat\/completions\/?$/,
+      serve: (body) => chatCompletions(body, "mock-novita", "messages is required"),
+    },
     { pattern: /^\/novita\/v3\/minimax\/v2\/video_generation\/?$/, serve: miniMax },
-    { pattern: /^\/novita\/v3\/async\/(?!task-result)[^?]+$/, serve: asyncTask, model: (path) => path.slice("/novita/v3/async/".length) },
+    {
+      pattern: /^\/novita\/v3\/async\/(?!task-result)[^?]+$/,
+      serve: asyncTask,
+      model: (path) => path.slice("/novita/v3/async/".length),
+    },
   ],
   gets: [results],
   mappings: {
     "hfkit/text-generation": { novita: { providerId: "hfkit-novita/llama", task: "text-generation", status: "live" } },
     "hfkit/text-to-video": { novita: { providerId: "hfkit-novita/wan-t2v", task: "text-to-video", status: "live" } },
     "hfkit/image-text-to-video": { novita: { providerId: "MiniMax-H3", task: "image-text-to-video", status: "live" } },
-    "hfkit/image-text-to-video-other": { novita: { providerId: "hfkit-novita/other-i2v", task: "image-text-to-video", status: "live" } },
+    "hfkit/image-text-to-video-other": {
+      novita: { providerId: "hfkit-novita/other-i2v", task: "image-text-to-video", status: "live" },
+    },
   },
 };

@@ -5,10 +5,12 @@ import type { MockProvider } from "./route.js";
 
 /** `POST /nscale/v1/images/generations`: `model` and `prompt` required; `response_format` "b64_json" only (Nscale answers no URLs). */
 function images(body: Record<string, unknown>): Response {
-  const refuse = (message: string) => jsonResponse(400, { error: { message, type: "invalid_request_error", param: null, code: null } });
+  const refuse = (message: string) =>
+    jsonResponse(400, { error: { message, type: "invalid_request_error", param: null, code: null } });
   if (typeof body.model !== "string" || body.model === "") return refuse("model is required");
   if (typeof body.prompt !== "string" || body.prompt === "") return refuse("prompt is required");
-  if (body.response_format !== undefined && body.response_format !== "b64_json") return refuse("response_format must be b64_json");
+  if (body.response_format !== undefined && body.response_format !== "b64_json")
+    return refuse("response_format must be b64_json");
   return jsonResponse(200, { created: 1700000000, data: [{ b64_json: IMAGE }] });
 }
 

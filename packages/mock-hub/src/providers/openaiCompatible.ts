@@ -11,15 +11,19 @@ type Body = Record<string, unknown>;
 const CREATED = 1_700_000_000;
 
 /** OpenAI's error body for a request it refuses. */
-export const openAiRefusal = (message: string, param: string, status = 400): Response => jsonResponse(status, { error: { message, type: "invalid_request_error", param, code: null } });
+export const openAiRefusal = (message: string, param: string, status = 400): Response =>
+  jsonResponse(status, { error: { message, type: "invalid_request_error", param, code: null } });
 
 /** The model a request names, or a refusal. */
 function modelOf(body: Body): string | Response {
-  return typeof body.model === "string" && body.model !== "" ? body.model : openAiRefusal("you must provide a model parameter", "model");
+  return typeof body.model === "string" && body.model !== ""
+    ? body.model
+    : openAiRefusal("you must provide a model parameter", "model");
 }
 
 /** A continuation that depends only on the prompt: its word count and length. */
-export const continuation = (prompt: string): string => ` and so on (${prompt.split(/\s+/).filter(Boolean).length} words, ${prompt.length} characters).`;
+export const continuation = (prompt: string): string =>
+  ` and so on (${prompt.split(/\s+/).filter(Boolean).length} words, ${prompt.length} characters).`;
 
 /** `POST …/completions`: `{model, prompt}` → one choice (`extra` merged into it, e.g. Together's `seed`). */
 export function completions(body: Body, id: string, extra: Body = {}): Response {
@@ -51,9 +55,21 @@ export function chatCompletions(body: Body, id: string, missing: string): Respon
   if ("error" in format) return openAiRefusal(format.error, "response_format");
   const tools = chooseTools(body, undefined, true);
   if ("missing" in tools) return openAiRefusal(`Tool '${tools.missing}' is not among the tools given`, "tool_choice");
-  const reply = chatReply(body, tools, { tokens: splitTokens(continuation(last.content).trimStart()), grammar: format.grammar, takeFault: () => undefined });
-  const calls = reply.calls.length > 0 ? toolCallsField(reply.calls, callIds(reply.calls, id, (hex) => `call_${hex.slice(0, 24)}`)) : undefined;
-  const message = calls ? { role: "assistant", content: null, tool_calls: calls } : { role: "assistant", content: reply.tokens.join("") };
+  const reply = chatReply(body, tools, {
+    tokens: splitTokens(continuation(last.content).trimStart()),
+    grammar: format.grammar,
+    takeFault: () => undefined,
+  });
+  const calls =
+    reply.calls.length > 0
+      ? toolCallsField(
+          reply.calls,
+          callIds(reply.calls, id, (hex) => `call_${hex.slice(0, 24)}`),
+        )
+      : undefined;
+  const message = calls
+    ? { role: "assistant", content: null, tool_calls: calls }
+    : { role: "assistant", content: reply.tokens.join("") };
   return jsonResponse(200, {
     id: `${id}-${last.content.length}`,
     object: "chat.completion",
@@ -65,14 +81,19 @@ export function chatCompletions(body: Body, id: string, missing: string): Respon
 }
 
 /** A vector that depends only on the text: its length, its word count, its first character code. */
-export const vectorOf = (text: string): number[] => [text.length / 100, text.split(/\s+/).filter(Boolean).length / 10, (text.charCodeAt(0) || 0) / 1000];
+export const vectorOf = (text: string): number[] => [
+  text.length / 100,
+  text.split(/\s+/).filter(Boolean).length / 10,
+  (text.charCodeAt(0) || 0) / 1000,
+];
 
 /** `POST …/embeddings`: `{model, input: string | string[]}` → one embedding per input. */
 export function embeddings(body: Body): Response {
   const model = modelOf(body);
   if (model instanceof Response) return model;
   const input = typeof body.input === "string" ? [body.input] : body.input;
-  if (!Array.isArray(input) || input.length === 0 || !input.every((s) => typeof s === "string")) return openAiRefusal("input must be a string or an array of strings", "input");
+  if (!Array.isArray(input) || input.length === 0 || !input.every((s) => typeof s === "string"))
+    return openAiRefusal("input must be a string or an array of strings", "input");
   return jsonResponse(200, {
     object: "list",
     model,

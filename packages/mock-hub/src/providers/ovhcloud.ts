@@ -4,5 +4,9 @@ import type { MockProvider } from "./route.js";
 
 export const OVHCLOUD: MockProvider = {
   routes: [{ pattern: /^\/ovhcloud\/v1\/completions\/?$/, serve: (body) => completions(body, "mock-ovhcloud") }],
-  mappings: { "hfkit/text-generation": { ovhcloud: { providerId: "hfkit-ovhcloud/llama", task: "text-generation", status: "live" } } },
+  mappings: {
+    "hfkit/text-generation": {
+      ovhcloud: { providerId: "hfkit-ovhcloud/llama", task: "text-generation", status: "live" },
+    },
+  },
 };

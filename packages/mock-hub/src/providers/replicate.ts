@@ -26,22 +26,41 @@ const heard = (input: Input): string => {
 };
 
 /** An image model: `prompt` → a list of one image. */
-const IMAGE: ReplicateModel = { field: "prompt", check: text, output: (_i, origin, id) => [`${origin}/files/${id}.png`] };
+const IMAGE: ReplicateModel = {
+  field: "prompt",
+  check: text,
+  output: (_i, origin, id) => [`${origin}/files/${id}.png`],
+};
 
 /** The mock's models, by Replicate id (any other model, or a version, is an image model). */
 const MODELS: Readonly<Record<string, ReplicateModel>> = {
   "hfkit-replicate/speech": { field: "text", check: text, output: (_i, origin, id) => `${origin}/files/${id}.wav` },
   "hfkit-replicate/video": { field: "prompt", check: text, output: (_i, origin, id) => `${origin}/files/${id}.mp4` },
-  "hfkit-replicate/slow-video": { field: "prompt", check: text, output: (_i, origin, id) => `${origin}/files/${id}.mp4`, slow: "succeeded" },
+  "hfkit-replicate/slow-video": {
+    field: "prompt",
+    check: text,
+    output: (_i, origin, id) => `${origin}/files/${id}.mp4`,
+    slow: "succeeded",
+  },
   "hfkit-replicate/failing-video": { field: "prompt", check: text, output: () => null, slow: "failed" },
   "hfkit-replicate/edit": { field: "image", check: file, output: (_i, origin, id) => [`${origin}/files/${id}.png`] },
   // openai/whisper's output: the transcription, its segments, a text file of it.
   "hfkit-replicate/whisper": {
     field: "audio",
     check: file,
-    output: (input, origin) => ({ transcription: heard(input), translation: null, txt_file: delivery(origin, heard(input)), segments: [{ id: 0, start: 0, end: 1, text: heard(input) }], detected_language: "english" }),
+    output: (input, origin) => ({
+      transcription: heard(input),
+      translation: null,
+      txt_file: delivery(origin, heard(input)),
+      segments: [{ id: 0, start: 0, end: 1, text: heard(input) }],
+      detected_language: "english",
+    }),
   },
-  "hfkit-replicate/whisper-file": { field: "audio", check: file, output: (input, origin) => ({ txt_file: delivery(origin, heard(input)) }) },
+  "hfkit-replicate/whisper-file": {
+    field: "audio",
+    check: file,
+    output: (input, origin) => ({ txt_file: delivery(origin, heard(input)) }),
+  },
   "hfkit-replicate/whisper-text": { field: "audio", check: file, output: (input) => heard(input) },
 };
 
@@ -49,7 +68,8 @@ const MODELS: Readonly<Record<string, ReplicateModel>> = {
 const VERSIONS: Readonly<Record<string, string>> = { "9f747673": "hfkit-replicate/video" };
 
 /** Where a text file of `text` is served. */
-const delivery = (origin: string, body: string): string => `${origin}/replicate/delivery/${encodeURIComponent(body)}.txt`;
+const delivery = (origin: string, body: string): string =>
+  `${origin}/replicate/delivery/${encodeURIComponent(body)}.txt`;
 
 /**
  * `POST /replicate/v1/models/{owner}/{name}/predictions` (or `/v1/predictions` with a `version`): with
@@ -58,13 +78,23 @@ const delivery = (origin: string, body: string): string => `${origin}/replicate/
 function replicate(body: Record<string, unknown>, origin: string, request: Request, path: string): Response {
   const model = /^\/replicate\/v1\/models\/([^/]+\/[^/]+)\/predictions/.exec(path)?.[1] ?? "";
   if (!model && (typeof body.version !== "string" || body.version === "")) {
-    return jsonResponse(422, { detail: "- version: version is required\n", status: 422, title: "Input validation failed", invalid_fields: [{ type: "required", field: "version", description: "version is required" }] });
+    return jsonResponse(422, {
+      detail: "- version: version is required\n",
+      status: 422,
+      title: "Input validation failed",
+      invalid_fields: [{ type: "required", field: "version", description: "version is required" }],
+    });
   }
   const spec = MODELS[model || (VERSIONS[String(body.version)] ?? "")] ?? IMAGE;
   const input = isRecord(body.input) ? body.input : undefined;
   if (!input || !spec.check(input[spec.field])) {
     const description = `${spec.field} is required`;
-    return jsonResponse(422, { detail: `- input: ${description}\n`, status: 422, title: "Input validation failed", invalid_fields: [{ type: "required", field: `input.${spec.field}`, description }] });
+    return jsonResponse(422, {
+      detail: `- input: ${description}\n`,
+      status: 422,
+      title: "Input validation failed",
+      invalid_fields: [{ type: "required", field: `input.${spec.field}`, description }],
+    });
   }
   const id = `mock-${(model || String(body.version)).replace(/[^a-z0-9]/gi, "-")}${spec.slow ? `-${++started}` : ""}`;
   const done = /\bwait\b/.test(request.headers.get("prefer") ?? "") && !spec.slow;
@@ -77,7 +107,10 @@ function replicate(body: Record<string, unknown>, origin: string, request: Reque
     status: done ? "succeeded" : spec.slow ? "processing" : "starting",
     output: done ? spec.output(input, origin, id) : null,
     error: null,
-    urls: { get: `https://api.replicate.com/v1/predictions/${id}`, cancel: `https://api.replicate.com/v1/predictions/${id}/cancel` },
+    urls: {
+      get: `https://api.replicate.com/v1/predictions/${id}`,
+      cancel: `https://api.replicate.com/v1/predictions/${id}/cancel`,
+    },
   });
 }
 
@@ -94,7 +127,14 @@ function replicatePrediction(request: Request, path: string): Response | undefin
   p.polls++;
   const status = p.polls < 2 ? "processing" : p.end;
   const ended = status !== "processing";
-  return jsonResponse(200, { id, status, output: status === "succeeded" ? p.output : null, error: status === "failed" ? "CUDA out of memory" : null, urls: { get: `https://api.replicate.com/v1/predictions/${id}` }, ...(ended ? { completed_at: "2026-01-01T00:00:00Z" } : {}) });
+  return jsonResponse(200, {
+    id,
+    status,
+    output: status === "succeeded" ? p.output : null,
+    error: status === "failed" ? "CUDA out of memory" : null,
+    urls: { get: `https://api.replicate.com/v1/predictions/${id}` },
+    ...(ended ? { completed_at: "2026-01-01T00:00:00Z" } : {}),
+  });
 }
 
 /** `GET /replicate/delivery/{text}.txt`: a text file an output names. */
@@ -103,7 +143,9 @@ function replicateDelivery(request: Request, path: string): Response | undefined
   return name === undefined ? undefined : textResponse(200, decodeURIComponent(name));
 }
 
-const live = (providerId: string, task: string): Record<string, ProviderMappingEntry> => ({ replicate: { providerId, task, status: "live" } });
+const live = (providerId: string, task: string): Record<string, ProviderMappingEntry> => ({
+  replicate: { providerId, task, status: "live" },
+});
 
 export const REPLICATE: MockProvider = {
   routes: [
@@ -122,7 +164,13 @@ export const REPLICATE: MockProvider = {
     "hfkit/text-to-video-replicate-versioned": live("hfkit-replicate/video:9f747673", "text-to-video"),
     "hfkit/image-to-image-replicate": live("hfkit-replicate/edit", "image-to-image"),
     "hfkit/automatic-speech-recognition-replicate": live("hfkit-replicate/whisper", "automatic-speech-recognition"),
-    "hfkit/automatic-speech-recognition-replicate-file": live("hfkit-replicate/whisper-file", "automatic-speech-recognition"),
-    "hfkit/automatic-speech-recognition-replicate-text": live("hfkit-replicate/whisper-text", "automatic-speech-recognition"),
+    "hfkit/automatic-speech-recognition-replicate-file": live(
+      "hfkit-replicate/whisper-file",
+      "automatic-speech-recognition",
+    ),
+    "hfkit/automatic-speech-recognition-replicate-text": live(
+      "hfkit-replicate/whisper-text",
+      "automatic-speech-recognition",
+    ),
   },
 };

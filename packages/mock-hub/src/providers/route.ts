@@ -2,7 +2,12 @@
 import type { ProviderMappingEntry } from "../types.js";
 
 /** Answers one POST under the router: the parsed JSON body, the hub's origin, the request, its path. */
-export type Serve = (body: Record<string, unknown>, origin: string, request: Request, path: string) => Response | Promise<Response>;
+export type Serve = (
+  body: Record<string, unknown>,
+  origin: string,
+  request: Request,
+  path: string,
+) => Response | Promise<Response>;
 
 /** One POST route of a provider; `model` names the model the faults are matched on (the body's `model` by default). */
 export interface ProviderRoute {

@@ -8,7 +8,9 @@ export const SCALEWAY: MockProvider = {
     { pattern: /^\/scaleway\/v1\/embeddings\/?$/, serve: embeddings },
   ],
   mappings: {
-    "hfkit/text-generation": { scaleway: { providerId: "hfkit-scaleway/llama", task: "text-generation", status: "live" } },
+    "hfkit/text-generation": {
+      scaleway: { providerId: "hfkit-scaleway/llama", task: "text-generation", status: "live" },
+    },
     "hfkit/embeddings": { scaleway: { providerId: "hfkit-scaleway/bge", task: "feature-extraction", status: "live" } },
   },
 };

@@ -3,14 +3,16 @@ import { isRecord, jsonResponse } from "../http.js";
 import { PNG_BASE64 as IMAGE, WAV } from "../pipelines.js";
 import type { MockProvider } from "./route.js";
 
-const invalid = (message: string, status = 400): Response => jsonResponse(status, { error: { message, type: "invalid_request_error" } });
+const invalid = (message: string, status = 400): Response =>
+  jsonResponse(status, { error: { message, type: "invalid_request_error" } });
 
 /** A `data:` URL's media type and base64 payload, or undefined. */
 const dataUrl = (value: unknown): { type: string; b64: string } | undefined => {
   const m = typeof value === "string" ? /^data:([^;,]+);base64,([A-Za-z0-9+/]*={0,2})$/.exec(value) : null;
   return m ? { type: m[1] ?? "", b64: m[2] ?? "" } : undefined;
 };
-const isImage = (value: unknown): boolean => dataUrl(value) !== undefined || (typeof value === "string" && /^https?:\/\//.test(value));
+const isImage = (value: unknown): boolean =>
+  dataUrl(value) !== undefined || (typeof value === "string" && /^https?:\/\//.test(value));
 
 /**
  * `POST /together/v1/images/generations`: Together's images API (`response_format` "base64" or "url"). With an
@@ -20,12 +22,22 @@ const isImage = (value: unknown): boolean => dataUrl(value) !== undefined || (ty
 function images(body: Record<string, unknown>, origin: string): Response {
   const model = typeof body.model === "string" ? body.model : "";
   const refs = body.reference_images;
-  if (refs !== undefined && !(Array.isArray(refs) && refs.length > 0 && refs.every(isImage))) return invalid("reference_images must be a non-empty list of image URLs");
+  if (refs !== undefined && !(Array.isArray(refs) && refs.length > 0 && refs.every(isImage)))
+    return invalid("reference_images must be a non-empty list of image URLs");
   if (body.image_url !== undefined && !isImage(body.image_url)) return invalid("image_url must be an image URL");
   const input: unknown = body.image_url ?? (Array.isArray(refs) ? (refs as unknown[])[0] : undefined);
-  if (typeof body.prompt !== "string" || (body.prompt === "" && input === undefined)) return invalid("prompt is required");
-  const image = body.response_format === "url" ? { url: `${origin}/files/${encodeURIComponent(model)}.png` } : { b64_json: dataUrl(input)?.b64 || IMAGE };
-  return jsonResponse(200, { id: `mock-together-${body.prompt.length}`, model, object: "list", data: [{ index: 0, ...image, type: "image" }] });
+  if (typeof body.prompt !== "string" || (body.prompt === "" && input === undefined))
+    return invalid("prompt is required");
+  const image =
+    body.response_format === "url"
+      ? { url: `${origin}/files/${encodeURIComponent(model)}.png` }
+      : { b64_json: dataUrl(input)?.b64 || IMAGE };
+  return jsonResponse(200, {
+    id: `mock-together-${body.prompt.length}`,
+    model,
+    object: "list",
+    data: [{ index: 0, ...image, type: "image" }],
+  });
 }
 
 /**
@@ -35,20 +47,45 @@ function images(body: Record<string, unknown>, origin: string): Response {
 function videos(body: Record<string, unknown>): Response {
   if (typeof body.model !== "string" || body.model === "") return invalid("model is required");
   const frames = body.frame_images;
-  if (frames !== undefined && !(Array.isArray(frames) && frames.every((f) => isRecord(f) && isImage(f.input_image) && (f.frame === "first" || f.frame === "last")))) {
+  if (
+    frames !== undefined &&
+    !(
+      Array.isArray(frames) &&
+      frames.every((f) => isRecord(f) && isImage(f.input_image) && (f.frame === "first" || f.frame === "last"))
+    )
+  ) {
     return invalid("frame_images must be a list of {input_image, frame: first | last}");
   }
-  if (frames === undefined && (typeof body.prompt !== "string" || body.prompt === "")) return invalid("prompt is required");
-  return jsonResponse(200, { id: `mock-video-${body.model.replace(/[^a-z0-9]/gi, "-")}`, object: "video", model: body.model, status: "queued", created_at: 1700000000 });
+  if (frames === undefined && (typeof body.prompt !== "string" || body.prompt === ""))
+    return invalid("prompt is required");
+  return jsonResponse(200, {
+    id: `mock-video-${body.model.replace(/[^a-z0-9]/gi, "-")}`,
+    object: "video",
+    model: body.model,
+    status: "queued",
+    created_at: 1700000000,
+  });
 }
 
 /** `GET /together/v2/videos/{id}`: the job completed (its video served under `/files/`), or failed for a `failing` model. */
 function videoJob(request: Request, path: string): Response | undefined {
   const id = request.method === "GET" ? /^\/together\/v2\/videos\/([^/]+)$/.exec(path)?.[1] : undefined;
   if (!id) return undefined;
-  if (id.includes("failing")) return jsonResponse(200, { id, object: "video", status: "failed", error: { code: "generation_failed", message: "the mock failed this job" } });
+  if (id.includes("failing"))
+    return jsonResponse(200, {
+      id,
+      object: "video",
+      status: "failed",
+      error: { code: "generation_failed", message: "the mock failed this job" },
+    });
   const origin = new URL(request.url).origin;
-  return jsonResponse(200, { id, object: "video", status: "completed", outputs: { video_url: `${origin}/files/${id}.mp4`, cost: 0.1 }, completed_at: 1700000060 });
+  return jsonResponse(200, {
+    id,
+    object: "video",
+    status: "completed",
+    outputs: { video_url: `${origin}/files/${id}.mp4`, cost: 0.1 },
+    completed_at: 1700000060,
+  });
 }
 
 /** `POST /together/v1/audio/speech`: `input` and `voice` required; the audio (`response_format` "mp3" or the default "wav"). */
@@ -67,11 +104,24 @@ function speech(body: Record<string, unknown>): Response {
 function transcriptions(body: Record<string, unknown>): Response {
   const file = body.file;
   if (typeof body.model !== "string" || body.model === "") return invalid("model is required");
-  if (!(file instanceof Blob) && !(typeof file === "string" && /^https?:\/\//.test(file))) return invalid("file is required: an audio file or a URL");
-  const what = file instanceof Blob ? `${file.size} bytes of ${file.type || "untyped audio"} named ${(file as File).name}` : `the audio at ${file}`;
+  if (!(file instanceof Blob) && !(typeof file === "string" && /^https?:\/\//.test(file)))
+    return invalid("file is required: an audio file or a URL");
+  const what =
+    file instanceof Blob
+      ? `${file.size} bytes of ${file.type || "untyped audio"} named ${(file as File).name}`
+      : `the audio at ${file}`;
   const text = `${what}${typeof body.language === "string" ? ` in ${body.language}` : ""}`;
   if (body.response_format !== "verbose_json") return jsonResponse(200, { text });
-  return jsonResponse(200, { task: "transcribe", language: body.language ?? "english", duration: 2, text, segments: [{ id: 0, start: 0, end: 1.5, text: what }, { id: 1, start: 1.5, end: 2, text: "." }] });
+  return jsonResponse(200, {
+    task: "transcribe",
+    language: body.language ?? "english",
+    duration: 2,
+    text,
+    segments: [
+      { id: 0, start: 0, end: 1.5, text: what },
+      { id: 1, start: 1.5, end: 2, text: "." },
+    ],
+  });
 }
 
 export const TOGETHER: MockProvider = {

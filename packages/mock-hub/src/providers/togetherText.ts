@@ -8,7 +8,9 @@ export const TOGETHER_TEXT: MockProvider = {
     { pattern: /^\/together\/v1\/embeddings\/?$/, serve: embeddings },
   ],
   mappings: {
-    "hfkit/text-generation": { together: { providerId: "hfkit-together/llama", task: "text-generation", status: "live" } },
+    "hfkit/text-generation": {
+      together: { providerId: "hfkit-together/llama", task: "text-generation", status: "live" },
+    },
     "hfkit/embeddings": { together: { providerId: "hfkit-together/bge", task: "feature-extraction", status: "live" } },
   },
 };

@@ -25,7 +25,8 @@ const MODELS: Readonly<Record<string, WavespeedModel>> = {
 };
 
 /** An image as WaveSpeedAI takes it: base64 (or a `data:` URL), or an http(s) URL. */
-const isImage = (v: unknown): boolean => typeof v === "string" && (/^https?:\/\//.test(v) || /^(data:[^;,]+;base64,)?[A-Za-z0-9+/]+={0,2}$/.test(v));
+const isImage = (v: unknown): boolean =>
+  typeof v === "string" && (/^https?:\/\//.test(v) || /^(data:[^;,]+;base64,)?[A-Za-z0-9+/]+={0,2}$/.test(v));
 
 const fail = (code: number, message: string): Response => jsonResponse(code, { code, message, data: null });
 /** A task id names its model (`/` as `--`), so a poll knows what it makes. */
@@ -59,8 +60,13 @@ function submit(body: Record<string, unknown>, origin: string, _request: Request
   if (!spec) return fail(404, `model not found: ${model}`);
   if (spec.prompt && (typeof body.prompt !== "string" || body.prompt === "")) return fail(400, "prompt is required");
   if (spec.image && !isImage(body.image)) return fail(400, "image is required: a URL or base64");
-  if (body.images !== undefined && !(Array.isArray(body.images) && body.images.every(isImage))) return fail(400, "images must be a list of URLs or base64 images");
-  if (body.loras !== undefined && !(Array.isArray(body.loras) && body.loras.every((l) => isRecord(l) && typeof l.path === "string"))) return fail(400, "loras must be a list of {path, scale}");
+  if (body.images !== undefined && !(Array.isArray(body.images) && body.images.every(isImage)))
+    return fail(400, "images must be a list of URLs or base64 images");
+  if (
+    body.loras !== undefined &&
+    !(Array.isArray(body.loras) && body.loras.every((l) => isRecord(l) && typeof l.path === "string"))
+  )
+    return fail(400, "loras must be a list of {path, scale}");
   const key = `${origin}|${idOf(model)}`;
   polled.delete(key);
   polled.set(key, 0);
@@ -70,7 +76,8 @@ function submit(body: Record<string, unknown>, origin: string, _request: Request
 
 /** `GET /wavespeed/api/v3/predictions/{id}/result`: "processing" for the model's first polls, then "completed" (one output) or "failed". */
 function result(request: Request, path: string): Response | undefined {
-  const id = request.method === "GET" ? /^\/wavespeed\/api\/v3\/predictions\/([^/]+)\/result$/.exec(path)?.[1] : undefined;
+  const id =
+    request.method === "GET" ? /^\/wavespeed\/api\/v3\/predictions\/([^/]+)\/result$/.exec(path)?.[1] : undefined;
   if (id === undefined) return undefined;
   const model = modelOf(id);
   const spec = id.startsWith("mock-ws-") ? MODELS[model] : undefined;
@@ -90,10 +97,18 @@ function result(request: Request, path: string): Response | undefined {
   return jsonResponse(200, { code: 200, message: "success", data });
 }
 
-const live = (providerId: string, task: string): Record<string, ProviderMappingEntry> => ({ wavespeed: { providerId, task, status: "live" } });
+const live = (providerId: string, task: string): Record<string, ProviderMappingEntry> => ({
+  wavespeed: { providerId, task, status: "live" },
+});
 
 export const WAVESPEED: MockProvider = {
-  routes: [{ pattern: /^\/wavespeed\/api\/v3\/(?!predictions\/)[^?#]+$/, serve: submit, model: (path) => path.slice("/wavespeed/api/v3/".length) }],
+  routes: [
+    {
+      pattern: /^\/wavespeed\/api\/v3\/(?!predictions\/)[^?#]+$/,
+      serve: submit,
+      model: (path) => path.slice("/wavespeed/api/v3/".length),
+    },
+  ],
   gets: [result],
   mappings: {
     "hfkit/text-to-image-wavespeed": live("hfkit-wavespeed/flux", "text-to-image"),

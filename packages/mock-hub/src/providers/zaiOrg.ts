@@ -9,7 +9,8 @@ const refuse = (code: string, message: string): Response => jsonResponse(400, { 
 function generations(body: Record<string, unknown>): Response {
   if (typeof body.model !== "string" || body.model === "") return refuse("1211", "model is required");
   if (typeof body.prompt !== "string" || body.prompt === "") return refuse("1214", "prompt is required");
-  if (body.size !== undefined && !(typeof body.size === "string" && /^\d+x\d+$/.test(body.size))) return refuse("1214", "size must be {width}x{height}");
+  if (body.size !== undefined && !(typeof body.size === "string" && /^\d+x\d+$/.test(body.size)))
+    return refuse("1214", "size must be {width}x{height}");
   const id = `mock-zai-${body.model.replace(/[^a-z0-9]/gi, "-")}-${body.prompt.length}`;
   return jsonResponse(200, { model: body.model, id, request_id: `req-${id}`, task_status: "PROCESSING" });
 }
@@ -20,7 +21,13 @@ function result(request: Request, path: string): Response | undefined {
   if (!id) return undefined;
   if (id.includes("failing")) return jsonResponse(200, { id, request_id: `req-${id}`, task_status: "FAIL" });
   const origin = new URL(request.url).origin;
-  return jsonResponse(200, { model: "glm-image", id, request_id: `req-${id}`, task_status: "SUCCESS", image_result: [{ url: `${origin}/files/${id}.png` }] });
+  return jsonResponse(200, {
+    model: "glm-image",
+    id,
+    request_id: `req-${id}`,
+    task_status: "SUCCESS",
+    image_result: [{ url: `${origin}/files/${id}.png` }],
+  });
 }
 
 /** `POST /zai-org/api/paas/v4/layout_parsing`: `model` and `file` (a data URL or an http(s) URL) required; the markdown says what was received. */

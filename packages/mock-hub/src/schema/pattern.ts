@@ -71,7 +71,8 @@ class Walker {
   /** `[…]` as written (escapes kept), for the engine to judge candidates against. */
   private classText(): string {
     const start = this.at - 1;
-    while (this.at < this.source.length && this.source[this.at] !== "]") this.at += this.source[this.at] === "\\" ? 2 : 1;
+    while (this.at < this.source.length && this.source[this.at] !== "]")
+      this.at += this.source[this.at] === "\\" ? 2 : 1;
     return this.source.slice(start, ++this.at);
   }
 
@@ -97,7 +98,10 @@ class Walker {
     let count = 1;
     if (char === "?" || char === "*" || char === "+") this.at++;
     else if (char === "{") {
-      const [low = 1, high = low] = this.braced().slice(1, -1).split(",").map((part) => (part === "" ? Infinity : Number(part)));
+      const [low = 1, high = low] = this.braced()
+        .slice(1, -1)
+        .split(",")
+        .map((part) => (part === "" ? Infinity : Number(part)));
       count = Math.min(Math.max(low, Math.min(1, high)), 1000);
     } else return 1;
     if (this.source[this.at] === "?") this.at++;

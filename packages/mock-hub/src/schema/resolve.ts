@@ -24,12 +24,16 @@ export function flatten(schema: Schema, root: unknown, shallow: boolean, chain =
   const fold = (part: unknown, ref?: string): void => {
     if (!isRecord(part) || chain > MAX_CHAIN) return;
     const inner = flatten(part, root, shallow, ref === undefined ? chain : chain + 1);
-    flat = { schema: merge(flat.schema, inner.schema), refs: [...flat.refs, ...(ref === undefined ? [] : [ref]), ...inner.refs] };
+    flat = {
+      schema: merge(flat.schema, inner.schema),
+      refs: [...flat.refs, ...(ref === undefined ? [] : [ref]), ...inner.refs],
+    };
   };
   if (typeof $ref === "string") fold(pointer(root, $ref), $ref);
   if (Array.isArray(allOf)) for (const part of allOf) fold(part);
   const branches = Array.isArray(anyOf) ? anyOf : Array.isArray(oneOf) ? oneOf : [];
-  if (branches.length > 0) fold(shallow ? (branches.find((b) => !(isRecord(b) && "$ref" in b)) ?? branches[0]) : branches[0]);
+  if (branches.length > 0)
+    fold(shallow ? (branches.find((b) => !(isRecord(b) && "$ref" in b)) ?? branches[0]) : branches[0]);
   return flat;
 }
 
@@ -78,7 +82,8 @@ function narrowType(a: unknown, b: unknown): unknown {
   const right = typeList(b);
   const both = typeList(a).flatMap((type) => {
     if (right.includes(type)) return [type];
-    const numeric = (type === "number" && right.includes("integer")) || (type === "integer" && right.includes("number"));
+    const numeric =
+      (type === "number" && right.includes("integer")) || (type === "integer" && right.includes("number"));
     return numeric ? ["integer"] : [];
   });
   if (both.length === 0) return a;

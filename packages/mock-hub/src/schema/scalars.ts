@@ -48,7 +48,11 @@ const FORMATS: Readonly<Record<string, (slug: string) => string>> = {
 
 /** A name's words, lower-cased: `homeCity`, `home_city` and `home-city` are "home city". */
 function wordsOf(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 /** A format implied by the name when the schema gives none (`email`, `website`, `created_at`). */
@@ -129,6 +133,7 @@ function bounds(schema: Schema): { low: number; high: number; lowOpen: boolean; 
 /** The smallest whole multiple of `multipleOf` (1 without one): the grid integers sit on. */
 function integerStep(multiple: number | undefined): number {
   if (multiple === undefined) return 1;
-  for (let k = 1; k <= 1000; k++) if (Math.abs(Math.round(multiple * k) - multiple * k) < 1e-9) return Math.round(multiple * k);
+  for (let k = 1; k <= 1000; k++)
+    if (Math.abs(Math.round(multiple * k) - multiple * k) < 1e-9) return Math.round(multiple * k);
   return 1;
 }

@@ -27,7 +27,8 @@ export function valueFor(schema: unknown, name = "answer"): unknown {
   return valueAt(schema, { root: schema, name, index: 0, depth: 0, refs: [] });
 }
 
-const shallow = (walk: Walk): boolean => walk.depth >= MAX_DEPTH || walk.refs.some((ref, i) => walk.refs.indexOf(ref) !== i);
+const shallow = (walk: Walk): boolean =>
+  walk.depth >= MAX_DEPTH || walk.refs.some((ref, i) => walk.refs.indexOf(ref) !== i);
 
 function valueAt(schema: unknown, walk: Walk): unknown {
   if (schema === false || walk.depth > HARD_DEPTH) return null;
@@ -58,7 +59,8 @@ function valueAt(schema: unknown, walk: Walk): unknown {
 /** The type a value takes: the first listed that is not `null` (`null` itself when shallow), else what the keywords imply. */
 function typeOf(s: Schema, shallowWalk: boolean): string {
   const types = typeList(s.type);
-  if (types.length > 0) return shallowWalk && types.includes("null") ? "null" : (types.find((t) => t !== "null") ?? "null");
+  if (types.length > 0)
+    return shallowWalk && types.includes("null") ? "null" : (types.find((t) => t !== "null") ?? "null");
   if (isRecord(s.properties) || Array.isArray(s.required) || "additionalProperties" in s) return "object";
   if ("items" in s || "prefixItems" in s || "minItems" in s || "maxItems" in s) return "array";
   const numeric = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
@@ -69,14 +71,19 @@ function child(walk: Walk, name: string, index = 0): Walk {
   return { ...walk, name, index, depth: walk.depth + 1 };
 }
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
 function objectFor(s: Schema, walk: Walk): Record<string, unknown> {
   const properties = isRecord(s.properties) ? s.properties : {};
   const required = strings(s.required);
   const names = shallow(walk) ? required : [...new Set([...Object.keys(properties), ...required])];
-  const extra = s.additionalProperties === undefined || s.additionalProperties === false ? true : s.additionalProperties;
-  const entries = names.map((name): [string, unknown] => [name, valueAt(Object.hasOwn(properties, name) ? properties[name] : extra, child(walk, name))]);
+  const extra =
+    s.additionalProperties === undefined || s.additionalProperties === false ? true : s.additionalProperties;
+  const entries = names.map((name): [string, unknown] => [
+    name,
+    valueAt(Object.hasOwn(properties, name) ? properties[name] : extra, child(walk, name)),
+  ]);
   const atLeast = typeof s.minProperties === "number" ? s.minProperties : 0;
   for (let n = 1; entries.length < atLeast && s.additionalProperties !== false; n++) {
     if (!names.includes(`extra_${n}`)) entries.push([`extra_${n}`, valueAt(extra, child(walk, "extra"))]);
@@ -93,7 +100,9 @@ function arrayFor(s: Schema, walk: Walk): unknown[] {
   const wanted = shallow(walk) ? min : Math.max(min, prefix.length, 1);
   const count = Math.min(wanted, max, rest === false ? prefix.length : Infinity);
   const itemName = singular(walk.name);
-  return Array.from({ length: count }, (_, i) => valueAt(i < prefix.length ? prefix[i] : rest, child(walk, itemName, i)));
+  return Array.from({ length: count }, (_, i) =>
+    valueAt(i < prefix.length ? prefix[i] : rest, child(walk, itemName, i)),
+  );
 }
 
 /** `cities` → `city`, `tags` → `tag`: what one item of a list is called. */
@@ -119,9 +128,11 @@ const WRONG_TYPE: ReadonlyArray<[string, unknown]> = [
 export function violationOf(schema: unknown, value: unknown): unknown {
   const s = isRecord(schema) ? flatten(schema, schema, false).schema : {};
   const [first] = strings(s.required);
-  if (isRecord(value) && first !== undefined) return Object.fromEntries(Object.entries(value).filter(([key]) => key !== first));
+  if (isRecord(value) && first !== undefined)
+    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== first));
   const allowed = typeList(s.type);
-  const excluded = (candidate: unknown) => ("const" in s && s.const === candidate) || (Array.isArray(s.enum) && s.enum.includes(candidate));
+  const excluded = (candidate: unknown) =>
+    ("const" in s && s.const === candidate) || (Array.isArray(s.enum) && s.enum.includes(candidate));
   const bounded = allowed.length > 0 || "const" in s || Array.isArray(s.enum);
   const wrong = WRONG_TYPE.find(([type, candidate]) => !allowed.includes(type) && !excluded(candidate));
   return bounded && wrong ? wrong[1] : value;

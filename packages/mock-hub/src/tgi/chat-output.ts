@@ -34,7 +34,11 @@ export function finishReason(version: string, reason: StopReason): string {
 
 function usageOf(answer: ChatAnswer, completionTokens: number): Usage {
   const { promptTokens } = answer;
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
 }
 
 /** The fields every answer starts with; `object` moved first when TGI 2.1 tagged it. */
@@ -54,7 +58,9 @@ function choice(delta: Json, finish: string | null): Json {
 
 export function chatCompletion(answer: ChatAnswer): Json {
   const { model, generation, tool } = answer;
-  const message = tool ? { role: "assistant", tool_calls: [toolCallMessage(model.version, tool)] } : { role: "assistant", content: generation.text };
+  const message = tool
+    ? { role: "assistant", tool_calls: [toolCallMessage(model.version, tool)] }
+    : { role: "assistant", content: generation.text };
   const reason = finishReason(model.version, tool ? "eos_token" : generation.reason);
   const completionTokens = tool ? toolPieces(tool).length + 1 : generation.generatedTokens;
   return {
@@ -72,7 +78,9 @@ function toolCallMessage(version: string, tool: ToolCallPlan): Json {
 /** Chunk payloads, the usage chunk when asked (>= 2.3), then `[DONE]` (>= 2.2). */
 export function chatStreamEvents(answer: ChatAnswer): string[] {
   const { model } = answer;
-  const chunks = answer.tool ? toolChunks(model, answer.tool, answer.streamedCallId) : textChunks(model, answer.generation);
+  const chunks = answer.tool
+    ? toolChunks(model, answer.tool, answer.streamedCallId)
+    : textChunks(model, answer.generation);
   if (answer.includeUsage && supports(model.version, "usage")) {
     const completionTokens = answer.tool ? chunks.length : answer.generation.generatedTokens;
     chunks.push(chunk(model, [], usageOf(answer, completionTokens)));
@@ -109,8 +117,15 @@ function toolChunks(model: ResolvedModel, tool: ToolCallPlan, streamedCallId: st
   const finish = finishReason(model.version, "eos_token");
   const array = supports(model.version, "toolCallsArray");
   return pieces.map((piece, i) => {
-    const call = { index: 0, id: array ? streamedCallId : "", type: "function", function: { name: i === 0 ? tool.name : null, arguments: piece } };
+    const call = {
+      index: 0,
+      id: array ? streamedCallId : "",
+      type: "function",
+      function: { name: i === 0 ? tool.name : null, arguments: piece },
+    };
     const toolCalls = array ? [call] : call;
-    return chunk(model, [choice({ role: "assistant", tool_calls: toolCalls }, i === pieces.length - 1 ? finish : null)]);
+    return chunk(model, [
+      choice({ role: "assistant", tool_calls: toolCalls }, i === pieces.length - 1 ? finish : null),
+    ]);
   });
 }

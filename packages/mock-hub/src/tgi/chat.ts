@@ -31,10 +31,15 @@ export function tgiChat(exchange: Exchange): Response {
   const parameters = chatParameters(body, model.version);
   const promptTokens = countPromptTokens(body.messages);
   const error = validationError(parameters, { inputTokens: promptTokens, maxTotalTokens: model.maxTotalTokens });
-  if (error && body.stream === true) return tgiEventStream(exchange, "chat", validationErrorEvents(model.version, "chat", error));
+  if (error && body.stream === true)
+    return tgiEventStream(exchange, "chat", validationErrorEvents(model.version, "chat", error));
   if (error) return tgiError(422, error, "validation");
 
-  const reply = chatReply(body, request.tools, { tokens: model.chatTokens, grammar: request.grammar, takeFault: () => exchange.takeStructuredFault() });
+  const reply = chatReply(body, request.tools, {
+    tokens: model.chatTokens,
+    grammar: request.grammar,
+    takeFault: () => exchange.takeStructuredFault(),
+  });
   const limits = { maxNewTokens: parameters.max_new_tokens ?? undefined, stop: parameters.stop ?? undefined };
   const answer: ChatAnswer = {
     model,
@@ -49,10 +54,15 @@ export function tgiChat(exchange: Exchange): Response {
 }
 
 /** The grammar and the tools asked for, or the plain 422 TGI answers before any stream opens. */
-function readChatRequest(exchange: Exchange, body: Record<string, unknown>): Response | { grammar: Grammar | undefined; tools: Calls } {
+function readChatRequest(
+  exchange: Exchange,
+  body: Record<string, unknown>,
+): Response | { grammar: Grammar | undefined; tools: Calls } {
   const { model } = exchange;
   // Before 2.1 the chat route has no `response_format` and ignores it.
-  const format = supports(model.version, "responseFormat") ? readGrammar(exchange.text, body, ["response_format"], model.version) : { grammar: undefined };
+  const format = supports(model.version, "responseFormat")
+    ? readGrammar(exchange.text, body, ["response_format"], model.version)
+    : { grammar: undefined };
   if ("rejection" in format) return format.rejection;
   if (format.grammar && body.tools !== undefined && body.tools !== null) return grammarAndTools(model.version);
   if (!model.chatTemplate) return tgiError(422, "Template error: template not found", "template_error");

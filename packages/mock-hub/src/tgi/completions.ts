@@ -22,12 +22,22 @@ export function tgiCompletions(exchange: Exchange): Response {
   if ("rejection" in parsed) return parsed.rejection;
   const { body } = parsed;
   const prompts = promptsOf(body.prompt);
-  if (!prompts) return tgiError(422, "Failed to deserialize the JSON body into the target type: prompt: expected a string or a sequence of strings", "validation");
+  if (!prompts)
+    return tgiError(
+      422,
+      "Failed to deserialize the JSON body into the target type: prompt: expected a string or a sequence of strings",
+      "validation",
+    );
 
   const parameters = chatParameters(body, model.version);
   const promptTokens = prompts.reduce((total, prompt) => total + countTokens(prompt), 0);
-  const error = prompts.map((prompt) => validationError(parameters, { inputTokens: countTokens(prompt), maxTotalTokens: model.maxTotalTokens })).find(Boolean);
-  if (error && body.stream === true) return tgiEventStream(exchange, "chat", validationErrorEvents(model.version, "chat", error));
+  const error = prompts
+    .map((prompt) =>
+      validationError(parameters, { inputTokens: countTokens(prompt), maxTotalTokens: model.maxTotalTokens }),
+    )
+    .find(Boolean);
+  if (error && body.stream === true)
+    return tgiEventStream(exchange, "chat", validationErrorEvents(model.version, "chat", error));
   if (error) return tgiError(422, error, "validation");
 
   const limits = { maxNewTokens: parameters.max_new_tokens ?? undefined, stop: parameters.stop ?? undefined };
@@ -36,8 +46,14 @@ export function tgiCompletions(exchange: Exchange): Response {
   const completionTokens = generations.reduce((total, generation) => total + generation.generatedTokens, 0);
   return jsonResponse(200, {
     ...envelope(model),
-    choices: generations.map((generation, index) => completionChoice(index, generation.text, finishReason(model.version, generation.reason))),
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    choices: generations.map((generation, index) =>
+      completionChoice(index, generation.text, finishReason(model.version, generation.reason)),
+    ),
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   });
 }
 
@@ -48,7 +64,13 @@ function promptsOf(prompt: unknown): string[] | undefined {
 }
 
 function envelope(model: ResolvedModel): Json {
-  return { id: "", object: "text_completion", created: CREATED, model: model.id, system_fingerprint: systemFingerprint(model.version) };
+  return {
+    id: "",
+    object: "text_completion",
+    created: CREATED,
+    model: model.id,
+    system_fingerprint: systemFingerprint(model.version),
+  };
 }
 
 function completionChoice(index: number, text: string, finish: string | null): Json {
@@ -59,8 +81,15 @@ function completionChoice(index: number, text: string, finish: string | null): J
 function streamEvents(model: ResolvedModel, generations: readonly Generation[]): string[] {
   const events = generations.flatMap((generation, index) => {
     const finish = finishReason(model.version, generation.reason);
-    const texts = generation.eos ? [...generation.tokens, supports(model.version, "hiddenSpecialTokens") ? "" : EOS_TOKEN.text] : generation.tokens;
-    return texts.map((text, i) => JSON.stringify({ ...envelope(model), choices: [completionChoice(index, text, i === texts.length - 1 ? finish : null)] }));
+    const texts = generation.eos
+      ? [...generation.tokens, supports(model.version, "hiddenSpecialTokens") ? "" : EOS_TOKEN.text]
+      : generation.tokens;
+    return texts.map((text, i) =>
+      JSON.stringify({
+        ...envelope(model),
+        choices: [completionChoice(index, text, i === texts.length - 1 ? finish : null)],
+      }),
+    );
   });
   return supports(model.version, "done") ? [...events, "[DONE]"] : events;
 }

@@ -25,11 +25,14 @@ export function tgiGenerate(exchange: Exchange, mode: GenerateMode): Response {
   const stream = mode === "stream" || (mode === "compat" && body.stream === true);
   const size = { inputTokens: countTokens(inputs), maxTotalTokens: model.maxTotalTokens };
   const error = (stream ? streamOnlyError(parameters) : undefined) ?? validationError(parameters, size);
-  if (error && stream) return tgiEventStream(exchange, "generate", validationErrorEvents(model.version, "generate", error));
+  if (error && stream)
+    return tgiEventStream(exchange, "generate", validationErrorEvents(model.version, "generate", error));
   if (error) return tgiError(422, error, "validation");
 
   // Under a grammar the model writes JSON for its schema (or text its regex matches), cut into tokens.
-  const written = format.grammar ? jsonTokens(grammarText(format.grammar, () => exchange.takeStructuredFault())) : model.text;
+  const written = format.grammar
+    ? jsonTokens(grammarText(format.grammar, () => exchange.takeStructuredFault()))
+    : model.text;
   const generation = runGeneration(written, {
     maxNewTokens: parameters.max_new_tokens ?? undefined,
     stop: parameters.stop ?? undefined,
@@ -38,7 +41,10 @@ export function tgiGenerate(exchange: Exchange, mode: GenerateMode): Response {
   const fullText = parameters.return_full_text ?? mode === "compat";
   const answer = { inputs, parameters, generation, fullText, version: model.version };
   if (stream) return tgiEventStream(exchange, "generate", streamEvents(answer));
-  const output = { generated_text: generatedText(answer), ...(wantsDetails(parameters) ? { details: details(answer) } : {}) };
+  const output = {
+    generated_text: generatedText(answer),
+    ...(wantsDetails(parameters) ? { details: details(answer) } : {}),
+  };
   return jsonResponse(200, mode === "compat" ? [output] : output);
 }
 
@@ -62,7 +68,9 @@ function wantsDetails(parameters: GenerateParameters): boolean {
 function token(text: string, special = false): Record<string, unknown> {
   let id = 7;
   for (const char of text) id = (id * 31 + char.charCodeAt(0)) % 32_000;
-  return special ? { id: EOS_TOKEN.id, text, logprob: LOGPROB, special } : { id: id + 100, text, logprob: LOGPROB, special };
+  return special
+    ? { id: EOS_TOKEN.id, text, logprob: LOGPROB, special }
+    : { id: id + 100, text, logprob: LOGPROB, special };
 }
 
 function seedOf(parameters: GenerateParameters): number | null {
@@ -74,7 +82,13 @@ function details(answer: GenerateAnswer): Record<string, unknown> {
   const tokens = generation.tokens.map((text) => token(text));
   if (generation.eos) tokens.push(token(EOS_TOKEN.text, true));
   const prefill = parameters.decoder_input_details ? [{ id: 0, text: "<s>", logprob: null }] : [];
-  return { finish_reason: generation.reason, generated_tokens: generation.generatedTokens, seed: seedOf(parameters), prefill, tokens };
+  return {
+    finish_reason: generation.reason,
+    generated_tokens: generation.generatedTokens,
+    seed: seedOf(parameters),
+    prefill,
+    tokens,
+  };
 }
 
 /** One event per token; the last carries `generated_text` (and `details` when asked). Never `[DONE]`. */
@@ -95,6 +109,10 @@ function streamEvents(answer: GenerateAnswer): string[] {
 }
 
 function streamDetails({ generation, parameters, inputs, version }: GenerateAnswer): Record<string, unknown> {
-  const base = { finish_reason: generation.reason, generated_tokens: generation.generatedTokens, seed: seedOf(parameters) };
+  const base = {
+    finish_reason: generation.reason,
+    generated_tokens: generation.generatedTokens,
+    seed: seedOf(parameters),
+  };
   return supports(version, "usage") ? { ...base, input_length: countTokens(inputs) } : base;
 }

@@ -12,16 +12,26 @@ import { describe, deserializeRejection } from "./json-body.js";
 
 export type GrammarRead = { grammar: Grammar | undefined } | { rejection: Response };
 
-export function readGrammar(text: string, body: Record<string, unknown>, path: readonly string[], version: string): GrammarRead {
+export function readGrammar(
+  text: string,
+  body: Record<string, unknown>,
+  path: readonly string[],
+  version: string,
+): GrammarRead {
   const format = path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), body);
   if (format === undefined || format === null) return { grammar: undefined };
-  const refuse = (at: readonly string[], problem: string): GrammarRead => ({ rejection: deserializeRejection(text, at, problem) });
-  if (!isRecord(format)) return refuse(path, `invalid type: ${describe(format)}, expected adjacently tagged enum GrammarType`);
+  const refuse = (at: readonly string[], problem: string): GrammarRead => ({
+    rejection: deserializeRejection(text, at, problem),
+  });
+  if (!isRecord(format))
+    return refuse(path, `invalid type: ${describe(format)}, expected adjacently tagged enum GrammarType`);
   const { type, value } = format;
   const variants = grammarVariants(version);
   if (type === undefined) return refuse(path, "missing field `type`");
-  if (typeof type !== "string") return refuse([...path, "type"], `invalid type: ${describe(type)}, expected variant identifier`);
-  if (!variants.includes(type)) return refuse([...path, "type"], `unknown variant \`${type}\`, ${expectedOneOf(variants)}`);
+  if (typeof type !== "string")
+    return refuse([...path, "type"], `invalid type: ${describe(type)}, expected variant identifier`);
+  if (!variants.includes(type))
+    return refuse([...path, "type"], `unknown variant \`${type}\`, ${expectedOneOf(variants)}`);
   if (!("value" in format)) return refuse(path, "missing field `value`");
   const at = [...path, "value"];
   if (type === "regex") {

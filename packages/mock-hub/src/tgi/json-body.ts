@@ -61,7 +61,8 @@ export function deserializeRejection(text: string, path: readonly string[], prob
 /** serde's words for an unexpected value. */
 export function describe(value: unknown): string {
   if (typeof value === "string") return `string ${JSON.stringify(value)}`;
-  if (typeof value === "number") return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
+  if (typeof value === "number")
+    return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
   if (typeof value === "boolean") return `boolean \`${value}\``;
   if (Array.isArray(value)) return "sequence";
   return value === null ? "null" : "map";
@@ -94,7 +95,7 @@ function valueSpan(text: string, path: readonly string[]): { start: number; end:
 
 /** The value of `field` in the object that opens at `open`. */
 function fieldSpan(text: string, open: number, field: string): { start: number; end: number } | undefined {
-  for (let i = open + 1; ; ) {
+  for (let i = open + 1; ;) {
     const keyStart = skipSpace(text, i);
     if (text[keyStart] !== '"') return undefined;
     const keyEnd = skipValue(text, keyStart);

@@ -23,12 +23,17 @@ interface ToolDefinition {
  * The calls `tool_choice` allows: none for "none" or without tools; the function it names (which must be
  * among the tools); else the first tool (TGI's grammar picks one) or, `parallel`, every tool at once.
  */
-export function chooseTools(body: Record<string, unknown>, configured: Record<string, unknown> | undefined, parallel: boolean): ToolChoice {
+export function chooseTools(
+  body: Record<string, unknown>,
+  configured: Record<string, unknown> | undefined,
+  parallel: boolean,
+): ToolChoice {
   const tools = toolDefinitions(body.tools);
   const choice = body.tool_choice;
   if (tools.length === 0 || choice === "none") return { calls: [], forced: false };
   const wanted = requestedName(choice);
-  const chosen = wanted !== undefined ? tools.filter((tool) => tool.name === wanted) : parallel ? tools : tools.slice(0, 1);
+  const chosen =
+    wanted !== undefined ? tools.filter((tool) => tool.name === wanted) : parallel ? tools : tools.slice(0, 1);
   if (chosen.length === 0) return { missing: wanted ?? "" };
   const calls = chosen.map((tool) => ({ name: tool.name, arguments: configured ?? argumentsFor(tool.parameters) }));
   return { calls, forced: wanted !== undefined || choice === "required" };
@@ -68,7 +73,9 @@ export function nextToolCallId(messages: unknown): string {
   });
   if (ids.some((id) => !/^\d+$/.test(id))) {
     const hex = stableHex(ids.join(","), 32);
-    return [hex.slice(0, 8), hex.slice(8, 12), `4${hex.slice(13, 16)}`, `8${hex.slice(17, 20)}`, hex.slice(20)].join("-");
+    return [hex.slice(0, 8), hex.slice(8, 12), `4${hex.slice(13, 16)}`, `8${hex.slice(17, 20)}`, hex.slice(20)].join(
+      "-",
+    );
   }
   return String(ids.reduce((next, id) => Math.max(next, Number(id) + 1), 0));
 }

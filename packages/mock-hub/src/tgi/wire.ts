@@ -9,7 +9,13 @@ export function dataPrefix(version: string): string {
 }
 
 /** The events of an error inside a 200 stream, framed as the version sends them. */
-export function errorEvents(version: string, route: TgiRoute, message: string, errorType: string, status: number): string[] {
+export function errorEvents(
+  version: string,
+  route: TgiRoute,
+  message: string,
+  errorType: string,
+  status: number,
+): string[] {
   if (route === "generate") return [JSON.stringify({ error: message, error_type: errorType })];
   if (supports(version, "openAiStreamErrors")) {
     return [JSON.stringify({ error: { message, http_status_code: status } }), "[DONE]"];
@@ -25,5 +31,7 @@ export function validationErrorEvents(version: string, route: TgiRoute, message:
 /** Streams `events`; an `overloadedInStream` fault sends TGI's overload error (first, or after `afterChunks` events). */
 export function tgiEventStream(exchange: Exchange, route: TgiRoute, events: readonly string[]): Response {
   const { version } = exchange.model;
-  return streamWithFaults(exchange, events, dataPrefix(version), () => errorEvents(version, route, OVERLOADED, "overloaded", 429));
+  return streamWithFaults(exchange, events, dataPrefix(version), () =>
+    errorEvents(version, route, OVERLOADED, "overloaded", 429),
+  );
 }

@@ -15,7 +15,11 @@ const hub = useHub({
 
 function replay(url: string, body: string | null | undefined, headers: Record<string, string> = {}): Promise<Response> {
   const { pathname } = new URL(url);
-  return fetch(hub().url + pathname, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: body ?? "" });
+  return fetch(hub().url + pathname, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: body ?? "",
+  });
 }
 
 function replayTape(key: string, version?: string): Promise<Response> {
@@ -32,7 +36,8 @@ function modelOf(url: string): string {
 function signature(value: unknown): string {
   const shape = (item: unknown): unknown => {
     if (Array.isArray(item)) return item.length > 0 ? [shape(item[0])] : [];
-    if (item !== null && typeof item === "object") return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, shape(v)]));
+    if (item !== null && typeof item === "object")
+      return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, shape(v)]));
     return item === null ? null : typeof item;
   };
   return JSON.stringify(shape(value));
@@ -50,9 +55,14 @@ interface Framing {
 /** How an event-stream body is framed, and the shapes of its first and last JSON events. */
 function framing(body: string): Framing {
   const blocks = body.split("\n\n").filter((block) => block !== "");
-  const prefixes = new Set(blocks.map((block) => (block.startsWith("data: ") ? "data: " : block.startsWith("data:") ? "data:" : block)));
+  const prefixes = new Set(
+    blocks.map((block) => (block.startsWith("data: ") ? "data: " : block.startsWith("data:") ? "data:" : block)),
+  );
   expect(prefixes.size).toBe(1);
-  const events = blocks.map((block) => block.replace(/^data: ?/, "")).filter((data) => data !== "[DONE]").map((data) => JSON.parse(data));
+  const events = blocks
+    .map((block) => block.replace(/^data: ?/, ""))
+    .filter((data) => data !== "[DONE]")
+    .map((data) => JSON.parse(data));
   return {
     prefix: [...prefixes][0] ?? "",
     done: /data: ?\[DONE\]\n\n$/.test(body),
@@ -79,13 +89,19 @@ async function expectSameFraming(response: Response, recordedBody: string): Prom
 describe("chat streams against recorded TGI streams", () => {
   it("TGI 2.0.1 (huggingface.js tape): data: without a space, the </s> chunk with eos_token, no [DONE]", async () => {
     const mock = await expectSameFraming(await replayTape("e1218ba647", "2.0.1"), tape("e1218ba647").response.body);
-    expect(framing(tape("e1218ba647").response.body).lastEvent.choices[0]).toMatchObject({ delta: { content: "</s>" }, finish_reason: "eos_token" });
+    expect(framing(tape("e1218ba647").response.body).lastEvent.choices[0]).toMatchObject({
+      delta: { content: "</s>" },
+      finish_reason: "eos_token",
+    });
     expect(mock.lastEvent.choices[0]).toMatchObject({ delta: { content: "</s>" }, finish_reason: "eos_token" });
   });
 
   it("TGI 3.0.1 (huggingface.js tape): object first, usage null, an empty EOS chunk with stop, [DONE]", async () => {
     const mock = await expectSameFraming(await replayTape("39c32cbc7b", "3.0.1"), tape("39c32cbc7b").response.body);
-    expect(mock.lastEvent.choices[0]).toMatchObject({ delta: { role: "assistant", content: "" }, finish_reason: "stop" });
+    expect(mock.lastEvent.choices[0]).toMatchObject({
+      delta: { role: "assistant", content: "" },
+      finish_reason: "stop",
+    });
   });
 
   it("TGI 3.2.1 (huggingface_hub cassette, hf-inference)", async () => {
@@ -150,7 +166,12 @@ describe("generate and generate_stream against recorded answers", () => {
 });
 
 describe("error answers byte for byte", () => {
-  async function expectSameAnswer(response: Response, status: number, contentType: string | undefined, body: string): Promise<void> {
+  async function expectSameAnswer(
+    response: Response,
+    status: number,
+    contentType: string | undefined,
+    body: string,
+  ): Promise<void> {
     expect(response.status).toBe(status);
     if (contentType) expect(response.headers.get("content-type")).toBe(contentType);
     expect(await response.text()).toBe(body);
@@ -158,13 +179,23 @@ describe("error answers byte for byte", () => {
 
   it.each(["3bc1c8fa82", "2e0134943b", "6599cf0a52"])("tape %s", async (key) => {
     const recorded = tape(key);
-    await expectSameAnswer(await replayTape(key), recorded.response.status, recorded.response.headers["content-type"], recorded.response.body);
+    await expectSameAnswer(
+      await replayTape(key),
+      recorded.response.status,
+      recorded.response.headers["content-type"],
+      recorded.response.body,
+    );
   });
 
   it("messages of the wrong type (cassette, TGI 2.0)", async () => {
     const [recorded] = cassette("2024-07_InferenceClientVCRTest.test_chat_completion_unprocessable_entity");
     hub().setModel(modelOf(recorded!.uri), { tgiVersion: "2.0.1" });
-    await expectSameAnswer(await replay(recorded!.uri, recorded!.requestBody), 422, recorded!.contentType, recorded!.body);
+    await expectSameAnswer(
+      await replay(recorded!.uri, recorded!.requestBody),
+      422,
+      recorded!.contentType,
+      recorded!.body,
+    );
   });
 
   it("a bad token (cassette)", async () => {
@@ -174,7 +205,11 @@ describe("error answers byte for byte", () => {
   });
 
   it("the transformers fallback flow (DialoGPT cassette): 500 on chat, 400 model_kwargs, then the answer", async () => {
-    const [chat, kwargs, answer] = cassette("2024-07_InferenceClientVCRTest.test_chat_completion_with_non_tgi") as [Interaction, Interaction, Interaction];
+    const [chat, kwargs, answer] = cassette("2024-07_InferenceClientVCRTest.test_chat_completion_with_non_tgi") as [
+      Interaction,
+      Interaction,
+      Interaction,
+    ];
     await expectSameAnswer(await replay(chat.uri, chat.requestBody), 500, chat.contentType, chat.body);
     await expectSameAnswer(await replay(kwargs.uri, kwargs.requestBody), 400, kwargs.contentType, kwargs.body);
     const response = await replay(answer.uri, answer.requestBody);
@@ -184,7 +219,11 @@ describe("error answers byte for byte", () => {
 
   it("unused model_kwargs in the model's order (gpt2 cassette)", async () => {
     const [recorded] = cassette("2024-07_TestTextGenerationClientVCR.test_generate_non_tgi_endpoint");
-    await expectSameAnswer(await replay(recorded!.uri, recorded!.requestBody), 400, recorded!.contentType, recorded!.body);
+    await expectSameAnswer(
+      await replay(recorded!.uri, recorded!.requestBody),
+      400,
+      recorded!.contentType,
+      recorded!.body,
+    );
   });
 });
-

@@ -9,8 +9,12 @@ const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
 export async function POST(req: Request): Promise<Response> {
   const body = (await req.json().catch(() => undefined)) as { messages?: ChatCompletionInputMessage[] } | undefined;
-  if (!Array.isArray(body?.messages)) return Response.json({ error: { message: "POST {\"messages\": [...]}" } }, { status: 400 });
+  if (!Array.isArray(body?.messages))
+    return Response.json({ error: { message: 'POST {"messages": [...]}' } }, { status: 400 });
   // req.signal: a browser that leaves (a closed tab, a stop button) cancels the call to the model at once.
-  const stream = client.chatCompletionStream({ model: MODEL, messages: body.messages, max_tokens: 500 }, { signal: req.signal });
+  const stream = client.chatCompletionStream(
+    { model: MODEL, messages: body.messages, max_tokens: 500 },
+    { signal: req.signal },
+  );
   return toResponse(stream);
 }

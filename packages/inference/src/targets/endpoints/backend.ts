@@ -1,7 +1,15 @@
 import type { HttpError } from "../../core/errors";
 import type { Reply } from "../../core/request";
 import type { Source } from "../../core/source";
-import type { Backend, OneChatArgs, ChatCompletionOutput, ChatCompletionStreamOutput, TextGenerationArgs, TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
+import type {
+  Backend,
+  OneChatArgs,
+  ChatCompletionOutput,
+  ChatCompletionStreamOutput,
+  TextGenerationArgs,
+  TextGenerationOutput,
+  TextGenerationStreamOutput,
+} from "../../types";
 import type { CallContext } from "../chat";
 
 /** One request a backend asks for: where, and the body (serialised once by the sending core). */
@@ -43,7 +51,9 @@ export interface ServerBackend<A, W, C> {
 export type Loadable<B> = B | (() => Promise<B>);
 
 /** The backends of a task, by name; TGI's, which detection tries first, at hand. */
-export type Backends<A, W, C> = { readonly tgi: ServerBackend<A, W, C> } & Readonly<Record<Exclude<Backend, "tgi">, Loadable<ServerBackend<A, W, C>>>>;
+export type Backends<A, W, C> = { readonly tgi: ServerBackend<A, W, C> } & Readonly<
+  Record<Exclude<Backend, "tgi">, Loadable<ServerBackend<A, W, C>>>
+>;
 
 /** A backend of chat. */
 export type ChatBackend = ServerBackend<OneChatArgs, ChatCompletionOutput, ChatCompletionStreamOutput>;

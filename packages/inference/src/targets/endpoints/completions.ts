@@ -14,7 +14,11 @@ import { grow } from "../../core/body";
 import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../../core/request";
 import { EventStream } from "../../core/sse";
 import { isRecord } from "../../core/json";
-import type { TextGenerationInputGenerateParameters, TextGenerationOutput, TextGenerationStreamOutput } from "../../types";
+import type {
+  TextGenerationInputGenerateParameters,
+  TextGenerationOutput,
+  TextGenerationStreamOutput,
+} from "../../types";
 import type { GenerateBackend, Request } from "./backend";
 
 /** TGI's `generate` parameters in OpenAI's completions words; what has no counterpart is not sent. */
@@ -48,11 +52,17 @@ function firstChoice(body: unknown, text: string, origin: Origin): Choice | unde
       return isRecord(first) ? first : undefined; // any other value has no text and no finish reason either
     }
   }
-  throw new MalformedEventError(`Expected a completion, the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
+  throw new MalformedEventError(
+    `Expected a completion, the server answered: ${serverText(text, origin.secret)}`,
+    text,
+    undefined,
+    origin.secret,
+  );
 }
 
 const textOf = (choice: Choice | undefined): string => (typeof choice?.text === "string" ? choice.text : "");
-const fullText = ({ args }: GenerateContext, text: string): string => (args.parameters?.return_full_text === true ? args.inputs + text : text);
+const fullText = ({ args }: GenerateContext, text: string): string =>
+  args.parameters?.return_full_text === true ? args.inputs + text : text;
 
 function event(index: number, text: string, generated: string | null): TextGenerationStreamOutput {
   return { index, token: { id: 0, text, logprob: 0, special: false }, generated_text: generated, details: null };
@@ -96,7 +106,8 @@ async function readCompletion(ctx: GenerateContext, reply: Reply): Promise<TextG
 /** A streamed completions answer: one event per chunk, or a whole answer as the one final event. */
 async function readCompletionStream(ctx: GenerateContext, reply: Reply): Promise<Source<TextGenerationStreamOutput>> {
   const { res, origin, release } = reply;
-  if (isEventStream(res)) return new EventStream(res.body, ctx.call, completionsRules(ctx, origin), origin, release).prime();
+  if (isEventStream(res))
+    return new EventStream(res.body, ctx.call, completionsRules(ctx, origin), origin, release).prime();
   const text = await continuation(ctx, reply);
   return arraySource([event(1, text, fullText(ctx, text))]);
 }

@@ -71,7 +71,10 @@ function tries<A, W, C, T>(ctx: CallContext<A>, backends: Backends<A, W, C>, rea
    * Sends the backend's request and reads its answer; a refusal the backend knows how to get around
    * is sent once more without what it refused. What a 2xx proved is remembered for the endpoint.
    */
-  const tryBackend = async (loadable: Loadable<ServerBackend<A, W, C>>, known: ReadonlySet<string> | undefined): Promise<T> => {
+  const tryBackend = async (
+    loadable: Loadable<ServerBackend<A, W, C>>,
+    known: ReadonlySet<string> | undefined,
+  ): Promise<T> => {
     const backend = typeof loadable === "function" ? await ctx.call.until(loadable()) : loadable;
     backend.check(ctx);
     const learnt = new Set(known);
@@ -80,7 +83,8 @@ function tries<A, W, C, T>(ctx: CallContext<A>, backends: Backends<A, W, C>, rea
       try {
         const answer = await read(backend, await sendOnce(ctx.call, ctx.conn, out), learnt);
         // A plain `generate` is answered alike by TGI and the pipeline (one URL): it proves nothing.
-        if (route.key && (ctx.task === "chat" || ctx.stream || backend.name === "openai")) backendMemory.remember(route.key, backend.name, learnt);
+        if (route.key && (ctx.task === "chat" || ctx.stream || backend.name === "openai"))
+          backendMemory.remember(route.key, backend.name, learnt);
         return answer;
       } catch (error) {
         const learn = !avoided && error instanceof HttpError ? backend.avoid?.(error, ctx, out.body.value) : undefined;

@@ -28,7 +28,8 @@ type Delta = Record<string, unknown> & { reasoning?: unknown; reasoning_content?
 
 /** `reasoning_content` also as `reasoning`, the name vLLM settled on. */
 function reasoningName(part: Delta | undefined): void {
-  if (part && typeof part.reasoning_content === "string" && part.reasoning === undefined) part.reasoning = part.reasoning_content;
+  if (part && typeof part.reasoning_content === "string" && part.reasoning === undefined)
+    part.reasoning = part.reasoning_content;
 }
 
 /**
@@ -36,7 +37,10 @@ function reasoningName(part: Delta | undefined): void {
  * `choices` is always an array: read content as `chunk.choices[0]?.delta?.content`. The index of
  * each choice that finishes is added to `finished` (in the same pass).
  */
-export function normalizeChunk(chunk: ChatCompletionStreamOutput, finished?: Set<number>): ChatCompletionStreamOutput | undefined {
+export function normalizeChunk(
+  chunk: ChatCompletionStreamOutput,
+  finished?: Set<number>,
+): ChatCompletionStreamOutput | undefined {
   const choices = chunk.choices;
   // vLLM and others send `usage: null` and `logprobs: null`: absent, as the types (and @huggingface/tasks') say.
   if (chunk.usage === null) chunk.usage = undefined;
@@ -148,7 +152,8 @@ type Part = { content?: unknown; reasoning?: unknown };
 /** Moves what `parts` says is reasoning from `target.content` to `target.reasoning` (appended). */
 function place(target: Part, parts: { content: string; reasoning: string }): void {
   target.content = parts.content;
-  if (parts.reasoning) target.reasoning = (typeof target.reasoning === "string" ? target.reasoning : "") + parts.reasoning;
+  if (parts.reasoning)
+    target.reasoning = (typeof target.reasoning === "string" ? target.reasoning : "") + parts.reasoning;
 }
 
 /** A chunk's contents split by one splitter per choice (made on first use). */
@@ -161,7 +166,8 @@ export function splitThinking(chunk: ChatCompletionStreamOutput, splitters: Map<
     if (typeof delta.content === "string") place(delta, splitter.split(delta.content));
     if (choice.finish_reason) {
       const rest = splitter.flush();
-      if (rest.content || rest.reasoning) place(delta, { content: `${delta.content ?? ""}${rest.content}`, reasoning: rest.reasoning });
+      if (rest.content || rest.reasoning)
+        place(delta, { content: `${delta.content ?? ""}${rest.content}`, reasoning: rest.reasoning });
     }
   }
 }

@@ -35,7 +35,12 @@ export function toGenerationOutput(body: unknown, text: string, origin: Origin):
     if (isGeneration(first)) return first;
     if (first.error != null) throw toHttpError({ status: 200, body: first, inStream: true, ...origin });
   }
-  throw new MalformedEventError(`Expected [{generated_text}], the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
+  throw new MalformedEventError(
+    `Expected [{generated_text}], the server answered: ${serverText(text, origin.secret)}`,
+    text,
+    undefined,
+    origin.secret,
+  );
 }
 
 /** A whole answer as the one final event a stream would end with. */
@@ -51,7 +56,10 @@ export async function readGeneration(ctx: GenerateContext, { res, origin }: Repl
 }
 
 /** A streamed `generate` answer: TGI's events, or a whole answer as the one final event. */
-export async function readGenerationStream(ctx: GenerateContext, reply: Reply): Promise<Source<TextGenerationStreamOutput>> {
+export async function readGenerationStream(
+  ctx: GenerateContext,
+  reply: Reply,
+): Promise<Source<TextGenerationStreamOutput>> {
   const { res, origin, release } = reply;
   if (isEventStream(res)) return new EventStream(res.body, ctx.call, generateRules(origin), origin, release).prime();
   return arraySource(asEvents(await readGeneration(ctx, reply)));
@@ -75,11 +83,14 @@ function generateRules(origin: Origin): StreamRules<TextGenerationStreamOutput> 
   };
 }
 
-
 /** The pipeline's 400 when asked to stream. */
-const streamRefused = (error: HttpError): boolean => error.status === 400 && /stream.*not supported/i.test(readErrorFields(error.body).message);
+const streamRefused = (error: HttpError): boolean =>
+  error.status === 400 && /stream.*not supported/i.test(readErrorFields(error.body).message);
 
-const generateRequest = (ctx: GenerateContext): Request => ({ url: ctx.route.pipelineUrl, body: generateBody(ctx, ctx.stream) });
+const generateRequest = (ctx: GenerateContext): Request => ({
+  url: ctx.route.pipelineUrl,
+  body: generateBody(ctx, ctx.stream),
+});
 
 const tgiGenerate: GenerateBackend = {
   name: "tgi",
@@ -91,7 +102,10 @@ const tgiGenerate: GenerateBackend = {
     if (ctx.stream && streamRefused(error)) return { to: "transformers", note: "" };
     // An OpenAI-protocol endpoint (vLLM, SGLang, llama.cpp) has no route at `/`: its completions route serves.
     if (ctx.route.kind === "endpoint" && (error.status === 404 || error.status === 405)) {
-      return { to: "openai", note: `; its generate route had answered HTTP ${error.status}, so the OpenAI completions route was tried` };
+      return {
+        to: "openai",
+        note: `; its generate route had answered HTTP ${error.status}, so the OpenAI completions route was tried`,
+      };
     }
     return undefined;
   },
@@ -107,10 +121,16 @@ const pipelineGenerate: GenerateBackend = {
 };
 
 /** `textGeneration`'s backends: an OpenAI-protocol server is asked on its completions route. */
-export const GENERATE_BACKENDS: Backends<GenerateContext["args"], TextGenerationOutput, TextGenerationStreamOutput> = { tgi: tgiGenerate, transformers: pipelineGenerate, openai: completionsGenerate };
+export const GENERATE_BACKENDS: Backends<GenerateContext["args"], TextGenerationOutput, TextGenerationStreamOutput> = {
+  tgi: tgiGenerate,
+  transformers: pipelineGenerate,
+  openai: completionsGenerate,
+};
 
 /** The tries of a `textGeneration` call, on its backends. */
-export const generationTries = (ctx: GenerateContext): (() => Promise<TextGenerationOutput>) => wholeTries(ctx, GENERATE_BACKENDS);
+export const generationTries = (ctx: GenerateContext): (() => Promise<TextGenerationOutput>) =>
+  wholeTries(ctx, GENERATE_BACKENDS);
 
 /** The tries of a `textGenerationStream` call, on its backends. */
-export const generationStreamTries = (ctx: GenerateContext): (() => Promise<Source<TextGenerationStreamOutput>>) => streamTries(ctx, GENERATE_BACKENDS);
+export const generationStreamTries = (ctx: GenerateContext): (() => Promise<Source<TextGenerationStreamOutput>>) =>
+  streamTries(ctx, GENERATE_BACKENDS);

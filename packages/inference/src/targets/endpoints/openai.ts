@@ -100,7 +100,12 @@ export function toChatOutput(body: unknown, text: string, origin: Origin): ChatC
     if (body.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
     if (hasChoices(body)) return normalizeOutput(body);
   }
-  throw new MalformedEventError(`Expected a chat completion, the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
+  throw new MalformedEventError(
+    `Expected a chat completion, the server answered: ${serverText(text, origin.secret)}`,
+    text,
+    undefined,
+    origin.secret,
+  );
 }
 
 /** A whole answer as the two chunks a stream would give: role and content, then the finish. */
@@ -126,7 +131,11 @@ export function outputToChunks(out: ChatCompletionOutput): ChatCompletionStreamO
   };
   const finish: ChatCompletionStreamOutput = {
     ...head,
-    choices: out.choices.map((c) => ({ index: c.index ?? 0, delta: { role: "assistant" }, finish_reason: c.finish_reason })),
+    choices: out.choices.map((c) => ({
+      index: c.index ?? 0,
+      delta: { role: "assistant" },
+      finish_reason: c.finish_reason,
+    })),
     ...(out.usage ? { usage: out.usage } : {}),
   };
   return [content, finish];

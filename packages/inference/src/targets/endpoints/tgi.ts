@@ -25,7 +25,8 @@ function tgiChatBody(ctx: ChatContext, learnt: ReadonlySet<string>): Record<stri
   const body = chatBody(ctx);
   // OpenAI's `json_schema` is TGI's `json` grammar (its chat route knows no other name for it).
   const format = body.response_format;
-  if (isRecord(format) && format.type === "json_schema" && isRecord(format.json_schema)) body.response_format = { type: "json", value: format.json_schema.schema };
+  if (isRecord(format) && format.type === "json_schema" && isRecord(format.json_schema))
+    body.response_format = { type: "json", value: format.json_schema.schema };
   if (body.temperature === 0 && learnt.has(ZERO_TEMPERATURE)) {
     delete body.temperature;
     body.top_p = GREEDY_TOP_P;
@@ -51,7 +52,10 @@ export const tgi: ChatBackend = {
     const { n, presence_penalty: penalty } = ctx.args;
     if (n != null && n > 1) throw new InputError(`\`n\` must be 1 for a TGI-served model (got ${n})`, "n");
     if (typeof penalty === "number" && penalty <= -2) {
-      throw new InputError(`\`presence_penalty\` must be > -2 and <= 2 for a TGI-served model (got ${penalty})`, "presence_penalty");
+      throw new InputError(
+        `\`presence_penalty\` must be > -2 and <= 2 for a TGI-served model (got ${penalty})`,
+        "presence_penalty",
+      );
     }
   },
   request: (ctx, learnt): Request => ({ url: ctx.route.url, body: tgiChatBody(ctx, learnt) }),
@@ -61,7 +65,11 @@ export const tgi: ChatBackend = {
     const refused = error instanceof ValidationError && /`temperature` must be strictly positive/.test(error.message);
     if (!refused || sent.temperature !== 0) return undefined;
     const { route } = ctx;
-    warnOnce(ctx.logger, `t0:${route.key || route.model}`, `${route.model}: TGI < 2.0.2 refuses \`temperature: 0\`, sent as \`top_p: 1e-6\` (greedy).`);
+    warnOnce(
+      ctx.logger,
+      `t0:${route.key || route.model}`,
+      `${route.model}: TGI < 2.0.2 refuses \`temperature: 0\`, sent as \`top_p: 1e-6\` (greedy).`,
+    );
     return [ZERO_TEMPERATURE];
   },
   handOff(error) {

@@ -35,9 +35,16 @@ function checkPipelineSupport(args: ChatCompletionInput, lenient: boolean, logge
   const what = used.map((f) => `\`${f}\``).join(", ");
   if (!lenient) {
     const them = used.length > 1 ? "them" : "it";
-    throw new InputError(`${model} is served by the transformers pipeline, which cannot honour ${what}; remove ${them}, or pass \`lenient: true\` to drop ${them}`, used[0]);
+    throw new InputError(
+      `${model} is served by the transformers pipeline, which cannot honour ${what}; remove ${them}, or pass \`lenient: true\` to drop ${them}`,
+      used[0],
+    );
   }
-  warnOnce(logger, `lenient:${model}:${what}`, `${model} is served by the transformers pipeline: ${what} dropped (lenient: true).`);
+  warnOnce(
+    logger,
+    `lenient:${model}:${what}`,
+    `${model} is served by the transformers pipeline: ${what} dropped (lenient: true).`,
+  );
 }
 
 /**
@@ -97,7 +104,12 @@ function pipelineOutput(
     if (isRecord(last) && last.role === "assistant" && typeof last.content === "string") text = last.content;
   }
   if (text === undefined) {
-    throw new MalformedEventError(`Expected [{generated_text}] from the pipeline, got: ${serverText(raw, secret)}`, raw, undefined, secret);
+    throw new MalformedEventError(
+      `Expected [{generated_text}] from the pipeline, got: ${serverText(raw, secret)}`,
+      raw,
+      undefined,
+      secret,
+    );
   }
   const { text: content } = applyStop(text, clientStop);
   return {
@@ -125,7 +137,9 @@ export const transformers: ChatBackend = {
     const parameters = isRecord(sent.parameters) ? sent.parameters : {};
     if (!unused?.length || !unused.every((name) => name in parameters)) return undefined;
     const stopNote = unused.includes("stop") ? "; the client applies `stop` to the answer" : "";
-    ctx.logger.warn(`Model ${ctx.route.model} does not take ${unused.map((n) => `\`${n}\``).join(", ")}: sent without${stopNote}.`);
+    ctx.logger.warn(
+      `Model ${ctx.route.model} does not take ${unused.map((n) => `\`${n}\``).join(", ")}: sent without${stopNote}.`,
+    );
     return unused;
   },
 };

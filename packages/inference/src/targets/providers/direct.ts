@@ -31,17 +31,20 @@ const DIRECT: Readonly<Record<string, string>> = {
 const FAL_QUEUE = "?_subdomain=queue";
 
 /** The URL of a provider's route through the HF router (`router`: its base, `routerBase()`). */
-const providerUrl = (router: string, provider: string, path: string): string => `${router}/${provider}/${path.replace(/^\/+/, "")}`;
+const providerUrl = (router: string, provider: string, path: string): string =>
+  `${router}/${provider}/${path.replace(/^\/+/, "")}`;
 
 /** True for a provider's own key: a token that is not a Hugging Face one. */
-export const isProviderKey = (token: string | undefined): token is string => token !== undefined && !token.startsWith("hf_");
+export const isProviderKey = (token: string | undefined): token is string =>
+  token !== undefined && !token.startsWith("hf_");
 
 /** Where `path` of `provider` goes for this token: the router (at `router`), or the provider's own API for its own key. */
 export function routeOf(provider: string, path: string, token: string | undefined, router: string): string {
   const own = isProviderKey(token) ? DIRECT[provider] : undefined;
   if (!own) return providerUrl(router, provider, path);
   const rest = path.replace(/^\/+/, "");
-  if (provider === "fal-ai" && rest.includes(FAL_QUEUE)) return `https://queue.fal.run/${rest.replace(FAL_QUEUE, "").replace(/\?&/, "?")}`;
+  if (provider === "fal-ai" && rest.includes(FAL_QUEUE))
+    return `https://queue.fal.run/${rest.replace(FAL_QUEUE, "").replace(/\?&/, "?")}`;
   return `${own}/${rest}`;
 }
 

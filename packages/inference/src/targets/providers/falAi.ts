@@ -26,7 +26,8 @@ const AUDIO_TYPES: Readonly<Record<string, string>> = {
   "video/webm": "video/webm",
 };
 
-const NO_TYPE = "Unable to determine the input's content-type. Make sure your are passing a Blob when using provider fal-ai.";
+const NO_TYPE =
+  "Unable to determine the input's content-type. Make sure your are passing a Blob when using provider fal-ai.";
 
 /** The audio (`inputs`, or the older `data`) as fal takes it: a `data:` URL labelled as fal maps it; an InputError (4.13's words) otherwise. */
 function audioInput(args: ProviderArgs, notBlob = NO_TYPE): () => Promise<string> {
@@ -35,7 +36,11 @@ function audioInput(args: ProviderArgs, notBlob = NO_TYPE): () => Promise<string
   if (!(blob instanceof Blob)) throw new InputError(notBlob, field);
   if (!blob.type) throw new InputError(NO_TYPE, field);
   const type = AUDIO_TYPES[(blob.type.split(";")[0] ?? "").trim().toLowerCase()];
-  if (!type) throw new InputError(`Provider fal-ai does not support blob type ${blob.type} - supported content types are: ${Object.keys(AUDIO_TYPES).join(", ")}`, field);
+  if (!type)
+    throw new InputError(
+      `Provider fal-ai does not support blob type ${blob.type} - supported content types are: ${Object.keys(AUDIO_TYPES).join(", ")}`,
+      field,
+    );
   return async () => `data:${type};base64,${base64(new Uint8Array(await blob.arrayBuffer()))}`;
 }
 
@@ -43,11 +48,18 @@ function audioInput(args: ProviderArgs, notBlob = NO_TYPE): () => Promise<string
 function imageInput(value: unknown, field = "inputs"): () => Promise<string> {
   const image = needBinary(value, field);
   const type = (image instanceof Blob && image.type) || "image/png";
-  return async () => `data:${type};base64,${base64(new Uint8Array(image instanceof ArrayBuffer ? image : await image.arrayBuffer()))}`;
+  return async () =>
+    `data:${type};base64,${base64(new Uint8Array(image instanceof ArrayBuffer ? image : await image.arrayBuffer()))}`;
 }
 
 /** The http(s) URL `pick` finds in an answer, else the task's malformed-answer error. */
-function urlIn(task: string, expected: string, value: unknown, secret: string | undefined, pick: (value: unknown) => unknown): string {
+function urlIn(
+  task: string,
+  expected: string,
+  value: unknown,
+  secret: string | undefined,
+  pick: (value: unknown) => unknown,
+): string {
   const url = pick(value);
   if (typeof url !== "string" || !/^https?:\/\//i.test(url)) throw malformed(`Fal.ai ${task}`, expected, value, secret);
   return url;
@@ -57,7 +69,8 @@ function urlIn(task: string, expected: string, value: unknown, secret: string | 
 function withLora(body: JsonObject, model: unknown, mapping: ProviderMapping, sdxl = false): JsonObject {
   if (mapping.adapter !== "lora" || !mapping.adapterWeightsPath || typeof model !== "string") return body;
   const path = `${HF_HUB_URL}/${modelPath(model)}/resolve/main/${mapping.adapterWeightsPath.split("/").map(encodeURIComponent).join("/")}`;
-  const base = sdxl && mapping.providerId === "fal-ai/lora" ? { model_name: "stabilityai/stable-diffusion-xl-base-1.0" } : {};
+  const base =
+    sdxl && mapping.providerId === "fal-ai/lora" ? { model_name: "stabilityai/stable-diffusion-xl-base-1.0" } : {};
   return { ...body, loras: [{ path, scale: 1 }], ...base };
 }
 
@@ -65,25 +78,35 @@ function withLora(body: JsonObject, model: unknown, mapping: ProviderMapping, sd
 const fields = (args: ProviderArgs): JsonObject => ({ ...restOf(args), ...checkParameters(args.parameters) });
 
 /** `{...parameters, prompt: inputs}`, with a LoRA adapter's weights. */
-const prompted = (sdxl: boolean) => (args: ProviderArgs): BodyMaker => {
-  const body = { ...fields(args), prompt: needString(args.inputs, "inputs") };
-  return (_id, mapping) => withLora(body, args.model, mapping, sdxl);
-};
+const prompted =
+  (sdxl: boolean) =>
+  (args: ProviderArgs): BodyMaker => {
+    const body = { ...fields(args), prompt: needString(args.inputs, "inputs") };
+    return (_id, mapping) => withLora(body, args.model, mapping, sdxl);
+  };
 
 /** `{...parameters, ...image}` with the image of `inputs` (`image` makes its fields from its data URL), with a LoRA adapter's weights. */
-const imaged = (image: (url: string) => JsonObject) => (args: ProviderArgs): BodyMaker => {
-  const body = fields(args);
-  const url = imageInput(args.inputs);
-  return async (_id, mapping) => withLora({ ...body, ...image(await url()) }, args.model, mapping);
-};
+const imaged =
+  (image: (url: string) => JsonObject) =>
+  (args: ProviderArgs): BodyMaker => {
+    const body = fields(args);
+    const url = imageInput(args.inputs);
+    return async (_id, mapping) => withLora({ ...body, ...image(await url()) }, args.model, mapping);
+  };
 
 /** With an image, as `withImage`; without one, the parameters alone, which must hold the prompt (the text-only variant). */
-const imageOrText = (withImage: ProviderTask["body"]) => (args: ProviderArgs, options: ProviderOptions): BodyMaker => {
-  if (args.inputs !== undefined && args.inputs !== null) return withImage(args, options);
-  const body = fields(args);
-  if (typeof body.prompt !== "string" || body.prompt === "") throw new InputError("`parameters.prompt` must be a non-empty string when no image (`inputs`) is given", "parameters.prompt");
-  return (_id, mapping) => withLora(body, args.model, mapping);
-};
+const imageOrText =
+  (withImage: ProviderTask["body"]) =>
+  (args: ProviderArgs, options: ProviderOptions): BodyMaker => {
+    if (args.inputs !== undefined && args.inputs !== null) return withImage(args, options);
+    const body = fields(args);
+    if (typeof body.prompt !== "string" || body.prompt === "")
+      throw new InputError(
+        "`parameters.prompt` must be a non-empty string when no image (`inputs`) is given",
+        "parameters.prompt",
+      );
+    return (_id, mapping) => withLora(body, args.model, mapping);
+  };
 
 const QUEUE = "?_subdomain=queue";
 /** fal's queue is asked for its status every 500 ms (as 4.13), at most this many times (10 minutes). */
@@ -92,7 +115,10 @@ const MAX_POLLS = 1200;
 /** Waits for a queued request (`{request_id, status, response_url}`) and reads its result, through the router. */
 async function queued(task: string, value: unknown, io: ProviderIo, secret: string | undefined): Promise<unknown> {
   const id = get(value, "request_id");
-  if (!id) throw new InferenceClientProviderOutputError(`Received malformed response from Fal.ai ${task} API: no request ID found in the response`);
+  if (!id)
+    throw new InferenceClientProviderOutputError(
+      `Received malformed response from Fal.ai ${task} API: no request ID found in the response`,
+    );
   const at = get(value, "response_url");
   let path: string | undefined;
   try {
@@ -102,7 +128,10 @@ async function queued(task: string, value: unknown, io: ProviderIo, secret: stri
   }
   if (path === undefined) throw malformed(`Fal.ai ${task}`, "an http(s) response_url", value, secret);
   for (let status = get(value, "status"), polls = 0; status !== "COMPLETED"; polls++) {
-    if (polls >= MAX_POLLS) throw new InferenceError(`fal-ai's queue did not complete request ${serverText(id, secret)} in ${MAX_POLLS / 2} s (last status ${serverText(status, secret)})`);
+    if (polls >= MAX_POLLS)
+      throw new InferenceError(
+        `fal-ai's queue did not complete request ${serverText(id, secret)} in ${MAX_POLLS / 2} s (last status ${serverText(status, secret)})`,
+      );
     await io.sleep(500);
     const answer = await io.json(io.route(`${path}/status${QUEUE}`));
     status = get(answer, "status");
@@ -122,7 +151,10 @@ const inQueue = (task: string, body: ProviderTask["body"], read: Reader): Provid
 });
 
 /** The file the result names at `pick` (described by `expected`), fetched: a Blob. */
-const fileAt = (task: string, expected: string, pick: (value: unknown) => unknown): Reader => (result, _options, secret, io) => io.file(urlIn(task, expected, result, secret, pick));
+const fileAt =
+  (task: string, expected: string, pick: (value: unknown) => unknown): Reader =>
+  (result, _options, secret, io) =>
+    io.file(urlIn(task, expected, result, secret, pick));
 
 const IMAGES = "{ images: Array<{ url: string }> }";
 const firstImage = (value: unknown): unknown => get(value, "images", 0, "url");
@@ -146,7 +178,8 @@ export const falAiAutomaticSpeechRecognition: ProviderTask = {
   answer(value, _options, secret) {
     const said = get(value, "text");
     const text = typeof said === "string" ? said : get(value, "output");
-    if (typeof text !== "string") throw malformed("Fal.ai Automatic Speech Recognition", "{ text: string } or { output: string }", value, secret);
+    if (typeof text !== "string")
+      throw malformed("Fal.ai Automatic Speech Recognition", "{ text: string } or { output: string }", value, secret);
     const pieces = (list: unknown): Piece[] => (Array.isArray(list) ? list.filter(isPiece) : []);
     const timed = get(value, "chunks");
     const chunks = Array.isArray(timed)
@@ -163,28 +196,54 @@ export const falAiTextToSpeech: ProviderTask = {
     const body = { ...fields(args), text: needString(args.inputs, "inputs") };
     return () => body;
   },
-  answer: (value, _options, secret, io) => io.file(urlIn("Text-to-Speech", "{ audio: { url: string } }", value, secret, (v) => get(v, "audio", "url"))),
+  answer: (value, _options, secret, io) =>
+    io.file(urlIn("Text-to-Speech", "{ audio: { url: string } }", value, secret, (v) => get(v, "audio", "url"))),
 };
 
 /** `{prompt: inputs, ...parameters}`; the result's first image (`{images: [{url}]}`) fetched unless `outputType` is `"url"` or `"json"`. */
-export const falAiTextToImage = /* @__PURE__ */ inQueue("text-to-image", /* @__PURE__ */ prompted(true), (result, options, secret, io) => imageAt(urlIn("text-to-image", IMAGES, result, secret, firstImage), result, options, io));
+export const falAiTextToImage = /* @__PURE__ */ inQueue(
+  "text-to-image",
+  /* @__PURE__ */ prompted(true),
+  (result, options, secret, io) =>
+    imageAt(urlIn("text-to-image", IMAGES, result, secret, firstImage), result, options, io),
+);
 
 /** `{...parameters, image_url, image_urls: [image_url]}` (the image as a data URL; some fal apps read the list); the first image fetched. */
 const imageToImageBody = /* @__PURE__ */ imaged((url) => ({ image_url: url, image_urls: [url] }));
-export const falAiImageToImage = /* @__PURE__ */ inQueue("image-to-image", imageToImageBody, /* @__PURE__ */ fileAt("image-to-image", IMAGES, firstImage));
+export const falAiImageToImage = /* @__PURE__ */ inQueue(
+  "image-to-image",
+  imageToImageBody,
+  /* @__PURE__ */ fileAt("image-to-image", IMAGES, firstImage),
+);
 
 /** As image-to-image with an image; without one, `{...parameters}` (the prompt in them) to the same app. */
-export const falAiImageTextToImage = /* @__PURE__ */ inQueue("image-text-to-image", /* @__PURE__ */ imageOrText(imageToImageBody), /* @__PURE__ */ fileAt("image-text-to-image", IMAGES, firstImage));
+export const falAiImageTextToImage = /* @__PURE__ */ inQueue(
+  "image-text-to-image",
+  /* @__PURE__ */ imageOrText(imageToImageBody),
+  /* @__PURE__ */ fileAt("image-text-to-image", IMAGES, firstImage),
+);
 
 /** `{prompt: inputs, ...parameters}`; the result's `{video: {url}}` fetched. */
-export const falAiTextToVideo = /* @__PURE__ */ inQueue("text-to-video", /* @__PURE__ */ prompted(false), /* @__PURE__ */ fileAt("text-to-video", VIDEO, video));
+export const falAiTextToVideo = /* @__PURE__ */ inQueue(
+  "text-to-video",
+  /* @__PURE__ */ prompted(false),
+  /* @__PURE__ */ fileAt("text-to-video", VIDEO, video),
+);
 
 /** `{...parameters, image_url}` (the image as a data URL); the result's video fetched. */
 const imageToVideoBody = /* @__PURE__ */ imaged((url) => ({ image_url: url }));
-export const falAiImageToVideo = /* @__PURE__ */ inQueue("image-to-video", imageToVideoBody, /* @__PURE__ */ fileAt("image-to-video", VIDEO, video));
+export const falAiImageToVideo = /* @__PURE__ */ inQueue(
+  "image-to-video",
+  imageToVideoBody,
+  /* @__PURE__ */ fileAt("image-to-video", VIDEO, video),
+);
 
 /** As image-to-video with an image; without one, `{...parameters}` (the prompt in them). */
-export const falAiImageTextToVideo = /* @__PURE__ */ inQueue("image-text-to-video", /* @__PURE__ */ imageOrText(imageToVideoBody), /* @__PURE__ */ fileAt("image-text-to-video", VIDEO, video));
+export const falAiImageTextToVideo = /* @__PURE__ */ inQueue(
+  "image-text-to-video",
+  /* @__PURE__ */ imageOrText(imageToVideoBody),
+  /* @__PURE__ */ fileAt("image-text-to-video", VIDEO, video),
+);
 
 /** `{prompt: inputs, ...parameters}`; the result's `{audio_file: {url}}` (or `{audio: {url}}`) fetched. */
 export const falAiTextToAudio = /* @__PURE__ */ inQueue(
@@ -193,24 +252,37 @@ export const falAiTextToAudio = /* @__PURE__ */ inQueue(
     const body = { ...fields(args), prompt: needString(args.inputs, "inputs") };
     return () => body;
   },
-  /* @__PURE__ */ fileAt("text-to-audio", "{ audio_file: { url: string } } or { audio: { url: string } }", (v) => get(get(v, "audio_file") ?? get(v, "audio"), "url")),
+  /* @__PURE__ */ fileAt("text-to-audio", "{ audio_file: { url: string } } or { audio: { url: string } }", (v) =>
+    get(get(v, "audio_file") ?? get(v, "audio"), "url"),
+  ),
 );
 
 /** `{...parameters, audio_url: data URL}`; the result's `{audio: {url, content_type}, text}` as one base64 audio labelled by its text. */
 export const falAiAudioToAudio = /* @__PURE__ */ inQueue(
   "audio-to-audio",
   (args) => {
-    const audio = audioInput(args, `Expected a Blob input for audio-to-audio with provider fal-ai, got ${typeof (args.data ?? args.inputs)}.`);
+    const audio = audioInput(
+      args,
+      `Expected a Blob input for audio-to-audio with provider fal-ai, got ${typeof (args.data ?? args.inputs)}.`,
+    );
     const body = fields(args);
     delete body.data;
     return async () => ({ ...body, audio_url: await audio() });
   },
   async (result, _options, secret, io) => {
-    const blob = await io.file(urlIn("audio-to-audio", "{ audio: { url: string } }", result, secret, (v) => get(v, "audio", "url")));
+    const blob = await io.file(
+      urlIn("audio-to-audio", "{ audio: { url: string } }", result, secret, (v) => get(v, "audio", "url")),
+    );
     const type = get(result, "audio", "content_type");
     const text = get(result, "text");
     const label = typeof text === "string" && text.length > 0 ? text : "speech";
-    return [{ blob: base64(new Uint8Array(await blob.arrayBuffer())), "content-type": typeof type === "string" ? type : blob.type || "audio/wav", label }];
+    return [
+      {
+        blob: base64(new Uint8Array(await blob.arrayBuffer())),
+        "content-type": typeof type === "string" ? type : blob.type || "audio/wav",
+        label,
+      },
+    ];
   },
 );
 
@@ -223,7 +295,9 @@ export const falAiImageSegmentation = /* @__PURE__ */ inQueue(
     return async () => ({ ...body, image_url: await url(), sync_mode: true });
   },
   async (result, _options, secret, io) => {
-    const mask = await io.file(urlIn("image-segmentation", "{ image: { url: string } }", result, secret, (v) => get(v, "image", "url")));
+    const mask = await io.file(
+      urlIn("image-segmentation", "{ image: { url: string } }", result, secret, (v) => get(v, "image", "url")),
+    );
     return [{ label: "mask", score: 1, mask: base64(new Uint8Array(await mask.arrayBuffer())) }];
   },
 );

@@ -6,7 +6,11 @@ import type { BaseArgs, Options, TextToImageOptions } from "../../types";
 import type { ProviderMapping } from "./mapping";
 
 /** The call's arguments as a provider's format reads them: the fields it reads are checked where they are read. */
-export type ProviderArgs = BaseArgs & { readonly inputs?: unknown; readonly parameters?: unknown; readonly data?: unknown };
+export type ProviderArgs = BaseArgs & {
+  readonly inputs?: unknown;
+  readonly parameters?: unknown;
+  readonly data?: unknown;
+};
 
 /** The call's options as a provider's format reads them (text-to-image's `outputType` checked by its task first). */
 export type ProviderOptions = Options & TextToImageOptions;
@@ -49,10 +53,18 @@ export function restOf(args: ProviderArgs): JsonObject {
 
 /** `value[k0][k1]...` (a number indexes an array, a name an object), or undefined where a step is neither. */
 export const get = (value: unknown, ...keys: (string | number)[]): unknown =>
-  keys.reduce<unknown>((o, k) => (Array.isArray(o) ? (typeof k === "number" ? o[k] : undefined) : isRecord(o) ? o[k] : undefined), value);
+  keys.reduce<unknown>(
+    (o, k) => (Array.isArray(o) ? (typeof k === "number" ? o[k] : undefined) : isRecord(o) ? o[k] : undefined),
+    value,
+  );
 
 /** An image a provider's answer names at `url`, as `outputType` asks: a copy of the answer (`"json"`), the URL (`"url"`), else the file fetched (a Blob, or a `data:` URL). */
-export async function imageAt(url: string, answer: unknown, options: ProviderOptions, io: ProviderIo): Promise<unknown> {
+export async function imageAt(
+  url: string,
+  answer: unknown,
+  options: ProviderOptions,
+  io: ProviderIo,
+): Promise<unknown> {
   if (options.outputType === "json") return isRecord(answer) ? { ...answer } : answer;
   if (options.outputType === "url") return url;
   const blob = await io.file(url);
@@ -68,7 +80,12 @@ export type ProviderBody = JsonObject & { readonly [RAW_BODY]?: Payload };
 /** A multipart form as a body: its bytes, its media type (the boundary in it), and `shown`, what errors show of it. */
 export async function formBody(form: FormData, shown: JsonObject): Promise<ProviderBody> {
   const res = new Response(form);
-  const payload: Payload = { value: shown, json: "", bytes: await res.blob(), contentType: res.headers.get("content-type") ?? "multipart/form-data" };
+  const payload: Payload = {
+    value: shown,
+    json: "",
+    bytes: await res.blob(),
+    contentType: res.headers.get("content-type") ?? "multipart/form-data",
+  };
   return { [RAW_BODY]: payload };
 }
 
@@ -91,4 +108,5 @@ const AUDIO_EXTENSIONS: Readonly<Record<string, string>> = {
 };
 
 /** The file name a multipart upload gives audio: `audio.{ext}` of its media type (parameters ignored), else `audio.wav`. */
-export const audioFileName = (audio: Blob): string => `audio.${AUDIO_EXTENSIONS[(audio.type.split(";")[0] ?? "").trim().toLowerCase()] ?? "wav"}`;
+export const audioFileName = (audio: Blob): string =>
+  `audio.${AUDIO_EXTENSIONS[(audio.type.split(";")[0] ?? "").trim().toLowerCase()] ?? "wav"}`;

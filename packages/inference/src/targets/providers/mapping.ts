@@ -32,7 +32,10 @@ export interface ProviderMapping {
 }
 
 /** The mappings looked up, and the lookups in flight. */
-export const mappingMemory = /* @__PURE__ */ shared("mappings", () => new LookupMemory<readonly ProviderMapping[]>(MAX_MAPPINGS));
+export const mappingMemory = /* @__PURE__ */ shared(
+  "mappings",
+  () => new LookupMemory<readonly ProviderMapping[]>(MAX_MAPPINGS),
+);
 
 /** What a lookup is sent with. */
 export interface Lookup {
@@ -56,7 +59,8 @@ export function providerMappings(model: string, lookup: Lookup): Promise<readonl
 /** The token the Hub is sent: as 4.13, a Hugging Face token only, never a provider's key. */
 const hubToken = (token: string | undefined): string | undefined => (token?.startsWith("hf_") ? token : undefined);
 
-const urlOf = (model: string, hubUrl: string): string => `${hubUrl.replace(/\/+$/, "")}/api/models/${modelPath(model)}?expand[]=inferenceProviderMapping`;
+const urlOf = (model: string, hubUrl: string): string =>
+  `${hubUrl.replace(/\/+$/, "")}/api/models/${modelPath(model)}?expand[]=inferenceProviderMapping`;
 
 /** One lookup, under its own clock (a waiting call that gives up does not end it for the others). */
 async function fetchMappings(model: string, lookup: Lookup): Promise<readonly ProviderMapping[]> {
@@ -74,24 +78,40 @@ async function fetchMappings(model: string, lookup: Lookup): Promise<readonly Pr
 }
 
 /** The lookup's answer: the mapping, or the Hub's typed error. */
-async function readMappings(model: string, url: string, res: Response, call: Call): Promise<readonly ProviderMapping[]> {
+async function readMappings(
+  model: string,
+  url: string,
+  res: Response,
+  call: Call,
+): Promise<readonly ProviderMapping[]> {
   const secret = call.secret;
   const text = await readText(call, res, false);
   const body = parseMaybeJson(text);
   const fail = (why: string, status = res.status): InferenceClientHubApiError => {
-    const error = toHttpError({ status, body, url, method: "GET", requestId: requestIdOf(res, secret), source: "hub", secret });
+    const error = toHttpError({
+      status,
+      body,
+      url,
+      method: "GET",
+      requestId: requestIdOf(res, secret),
+      source: "hub",
+      secret,
+    });
     error.message = `Failed to fetch inference provider mapping for model ${model}: ${why || error.message}`;
     return error;
   };
   if (!res.ok) throw fail("");
   const mapping = isRecord(body) ? body.inferenceProviderMapping : undefined;
-  if (typeof mapping !== "object" || mapping === null) throw fail(`We have not been able to find inference provider information for model ${model}.`, 502);
+  if (typeof mapping !== "object" || mapping === null)
+    throw fail(`We have not been able to find inference provider information for model ${model}.`, 502);
   return normalize(mapping);
 }
 
 /** The mapping as a list, in the Hub's order (an object by provider, or already a list). */
 function normalize(mapping: object): ProviderMapping[] {
-  const entries: (readonly [unknown, unknown])[] = Array.isArray(mapping) ? mapping.map((m: JsonObject) => [m.provider, m] as const) : Object.entries(mapping);
+  const entries: (readonly [unknown, unknown])[] = Array.isArray(mapping)
+    ? mapping.map((m: JsonObject) => [m.provider, m] as const)
+    : Object.entries(mapping);
   return entries.filter(isEntry).map(([provider, m]) => ({
     provider,
     providerId: m.providerId,
@@ -103,4 +123,5 @@ function normalize(mapping: object): ProviderMapping[] {
 }
 
 /** An entry of the Hub's mapping: a provider's name, and an object with its own id of the model. */
-const isEntry = (e: readonly [unknown, unknown]): e is readonly [string, JsonObject & { providerId: string }] => typeof e[0] === "string" && isRecord(e[1]) && typeof e[1].providerId === "string";
+const isEntry = (e: readonly [unknown, unknown]): e is readonly [string, JsonObject & { providerId: string }] =>
+  typeof e[0] === "string" && isRecord(e[1]) && typeof e[1].providerId === "string";

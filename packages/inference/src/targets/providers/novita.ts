@@ -13,17 +13,28 @@ import { restOf } from "./helper";
 import { chatTextTask } from "./openaiCompatible";
 
 /** `POST /v3/openai/chat/completions`: the prompt as one user message; the reply's content is `generated_text`. */
-export const novitaTextGeneration = /* @__PURE__ */ chatTextTask("Novita text generation", "v3/openai/chat/completions");
+export const novitaTextGeneration = /* @__PURE__ */ chatTextTask(
+  "Novita text generation",
+  "v3/openai/chat/completions",
+);
 
 /** The task id of a submitted task (`{task_id}`). */
 function taskId(value: unknown, label: string): string {
   const id = isRecord(value) ? value.task_id : undefined;
-  if (typeof id !== "string" || id === "") throw new InferenceClientProviderOutputError(`Received malformed response from Novita ${label} API: no task ID found in the response`);
+  if (typeof id !== "string" || id === "")
+    throw new InferenceClientProviderOutputError(
+      `Received malformed response from Novita ${label} API: no task ID found in the response`,
+    );
   return id;
 }
 
 /** Polls `url` every `everyMs` (the first poll at once unless `waitFirst`), at most `max` times, until `done` answers the video's URL (or throws); the video fetched. */
-async function poll(io: ProviderIo, url: string, o: { everyMs: number; max: number; waitFirst: boolean; id: string }, done: (result: unknown) => string | undefined): Promise<Blob> {
+async function poll(
+  io: ProviderIo,
+  url: string,
+  o: { everyMs: number; max: number; waitFirst: boolean; id: string },
+  done: (result: unknown) => string | undefined,
+): Promise<Blob> {
   for (let polls = 0; polls < o.max; polls++) {
     if (polls > 0 || o.waitFirst) await io.sleep(o.everyMs);
     const video = done(await io.json(url));
@@ -47,11 +58,17 @@ export const novitaTextToVideo: ProviderTask = {
     const url = io.route(`v3/async/task-result?task_id=${encodeURIComponent(id)}`);
     return poll(io, url, { everyMs: 500, max: 1200, waitFirst: true, id }, (result) => {
       const status = isRecord(result) && isRecord(result.task) ? result.task.status : undefined;
-      if (typeof status !== "string") throw malformed("Novita text-to-video", "{task: {status: string}}", result, secret);
-      if (status === "TASK_STATUS_FAILED") throw new InferenceClientProviderOutputError("Novita text-to-video task failed");
+      if (typeof status !== "string")
+        throw malformed("Novita text-to-video", "{task: {status: string}}", result, secret);
+      if (status === "TASK_STATUS_FAILED")
+        throw new InferenceClientProviderOutputError("Novita text-to-video task failed");
       if (status !== "TASK_STATUS_SUCCEED") return undefined;
-      const video = isRecord(result) && Array.isArray(result.videos) && isRecord(result.videos[0]) ? result.videos[0].video_url : undefined;
-      if (typeof video !== "string" || !/^https?:\/\//.test(video)) throw malformed("Novita text-to-video", "{ videos: [{ video_url: string }] }", result, secret);
+      const video =
+        isRecord(result) && Array.isArray(result.videos) && isRecord(result.videos[0])
+          ? result.videos[0].video_url
+          : undefined;
+      if (typeof video !== "string" || !/^https?:\/\//.test(video))
+        throw malformed("Novita text-to-video", "{ videos: [{ video_url: string }] }", result, secret);
       return video;
     });
   },
@@ -65,7 +82,8 @@ const isPositive = (n: unknown): n is number => typeof n === "number" && Number.
 /** `parameters.target_size`, when given: positive `width` and `height`. */
 function targetSize(value: unknown): Size | undefined {
   if (value === undefined) return undefined;
-  if (!isRecord(value) || !isPositive(value.width) || !isPositive(value.height)) throw new InputError("`parameters.target_size` must be {width, height}, two numbers > 0", "parameters.target_size");
+  if (!isRecord(value) || !isPositive(value.width) || !isPositive(value.height))
+    throw new InputError("`parameters.target_size` must be {width, height}, two numbers > 0", "parameters.target_size");
   return { width: value.width, height: value.height };
 }
 
@@ -79,7 +97,8 @@ function closestRatio({ width, height }: Size): string {
 function miniMaxSettings(p: JsonObject, image: boolean): JsonObject {
   const size = targetSize(p.target_size);
   const frames = p.num_frames;
-  if (frames !== undefined && !(typeof frames === "number" && Number.isFinite(frames))) throw new InputError("`parameters.num_frames` must be a number", "parameters.num_frames");
+  if (frames !== undefined && !(typeof frames === "number" && Number.isFinite(frames)))
+    throw new InputError("`parameters.num_frames` must be a number", "parameters.num_frames");
   const short = size ? Math.min(size.width, size.height) : 768;
   const given = (field: string, derived: unknown): unknown => (p[field] !== undefined ? p[field] : derived);
   return {
@@ -109,8 +128,10 @@ export const novitaImageTextToVideo: ProviderTask = {
     const p = checkParameters(args.parameters) ?? {};
     const { prompt } = p;
     const rest: JsonObject = { ...p };
-    for (const own of [...MINIMAX_OWN, "guidance_scale", "negative_prompt", "num_inference_steps", "seed"]) delete rest[own];
-    if (typeof prompt !== "string" || !prompt.trim()) throw new InputError("Novita MiniMax H3 requires a non-empty parameters.prompt.", "parameters.prompt");
+    for (const own of [...MINIMAX_OWN, "guidance_scale", "negative_prompt", "num_inference_steps", "seed"])
+      delete rest[own];
+    if (typeof prompt !== "string" || !prompt.trim())
+      throw new InputError("Novita MiniMax H3 requires a non-empty parameters.prompt.", "parameters.prompt");
     const image = args.inputs === undefined ? undefined : needBinary(args.inputs, "inputs");
     const settings = miniMaxSettings(p, image !== undefined);
     return async (model) => {
@@ -118,7 +139,11 @@ export const novitaImageTextToVideo: ProviderTask = {
       if (image !== undefined) {
         const bytes = new Uint8Array(image instanceof Blob ? await image.arrayBuffer() : image);
         const type = (image instanceof Blob && image.type) || "image/png";
-        content.push({ type: "image_url", image_url: { url: `data:${type};base64,${base64(bytes)}` }, role: "first_frame" });
+        content.push({
+          type: "image_url",
+          image_url: { url: `data:${type};base64,${base64(bytes)}` },
+          role: "first_frame",
+        });
       }
       return { ...rest, model, content, ...settings };
     };
@@ -128,14 +153,16 @@ export const novitaImageTextToVideo: ProviderTask = {
     const url = io.route(`v3/minimax/v2/query/video_generation/${encodeURIComponent(id)}`);
     return poll(io, url, { everyMs: 5000, max: 120, waitFirst: false, id }, (result) => {
       const task = isRecord(result) && isRecord(result.task) ? result.task : undefined;
-      if (typeof task?.status !== "string") throw malformed("Novita image-text-to-video", "{task: {status: string}}", result, secret);
+      if (typeof task?.status !== "string")
+        throw malformed("Novita image-text-to-video", "{task: {status: string}}", result, secret);
       if (task.status === "failed" || task.status === "cancelled") {
         const why = isRecord(task.error) && typeof task.error.message === "string" ? task.error.message : "";
         throw new InferenceClientProviderOutputError(serverText(why || `Novita task ${task.status}`, secret, 500));
       }
       if (task.status !== "succeeded") return undefined;
       const video = isRecord(task.content) ? task.content.url : undefined;
-      if (typeof video !== "string" || video === "") throw new InferenceClientProviderOutputError("No output URL returned by Novita API");
+      if (typeof video !== "string" || video === "")
+        throw new InferenceClientProviderOutputError("No output URL returned by Novita API");
       return video;
     });
   },

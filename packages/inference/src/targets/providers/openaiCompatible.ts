@@ -23,7 +23,10 @@ const firstChoice = (value: unknown): JsonObject | undefined => {
  * The generation arguments checked (InputError before any request), and the rest of them to send; `stream` is the
  * call's own (ignored here, as documented).
  */
-function generation(args: ProviderArgs): { rest: JsonObject; parameters: TextGenerationInputGenerateParameters | undefined } {
+function generation(args: ProviderArgs): {
+  rest: JsonObject;
+  parameters: TextGenerationInputGenerateParameters | undefined;
+} {
   // The check proves the type: `inputs` a string, `parameters` absent or an object whose fields it types.
   const checked = args as TextGenerationInput;
   validateGenerateInput(checked);
@@ -56,7 +59,9 @@ export function completionsTask(label: string, path: string, style: { details?: 
     answer(value, _options, secret) {
       const choice = firstChoice(value);
       if (typeof choice?.text !== "string") throw malformed(label, "{choices: [{text: string}]}", value, secret);
-      return style.details ? { generated_text: choice.text, details: { finish_reason: choice.finish_reason, seed: choice.seed } } : { generated_text: choice.text };
+      return style.details
+        ? { generated_text: choice.text, details: { finish_reason: choice.finish_reason, seed: choice.seed } }
+        : { generated_text: choice.text };
     },
   };
 }
@@ -85,7 +90,8 @@ export function chatTextTask(label: string, path: string): ProviderTask {
     },
     answer(value, _options, secret) {
       const content = get(firstChoice(value), "message", "content");
-      if (typeof content !== "string") throw malformed(label, "{choices: [{message: {content: string}}]}", value, secret);
+      if (typeof content !== "string")
+        throw malformed(label, "{choices: [{message: {content: string}}]}", value, secret);
       return { generated_text: content };
     },
   };
@@ -110,14 +116,16 @@ export function embeddingsTask(label: string, path: string, bare = false): Provi
     },
     answer(value, _options, secret) {
       const data = isRecord(value) ? value.data : undefined;
-      if (!Array.isArray(data) || !data.every(isEmbedding)) throw malformed(label, "{data: [{embedding: number[]}]}", value, secret);
+      if (!Array.isArray(data) || !data.every(isEmbedding))
+        throw malformed(label, "{data: [{embedding: number[]}]}", value, secret);
       return data.map((d) => d.embedding);
     },
   };
 }
 
 /** One input's embedding, as the answer lists it. */
-const isEmbedding = (d: unknown): d is { embedding: number[] } => isRecord(d) && Array.isArray(d.embedding) && d.embedding.every(isNumber);
+const isEmbedding = (d: unknown): d is { embedding: number[] } =>
+  isRecord(d) && Array.isArray(d.embedding) && d.embedding.every(isNumber);
 
 /** Speech: `{...args, ...parameters, input, model}`; the answer is the audio. */
 export function speechTask(label: string, path: string): ProviderTask {
@@ -137,7 +145,12 @@ export function imagesTask(label: string, path: string, base64Format: string): P
   return {
     path: () => path,
     body(args, options) {
-      const body = { ...restOf(args), ...checkParameters(args.parameters), response_format: options.outputType === "url" ? "url" : base64Format, prompt: needString(args.inputs, "inputs") };
+      const body = {
+        ...restOf(args),
+        ...checkParameters(args.parameters),
+        response_format: options.outputType === "url" ? "url" : base64Format,
+        prompt: needString(args.inputs, "inputs"),
+      };
       return (model) => ({ ...body, model });
     },
     answer(value, options, secret) {
@@ -166,7 +179,9 @@ export function transcriptionTask(label: string, path: string): ProviderTask {
     answer(value, _options, secret) {
       if (!isRecord(value) || typeof value.text !== "string") throw malformed(label, "{text: string}", value, secret);
       if (!Array.isArray(value.segments)) return { text: value.text };
-      const timed = value.segments.filter((s): s is JsonObject => isRecord(s) && typeof s.text === "string" && isNumber(s.start) && isNumber(s.end));
+      const timed = value.segments.filter(
+        (s): s is JsonObject => isRecord(s) && typeof s.text === "string" && isNumber(s.start) && isNumber(s.end),
+      );
       return { text: value.text, chunks: timed.map((s) => ({ text: s.text, timestamp: [s.start, s.end] })) };
     },
   };
@@ -178,7 +193,14 @@ function uploadBody(file: Blob, name: string, fields: JsonObject): Promise<JsonO
   form.append("file", file, name);
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined || value === null) continue;
-    form.append(key, typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value));
+    form.append(
+      key,
+      typeof value === "string"
+        ? value
+        : typeof value === "number" || typeof value === "boolean"
+          ? String(value)
+          : JSON.stringify(value),
+    );
   }
   return formBody(form, { ...fields, file: `[${file.type || "binary"} file: ${file.size} bytes]` });
 }

@@ -24,14 +24,22 @@ export function dataUrlOf(value: Blob | ArrayBuffer, fallback: string): () => Pr
 export function loraOf(entry: unknown, model: unknown): { adapter: boolean; weights: boolean; hfModelId: string } {
   const lora = get(entry, "adapter") === "lora";
   const hfModelId = get(entry, "hfModelId");
-  return { adapter: lora, weights: lora && !!get(entry, "adapterWeightsPath"), hfModelId: typeof hfModelId === "string" ? hfModelId : String(model) };
+  return {
+    adapter: lora,
+    weights: lora && !!get(entry, "adapterWeightsPath"),
+    hfModelId: typeof hfModelId === "string" ? hfModelId : String(model),
+  };
 }
 
 /**
  * A Replicate pair: `fields` checks the call's own input (an InputError before any request) and gives what ends
  * the `input` (from the arguments and parameters spread before it); `lora`: a LoRA mapping adds `lora_weights`.
  */
-function predictions(fields: (args: ProviderArgs) => (input: JsonObject) => JsonObject | Promise<JsonObject>, answer: ProviderTask["answer"], lora = false): ProviderTask {
+function predictions(
+  fields: (args: ProviderArgs) => (input: JsonObject) => JsonObject | Promise<JsonObject>,
+  answer: ProviderTask["answer"],
+  lora = false,
+): ProviderTask {
   return {
     path: (id) => (id.includes(":") ? "v1/predictions" : `v1/models/${id}/predictions`),
     headers: { Prefer: "wait" },
@@ -68,10 +76,16 @@ async function settled(value: unknown, secret: string | undefined, io: ProviderI
     if (status === "failed" || status === "canceled") {
       const error = get(prediction, "error");
       const why = typeof error === "string" && error ? `: ${serverText(error, secret, 500)}` : "";
-      throw new InferenceClientProviderOutputError(`Replicate prediction ${serverText(get(prediction, "id"), secret)} ${status}${why}`);
+      throw new InferenceClientProviderOutputError(
+        `Replicate prediction ${serverText(get(prediction, "id"), secret)} ${status}${why}`,
+      );
     }
-    if ((status !== "starting" && status !== "processing") || typeof poll !== "string" || !/^https?:\/\//i.test(poll)) return prediction;
-    if (polls >= MAX_POLLS) throw new InferenceError(`Replicate's prediction ${serverText(get(prediction, "id"), secret)} did not end in ${MAX_POLLS} s (last status ${status})`);
+    if ((status !== "starting" && status !== "processing") || typeof poll !== "string" || !/^https?:\/\//i.test(poll))
+      return prediction;
+    if (polls >= MAX_POLLS)
+      throw new InferenceError(
+        `Replicate's prediction ${serverText(get(prediction, "id"), secret)} did not end in ${MAX_POLLS} s (last status ${status})`,
+      );
     await io.sleep(1000);
     prediction = await io.json(io.route(new URL(poll).pathname));
   }
@@ -81,12 +95,16 @@ async function settled(value: unknown, secret: string | undefined, io: ProviderI
 function outputUrl(task: string, value: unknown, secret: string | undefined): string {
   const output = get(value, "output");
   const url = Array.isArray(output) ? get(output, 0) : output;
-  if (typeof url !== "string" || !/^https?:\/\//i.test(url)) throw malformed(`Replicate ${task}`, "{output: url | url[]}", value, secret);
+  if (typeof url !== "string" || !/^https?:\/\//i.test(url))
+    throw malformed(`Replicate ${task}`, "{output: url | url[]}", value, secret);
   return url;
 }
 
 /** A media answer: the file the output names, fetched (without the token) as a Blob. */
-const fileAnswer = (task: string): ProviderTask["answer"] => (value, _options, secret, io) => io.file(outputUrl(task, value, secret));
+const fileAnswer =
+  (task: string): ProviderTask["answer"] =>
+  (value, _options, secret, io) =>
+    io.file(outputUrl(task, value, secret));
 
 /** `{input: {..., prompt}}`; the output's image fetched unless `outputType` is `"url"` or `"json"`. */
 export const replicateTextToImage: ProviderTask = /* @__PURE__ */ predictions(
@@ -104,7 +122,8 @@ export const replicateTextToSpeech: ProviderTask = /* @__PURE__ */ predictions(
     const text = needString(args.inputs, "inputs");
     return ({ prompt: _prompt, ...input }) => ({ ...input, text });
   },
-  (value, options, secret, io) => (value instanceof Blob ? value : fileAnswer("text-to-speech")(value, options, secret, io)),
+  (value, options, secret, io) =>
+    value instanceof Blob ? value : fileAnswer("text-to-speech")(value, options, secret, io),
 );
 
 /** `{input: {..., prompt}}`; the video the output names. */
@@ -146,5 +165,10 @@ async function transcription(value: unknown, secret: string | undefined, io: Pro
   if (typeof translated === "string") return { text: translated };
   const file = get(output, "txt_file");
   if (typeof file === "string" && /^https?:\/\//i.test(file)) return { text: await (await io.file(file)).text() };
-  throw malformed("Replicate automatic-speech-recognition", "{output: string | string[] | {transcription | translation | txt_file}}", value, secret);
+  throw malformed(
+    "Replicate automatic-speech-recognition",
+    "{output: string | string[] | {transcription | translation | txt_file}}",
+    value,
+    secret,
+  );
 }

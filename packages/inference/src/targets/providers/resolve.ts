@@ -10,7 +10,14 @@ import type { Outgoing } from "../../core/request";
 import type { Logger } from "../../types";
 import { warnOnce } from "../../core/logger";
 import { keyHeaders, routeOf } from "./direct";
-import { type BodyMaker, providerPayload, type ProviderArgs, type ProviderIo, type ProviderOptions, type ProviderTask } from "./helper";
+import {
+  type BodyMaker,
+  providerPayload,
+  type ProviderArgs,
+  type ProviderIo,
+  type ProviderOptions,
+  type ProviderTask,
+} from "./helper";
 import { HF_HUB_URL, type ProviderMapping, providerMappings } from "./mapping";
 import { implementedPairs, providerTask } from "./table";
 
@@ -37,8 +44,15 @@ export interface ProviderPlan {
 }
 
 /** A named provider must serve the task here: an InputError listing the implemented pairs, before any request. */
-export function planProvider(provider: string, task: string, model: string, args: ProviderArgs, options: ProviderOptions): ProviderPlan {
-  const hubUrl = options.hubUrl === undefined ? (envUrl("HF_ENDPOINT") ?? HF_HUB_URL) : checkBaseUrl(options.hubUrl, "hubUrl");
+export function planProvider(
+  provider: string,
+  task: string,
+  model: string,
+  args: ProviderArgs,
+  options: ProviderOptions,
+): ProviderPlan {
+  const hubUrl =
+    options.hubUrl === undefined ? (envUrl("HF_ENDPOINT") ?? HF_HUB_URL) : checkBaseUrl(options.hubUrl, "hubUrl");
   const router = routerBase(options.routerUrl);
   if (provider === "auto") return { provider, model, task, hubUrl, router };
   const format = providerTask(provider, task);
@@ -63,16 +77,30 @@ export interface Resolving {
 
 /** The mapping looked up (once per model), the provider picked, and the target made. */
 export async function resolveProvider(plan: ProviderPlan, r: Resolving): Promise<Target> {
-  const mappings = await providerMappings(plan.model, { hubUrl: plan.hubUrl, token: r.call.secret, fetch: r.options.fetch, call: r.call });
-  const { entry, format, make } = plan.named ? { ...plan.named, entry: pickNamed(plan, mappings) } : pickAuto(plan, mappings);
+  const mappings = await providerMappings(plan.model, {
+    hubUrl: plan.hubUrl,
+    token: r.call.secret,
+    fetch: r.options.fetch,
+    call: r.call,
+  });
+  const { entry, format, make } = plan.named
+    ? { ...plan.named, entry: pickNamed(plan, mappings) }
+    : pickAuto(plan, mappings);
   if (entry.status === "staging") {
-    warnOnce(r.logger, `staging:${plan.model}:${entry.provider}`, `Model ${plan.model} is in staging mode for provider ${entry.provider}. Meant for test purposes only.`);
+    warnOnce(
+      r.logger,
+      `staging:${plan.model}:${entry.provider}`,
+      `Model ${plan.model} is in staging mode for provider ${entry.provider}. Meant for test purposes only.`,
+    );
   }
   if (!format) return r.onHfInference(entry.providerId);
   const made = make ?? format.body(r.args, r.options);
   const key = keyHeaders(entry.provider, r.call.secret);
   return {
-    out: { url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret, plan.router), body: providerPayload(await made(entry.providerId, entry)) },
+    out: {
+      url: routeOf(entry.provider, format.path(entry.providerId), r.call.secret, plan.router),
+      body: providerPayload(await made(entry.providerId, entry)),
+    },
     headers: key || format.headers ? { ...format.headers, ...key } : undefined,
     provider: entry.provider,
     submitOnce: format.submits,
@@ -87,7 +115,8 @@ interface Picked {
   readonly make?: BodyMaker;
 }
 
-const mapped = (mappings: readonly ProviderMapping[]): string => (mappings.length ? mappings.map((m) => `${m.provider} (${m.task}, ${m.status})`).join(", ") : "no provider");
+const mapped = (mappings: readonly ProviderMapping[]): string =>
+  mappings.length ? mappings.map((m) => `${m.provider} (${m.task}, ${m.status})`).join(", ") : "no provider";
 
 /** `"auto"`: the first live provider the Hub maps for the task, in the Hub's order, among hf-inference (no format) and the implemented pairs. */
 function pickAuto(plan: ProviderPlan, mappings: readonly ProviderMapping[]): Picked {
@@ -113,7 +142,10 @@ function pickNamed(plan: ProviderPlan, mappings: readonly ProviderMapping[]): Pr
     );
   }
   if (entry.task !== plan.task) {
-    throw new InputError(`Model ${plan.model} is not supported for task ${plan.task} and provider ${plan.provider}. Supported task: ${entry.task}.`, "provider");
+    throw new InputError(
+      `Model ${plan.model} is not supported for task ${plan.task} and provider ${plan.provider}. Supported task: ${entry.task}.`,
+      "provider",
+    );
   }
   return entry;
 }

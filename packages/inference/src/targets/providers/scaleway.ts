@@ -5,4 +5,8 @@ import { completionsTask, embeddingsTask } from "./openaiCompatible";
 export const scalewayTextGeneration = /* @__PURE__ */ completionsTask("Scaleway text generation", "v1/completions");
 
 /** `POST /v1/embeddings`: `{input, model}` only; one vector per input. */
-export const scalewayFeatureExtraction = /* @__PURE__ */ embeddingsTask("Scaleway feature-extraction (embeddings)", "v1/embeddings", true);
+export const scalewayFeatureExtraction = /* @__PURE__ */ embeddingsTask(
+  "Scaleway feature-extraction (embeddings)",
+  "v1/embeddings",
+  true,
+);

@@ -1,17 +1,55 @@
 /** The (provider, task) pairs hfkit serves, each with its provider's format (through the HF router, or the provider's own API for its own key). */
 import type { ProviderTask } from "./helper";
-import { deepinfraAutomaticSpeechRecognition, deepinfraFeatureExtraction, deepinfraTextGeneration, deepinfraTextToImage, deepinfraTextToSpeech } from "./deepinfra";
-import { falAiAudioToAudio, falAiAutomaticSpeechRecognition, falAiImageSegmentation, falAiImageTextToImage, falAiImageTextToVideo, falAiImageToImage, falAiImageToVideo, falAiTextToAudio, falAiTextToImage, falAiTextToSpeech, falAiTextToVideo } from "./falAi";
+import {
+  deepinfraAutomaticSpeechRecognition,
+  deepinfraFeatureExtraction,
+  deepinfraTextGeneration,
+  deepinfraTextToImage,
+  deepinfraTextToSpeech,
+} from "./deepinfra";
+import {
+  falAiAudioToAudio,
+  falAiAutomaticSpeechRecognition,
+  falAiImageSegmentation,
+  falAiImageTextToImage,
+  falAiImageTextToVideo,
+  falAiImageToImage,
+  falAiImageToVideo,
+  falAiTextToAudio,
+  falAiTextToImage,
+  falAiTextToSpeech,
+  falAiTextToVideo,
+} from "./falAi";
 import { featherlessAiTextGeneration } from "./featherlessAi";
 import { groqTextGeneration } from "./groq";
 import { novitaImageTextToVideo, novitaTextGeneration, novitaTextToVideo } from "./novita";
 import { nscaleTextToImage } from "./nscale";
 import { ovhcloudTextGeneration } from "./ovhcloud";
-import { replicateAutomaticSpeechRecognition, replicateImageToImage, replicateTextToImage, replicateTextToSpeech, replicateTextToVideo } from "./replicate";
+import {
+  replicateAutomaticSpeechRecognition,
+  replicateImageToImage,
+  replicateTextToImage,
+  replicateTextToSpeech,
+  replicateTextToVideo,
+} from "./replicate";
 import { scalewayFeatureExtraction, scalewayTextGeneration } from "./scaleway";
-import { togetherAutomaticSpeechRecognition, togetherImageToImage, togetherImageToVideo, togetherTextToImage, togetherTextToSpeech, togetherTextToVideo } from "./together";
+import {
+  togetherAutomaticSpeechRecognition,
+  togetherImageToImage,
+  togetherImageToVideo,
+  togetherTextToImage,
+  togetherTextToSpeech,
+  togetherTextToVideo,
+} from "./together";
 import { togetherFeatureExtraction, togetherTextGeneration } from "./togetherText";
-import { wavespeedImageTextToImage, wavespeedImageTextToVideo, wavespeedImageToImage, wavespeedImageToVideo, wavespeedTextToImage, wavespeedTextToVideo } from "./wavespeed";
+import {
+  wavespeedImageTextToImage,
+  wavespeedImageTextToVideo,
+  wavespeedImageToImage,
+  wavespeedImageToVideo,
+  wavespeedTextToImage,
+  wavespeedTextToVideo,
+} from "./wavespeed";
 import { zaiOrgImageToText, zaiOrgTextToImage } from "./zaiOrg";
 
 /** `provider → task → format`; a pair not listed is refused before any request. */
@@ -95,5 +133,7 @@ export function providerTask(provider: string, task: string): ProviderTask | und
 
 /** Every implemented pair, as `provider × task`. */
 export function implementedPairs(): string[] {
-  return Object.entries(PROVIDER_TASKS).flatMap(([provider, tasks]) => Object.keys(tasks).map((task) => `${provider} × ${task}`));
+  return Object.entries(PROVIDER_TASKS).flatMap(([provider, tasks]) =>
+    Object.keys(tasks).map((task) => `${provider} × ${task}`),
+  );
 }

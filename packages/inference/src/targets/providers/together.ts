@@ -23,7 +23,8 @@ function withSteps(parameters: JsonObject): JsonObject {
 function imageInput(value: unknown, fallback: string): () => Promise<string> {
   const image = needBinary(value, "inputs");
   const type = (image instanceof Blob && image.type) || fallback;
-  return async () => `data:${type};base64,${base64(new Uint8Array(image instanceof Blob ? await image.arrayBuffer() : image))}`;
+  return async () =>
+    `data:${type};base64,${base64(new Uint8Array(image instanceof Blob ? await image.arrayBuffer() : image))}`;
 }
 
 /** `POST /v1/images/generations`: `{prompt, response_format, model, ...parameters}` (`num_inference_steps` sent as `steps`). */
@@ -31,7 +32,12 @@ export const togetherTextToImage: ProviderTask = {
   path: () => "v1/images/generations",
   body(args, options) {
     const prompt = needString(args.inputs, "inputs");
-    const body = { ...restOf(args), ...withSteps(checkParameters(args.parameters) ?? {}), prompt, response_format: options.outputType === "url" ? "url" : "base64" };
+    const body = {
+      ...restOf(args),
+      ...withSteps(checkParameters(args.parameters) ?? {}),
+      prompt,
+      response_format: options.outputType === "url" ? "url" : "base64",
+    };
     return (model) => ({ ...body, model });
   },
   answer(value, options, secret) {
@@ -54,7 +60,8 @@ export const togetherImageToImage: ProviderTask = {
     return async (model) => {
       const lowered = model.toLowerCase();
       const url = await image();
-      const field = lowered.includes("kontext") && lowered.includes("flux.1") ? { image_url: url } : { reference_images: [url] };
+      const field =
+        lowered.includes("kontext") && lowered.includes("flux.1") ? { image_url: url } : { reference_images: [url] };
       return { ...restOf(args), prompt: prompt ?? "", ...field, ...parameters, response_format: "base64", model };
     };
   },
@@ -65,7 +72,11 @@ export const togetherImageToImage: ProviderTask = {
 function videoParameters(parameters: JsonObject): JsonObject {
   const { target_size: size, ...rest } = withSteps(parameters);
   if (!isRecord(size)) return rest;
-  return { ...rest, ...(size.width === undefined ? {} : { width: size.width }), ...(size.height === undefined ? {} : { height: size.height }) };
+  return {
+    ...rest,
+    ...(size.width === undefined ? {} : { width: size.width }),
+    ...(size.height === undefined ? {} : { height: size.height }),
+  };
 }
 
 /** Together's video jobs are polled every 2 s (as 4.13), at most this many times (5 minutes). */
@@ -75,27 +86,42 @@ const PENDING: readonly unknown[] = [undefined, "queued", "in_progress"];
 /** Waits for a video job (`{id, status}`) through the router, then fetches its `outputs.video_url`. */
 async function videoOf(value: unknown, secret: string | undefined, io: ProviderIo): Promise<Blob> {
   const id = isRecord(value) ? value.id : undefined;
-  if (!isRecord(value) || typeof id !== "string" || id === "") throw new InferenceClientProviderOutputError("Received malformed response from Together video API: no job ID found in the response");
+  if (!isRecord(value) || typeof id !== "string" || id === "")
+    throw new InferenceClientProviderOutputError(
+      "Received malformed response from Together video API: no job ID found in the response",
+    );
   let job = value;
   for (let polls = 0; PENDING.includes(job.status); polls++) {
-    if (polls >= VIDEO_POLLS) throw new InferenceClientProviderOutputError(`Timed out while waiting for Together video generation — aborting after ${VIDEO_POLLS} status polls`);
+    if (polls >= VIDEO_POLLS)
+      throw new InferenceClientProviderOutputError(
+        `Timed out while waiting for Together video generation — aborting after ${VIDEO_POLLS} status polls`,
+      );
     await io.sleep(2000);
     const next = await io.json(io.route(`v2/videos/${encodeURIComponent(id)}`));
     if (!isRecord(next)) throw malformed("Together video", "a job ({id, status})", next, secret);
     job = next;
   }
   if (job.status === "failed") {
-    const message = isRecord(job.error) && typeof job.error.message === "string" ? serverText(job.error.message, secret, 500) : "Unknown error";
+    const message =
+      isRecord(job.error) && typeof job.error.message === "string"
+        ? serverText(job.error.message, secret, 500)
+        : "Unknown error";
     throw new InferenceClientProviderOutputError(`Together video generation failed: ${message}`);
   }
-  if (job.status !== "completed") throw new InferenceClientProviderOutputError(`Unexpected Together video job status: ${serverText(JSON.stringify(job.status) ?? "undefined", secret, 100)}`);
+  if (job.status !== "completed")
+    throw new InferenceClientProviderOutputError(
+      `Unexpected Together video job status: ${serverText(JSON.stringify(job.status) ?? "undefined", secret, 100)}`,
+    );
   const url = isRecord(job.outputs) ? job.outputs.video_url : undefined;
-  if (typeof url !== "string" || !/^https?:\/\//i.test(url)) throw malformed("Together video", "a completed job's outputs.video_url (an http(s) URL)", job, secret);
+  if (typeof url !== "string" || !/^https?:\/\//i.test(url))
+    throw malformed("Together video", "a completed job's outputs.video_url (an http(s) URL)", job, secret);
   return io.file(url);
 }
 
 /** `POST /v2/videos`: a job, polled at `GET /v2/videos/{id}` until completed; the video fetched, a Blob. */
-const togetherVideo = (make: (args: ProviderArgs) => (model: string) => Promise<JsonObject> | JsonObject): ProviderTask => ({
+const togetherVideo = (
+  make: (args: ProviderArgs) => (model: string) => Promise<JsonObject> | JsonObject,
+): ProviderTask => ({
   path: () => "v2/videos",
   submits: true,
   body: (args) => make(args),
@@ -104,7 +130,11 @@ const togetherVideo = (make: (args: ProviderArgs) => (model: string) => Promise<
 
 /** `{prompt, model, ...parameters}`. */
 export const togetherTextToVideo = /* @__PURE__ */ togetherVideo((args) => {
-  const body = { ...restOf(args), ...videoParameters(checkParameters(args.parameters) ?? {}), prompt: needString(args.inputs, "inputs") };
+  const body = {
+    ...restOf(args),
+    ...videoParameters(checkParameters(args.parameters) ?? {}),
+    prompt: needString(args.inputs, "inputs"),
+  };
   return (model) => ({ ...body, model });
 });
 
@@ -113,7 +143,12 @@ export const togetherImageToVideo = /* @__PURE__ */ togetherVideo((args) => {
   const { prompt, ...parameters } = checkParameters(args.parameters) ?? {};
   const image = imageInput(args.inputs, "image/png");
   const body = { ...restOf(args), ...videoParameters(parameters) };
-  return async (model) => ({ ...body, frame_images: [{ input_image: await image(), frame: "first" }], model, ...(typeof prompt === "string" ? { prompt } : {}) });
+  return async (model) => ({
+    ...body,
+    frame_images: [{ input_image: await image(), frame: "first" }],
+    model,
+    ...(typeof prompt === "string" ? { prompt } : {}),
+  });
 });
 
 /** `POST /v1/audio/speech`: `{input, model, voice, ...parameters}` (Kokoro models default to the voice `af_alloy`); the audio, a Blob. */
@@ -139,14 +174,18 @@ function audioOf(args: ProviderArgs): Blob | string {
   const audio = args[field];
   if (typeof audio === "string" && /^https?:\/\//i.test(audio)) return audio;
   if (typeof audio === "string" || audio === undefined || audio === null) {
-    throw new InputError("Together automatic-speech-recognition expects a Blob, ArrayBuffer, or HTTP(S) URL string audio input.", field);
+    throw new InputError(
+      "Together automatic-speech-recognition expects a Blob, ArrayBuffer, or HTTP(S) URL string audio input.",
+      field,
+    );
   }
   const binary = needBinary(audio, field);
   return binary instanceof Blob ? binary : new Blob([binary]);
 }
 
 /** A form field's value as 4.13 appends it: a string as is, a number or boolean as text, anything else as JSON. */
-const formValue = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v));
+const formValue = (v: unknown): string =>
+  typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v);
 
 /**
  * `POST /v1/audio/transcriptions`, a multipart form: `file` (the audio), `model` and the other arguments and
@@ -175,11 +214,23 @@ export const togetherAutomaticSpeechRecognition: ProviderTask = {
   answer(value, _options, secret) {
     const res = isRecord(value) ? value : {};
     const segments = res.segments;
-    const timed = (s: unknown): s is { text: string; start: number; end: number } => isRecord(s) && typeof s.text === "string" && typeof s.start === "number" && typeof s.end === "number";
+    const timed = (s: unknown): s is { text: string; start: number; end: number } =>
+      isRecord(s) && typeof s.text === "string" && typeof s.start === "number" && typeof s.end === "number";
     if (typeof res.text !== "string" || (segments != null && !(Array.isArray(segments) && segments.every(timed)))) {
-      throw malformed("Together automatic-speech-recognition", "{ text: string, segments?: Array<{ text, start, end }> }", value, secret);
+      throw malformed(
+        "Together automatic-speech-recognition",
+        "{ text: string, segments?: Array<{ text, start, end }> }",
+        value,
+        secret,
+      );
     }
     if (!Array.isArray(segments)) return { text: res.text };
-    return { text: res.text, chunks: segments.map((s: { text: string; start: number; end: number }) => ({ text: s.text, timestamp: [s.start, s.end] })) };
+    return {
+      text: res.text,
+      chunks: segments.map((s: { text: string; start: number; end: number }) => ({
+        text: s.text,
+        timestamp: [s.start, s.end],
+      })),
+    };
   },
 };

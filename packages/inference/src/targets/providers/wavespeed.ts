@@ -43,7 +43,10 @@ function submit(image: ImageInput, outputType: boolean): ProviderTask {
         const listed = rest.images ?? givenImages;
         const images = Array.isArray(listed) && listed.every((v) => typeof v === "string") ? listed : undefined;
         picture = async () => {
-          const base = blob === undefined ? TRANSPARENT_PNG : base64(new Uint8Array(blob instanceof ArrayBuffer ? blob : await blob.arrayBuffer()));
+          const base =
+            blob === undefined
+              ? TRANSPARENT_PNG
+              : base64(new Uint8Array(blob instanceof ArrayBuffer ? blob : await blob.arrayBuffer()));
           return { image: base, images: images ?? [base] };
         };
       }
@@ -59,7 +62,12 @@ function submit(image: ImageInput, outputType: boolean): ProviderTask {
 }
 
 /** Polls the submitted task (`{data: {urls: {get}}}`) until it completes (its first output as asked) or fails. */
-async function result(value: unknown, options: ProviderOptions, secret: string | undefined, io: ProviderIo): Promise<unknown> {
+async function result(
+  value: unknown,
+  options: ProviderOptions,
+  secret: string | undefined,
+  io: ProviderIo,
+): Promise<unknown> {
   const at = get(value, "data", "urls", "get");
   let path: string | undefined;
   try {
@@ -69,17 +77,26 @@ async function result(value: unknown, options: ProviderOptions, secret: string |
   }
   if (path === undefined) throw malformed("WaveSpeed AI", "{data: {urls: {get: url}}}", value, secret);
   for (let polls = 0, status: unknown = undefined; ; polls++) {
-    if (polls >= MAX_POLLS) throw new InferenceError(`WaveSpeed AI's task did not complete in ${MAX_POLLS / 2} s (last status ${serverText(status, secret)})`);
+    if (polls >= MAX_POLLS)
+      throw new InferenceError(
+        `WaveSpeed AI's task did not complete in ${MAX_POLLS / 2} s (last status ${serverText(status, secret)})`,
+      );
     if (polls > 0) await io.sleep(500);
     const polled = await io.json(io.route(path));
     const task = get(polled, "data");
-    if (!isRecord(task) || typeof task.status !== "string") throw malformed("WaveSpeed AI", "{data: {status, outputs}}", polled, secret);
+    if (!isRecord(task) || typeof task.status !== "string")
+      throw malformed("WaveSpeed AI", "{data: {status, outputs}}", polled, secret);
     status = task.status;
-    if (status === "failed") throw new InferenceClientProviderOutputError(typeof task.error === "string" && task.error ? serverText(task.error, secret, 500) : "Task failed");
+    if (status === "failed")
+      throw new InferenceClientProviderOutputError(
+        typeof task.error === "string" && task.error ? serverText(task.error, secret, 500) : "Task failed",
+      );
     if (status !== "completed") continue;
     const url = Array.isArray(task.outputs) ? get(task.outputs, 0) : undefined;
     if (typeof url !== "string" || !/^https?:\/\//i.test(url)) {
-      throw new InferenceClientProviderOutputError("Received malformed response from WaveSpeed AI API: No output URL in completed response");
+      throw new InferenceClientProviderOutputError(
+        "Received malformed response from WaveSpeed AI API: No output URL in completed response",
+      );
     }
     return imageAt(url, polled, options, io);
   }

@@ -22,7 +22,11 @@ export const zaiOrgTextToImage: ProviderTask = {
   submits: true,
   headers: HEADERS,
   body(args, options) {
-    if (!OUTPUT_TYPES.includes(options.outputType)) throw new InputError(`\`outputType\` must be "blob", "dataUrl", "json" or "url" (got ${JSON.stringify(options.outputType)})`, "outputType");
+    if (!OUTPUT_TYPES.includes(options.outputType))
+      throw new InputError(
+        `\`outputType\` must be "blob", "dataUrl", "json" or "url" (got ${JSON.stringify(options.outputType)})`,
+        "outputType",
+      );
     const body = { ...restOf(args), ...checkParameters(args.parameters), prompt: needString(args.inputs, "inputs") };
     return (model) => ({ ...body, model });
   },
@@ -30,12 +34,15 @@ export const zaiOrgTextToImage: ProviderTask = {
     if (!isRecord(value) || !("task_status" in value) || typeof value.id !== "string" || value.id === "") {
       throw malformed("ZAI text-to-image", "{ id: string, task_status: string }", value, secret);
     }
-    if (value.task_status === "FAIL") throw new InferenceClientProviderOutputError("ZAI API returned task status: FAIL");
+    if (value.task_status === "FAIL")
+      throw new InferenceClientProviderOutputError("ZAI API returned task status: FAIL");
     for (let polls = 0; polls < MAX_POLLS; polls++) {
       await io.sleep(5000);
       const result = await io.json(io.route(`api/paas/v4/async-result/${encodeURIComponent(value.id)}`));
-      if (!isRecord(result)) throw malformed("ZAI text-to-image", "a task result ({ task_status, image_result? })", result, secret);
-      if (result.task_status === "FAIL") throw new InferenceClientProviderOutputError("ZAI text-to-image API task failed");
+      if (!isRecord(result))
+        throw malformed("ZAI text-to-image", "a task result ({ task_status, image_result? })", result, secret);
+      if (result.task_status === "FAIL")
+        throw new InferenceClientProviderOutputError("ZAI text-to-image API task failed");
       if (result.task_status !== "SUCCESS") continue;
       const url = get(result.image_result, 0, "url");
       if (!Array.isArray(result.image_result) || typeof url !== "string" || !/^https?:\/\//i.test(url)) {
@@ -43,7 +50,9 @@ export const zaiOrgTextToImage: ProviderTask = {
       }
       return imageAt(url, result, options, io);
     }
-    throw new InferenceClientProviderOutputError(`Timed out while waiting for the result from ZAI API - aborting after ${MAX_POLLS} attempts`);
+    throw new InferenceClientProviderOutputError(
+      `Timed out while waiting for the result from ZAI API - aborting after ${MAX_POLLS} attempts`,
+    );
   },
 };
 
@@ -53,10 +62,17 @@ export const zaiOrgImageToText: ProviderTask = {
   headers: HEADERS,
   body(args) {
     const field = binaryField(args);
-    if (typeof args[field] === "string") throw new InputError(`ZAI image-to-text: \`${field}\` must be a Blob or an ArrayBuffer (hfkit does not fetch an image URL: fetch it and pass the Blob)`, field);
+    if (typeof args[field] === "string")
+      throw new InputError(
+        `ZAI image-to-text: \`${field}\` must be a Blob or an ArrayBuffer (hfkit does not fetch an image URL: fetch it and pass the Blob)`,
+        field,
+      );
     const image = needBinary(args[field], field);
     const type = (image instanceof Blob && image.type) || "image/png";
-    return async (model) => ({ model, file: `data:${type};base64,${base64(new Uint8Array(image instanceof Blob ? await image.arrayBuffer() : image))}` });
+    return async (model) => ({
+      model,
+      file: `data:${type};base64,${base64(new Uint8Array(image instanceof Blob ? await image.arrayBuffer() : image))}`,
+    });
   },
   answer(value, _options, secret) {
     const text = isRecord(value) ? value.md_results : undefined;

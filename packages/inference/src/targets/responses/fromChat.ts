@@ -2,7 +2,13 @@
 import { outputToChunks } from "../endpoints/openai";
 import type { InferenceError } from "../../core/errors";
 import type { Source } from "../../core/source";
-import type { ChatCompletionOutput, ChatCompletionStreamOutput, ChatCompletionUsage, ResponsesOutput, ResponsesStreamEvent } from "../../types";
+import type {
+  ChatCompletionOutput,
+  ChatCompletionStreamOutput,
+  ChatCompletionUsage,
+  ResponsesOutput,
+  ResponsesStreamEvent,
+} from "../../types";
 import { ResponseWriter, responsesUsage } from "./writer";
 
 /** What the chunks said so far: the first choice's finish reason, the usage. */

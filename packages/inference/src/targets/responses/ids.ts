@@ -10,4 +10,5 @@ function hex(bytes: number): string {
 }
 
 /** An id as OpenAI's look: `resp_`, `msg_`, `rs_`, `fc_` (24 bytes of hex), or `call_` (12). */
-export const newId = (prefix: "resp" | "msg" | "rs" | "fc" | "call"): string => `${prefix}_${hex(prefix === "call" ? 12 : 24)}`;
+export const newId = (prefix: "resp" | "msg" | "rs" | "fc" | "call"): string =>
+  `${prefix}_${hex(prefix === "call" ? 12 : 24)}`;

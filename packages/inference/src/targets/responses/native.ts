@@ -8,7 +8,15 @@ import { serverText } from "../../core/redact";
 import { MalformedEventError } from "../../core/errors";
 import { toHttpError } from "../../core/errorTable";
 import type { ChatContext } from "../chat";
-import { type Origin, type Outgoing, parseMaybeJson, readText, type Reply, isEventStream, serialize } from "../../core/request";
+import {
+  type Origin,
+  type Outgoing,
+  parseMaybeJson,
+  readText,
+  type Reply,
+  isEventStream,
+  serialize,
+} from "../../core/request";
 import { EventStream } from "../../core/sse";
 import { arraySource, type Source, type StreamRules } from "../../core/source";
 import type { OneResponsesArgs, ResponsesOutput, ResponsesStreamEvent } from "../../types";
@@ -19,7 +27,14 @@ import { isRecord, type JsonObject } from "../../core/json";
 const isResponse = (v: unknown): v is ResponsesOutput => isRecord(v) && Array.isArray(v.output);
 
 /** Arguments that steer the client and never go on the wire as they are. */
-const CLIENT_KEYS = /* @__PURE__ */ new Set(["accessToken", "endpointUrl", "provider", "fallbackModels", "model", "stream"]);
+const CLIENT_KEYS = /* @__PURE__ */ new Set([
+  "accessToken",
+  "endpointUrl",
+  "provider",
+  "fallbackModels",
+  "model",
+  "stream",
+]);
 
 /** The events yielded; others (hosted tools' progress, summaries) are not. */
 const EVENT_TYPES = /* @__PURE__ */ new Set([
@@ -30,16 +45,26 @@ const EVENT_TYPES = /* @__PURE__ */ new Set([
 ]); // prettier-ignore
 
 /** An event of a type that is yielded, read as that type's event. */
-const isYielded = (event: JsonObject): event is JsonObject & ResponsesStreamEvent => typeof event.type === "string" && EVENT_TYPES.has(event.type);
+const isYielded = (event: JsonObject): event is JsonObject & ResponsesStreamEvent =>
+  typeof event.type === "string" && EVENT_TYPES.has(event.type);
 
 /** The HTTP status of OpenAI's error codes, so that a failed response is the typed error its class would be over HTTP. */
-const STATUS_OF_CODE: Record<string, number> = { rate_limit_exceeded: 429, server_is_overloaded: 429, invalid_prompt: 400, invalid_request_error: 400, server_error: 500 };
+const STATUS_OF_CODE: Record<string, number> = {
+  rate_limit_exceeded: 429,
+  server_is_overloaded: 429,
+  invalid_prompt: 400,
+  invalid_request_error: 400,
+  server_error: 500,
+};
 
 /** The request of the native route: `{base}/v1/responses` (the router's own), the arguments as they are. */
 export function nativeRequest(ctx: ChatContext, args: OneResponsesArgs): Outgoing {
   const { route } = ctx;
   // The router's chat URL is `{router}/v1/chat/completions` (its `routerUrl`, offline): its Responses route is beside it.
-  const url = route.kind === "router" ? route.url.replace(/\/chat\/completions$/, "/responses") : `${route.pipelineUrl}/v1/responses`;
+  const url =
+    route.kind === "router"
+      ? route.url.replace(/\/chat\/completions$/, "/responses")
+      : `${route.pipelineUrl}/v1/responses`;
   const body: JsonObject = { model: route.bodyModel };
   for (const [key, value] of Object.entries(args)) if (value != null && !CLIENT_KEYS.has(key)) body[key] = value;
   body.stream = ctx.stream;
@@ -55,18 +80,36 @@ export function failureOf(event: JsonObject): unknown {
   const e = isRecord(error) ? error : {};
   const code = typeof e.code === "string" ? e.code : typeof e.type === "string" ? e.type : undefined;
   const message = typeof e.message === "string" && e.message ? e.message : "The response failed";
-  return { error: { message, type: code, code: (code && STATUS_OF_CODE[code]) ?? (typeof e.code === "number" ? e.code : undefined), param: e.param ?? null } };
+  return {
+    error: {
+      message,
+      type: code,
+      code: (code && STATUS_OF_CODE[code]) ?? (typeof e.code === "number" ? e.code : undefined),
+      param: e.param ?? null,
+    },
+  };
 }
 
 /** A 2xx JSON body as a response: an error or a failed response is the typed error, anything else quoted. */
 function toResponse(body: unknown, text: string, origin: Origin): ResponsesOutput {
   if (isResponse(body)) {
-    if (body.status === "failed") throw toHttpError({ status: 200, body: failureOf({ type: "response.failed", response: body }), inStream: true, ...origin });
+    if (body.status === "failed")
+      throw toHttpError({
+        status: 200,
+        body: failureOf({ type: "response.failed", response: body }),
+        inStream: true,
+        ...origin,
+      });
     if (typeof body.output_text !== "string") body.output_text = outputText(body.output);
     return body;
   }
   if (isRecord(body) && body.error != null) throw toHttpError({ status: 200, body, inStream: true, ...origin });
-  throw new MalformedEventError(`Expected a response, the server answered: ${serverText(text, origin.secret)}`, text, undefined, origin.secret);
+  throw new MalformedEventError(
+    `Expected a response, the server answered: ${serverText(text, origin.secret)}`,
+    text,
+    undefined,
+    origin.secret,
+  );
 }
 
 /** A whole response as the events a stream of it would give (a server that answered JSON to a stream request). */
@@ -77,7 +120,8 @@ export function responseEvents(native: ResponsesOutput): ResponsesStreamEvent[] 
   items.forEach((item, i) => {
     if (!isRecord(item)) return;
     const text = (s: unknown): string => (typeof s === "string" ? s : "");
-    if (item.type === "function_call") writer.toolCall(i, text(item.call_id) || undefined, text(item.name), text(item.arguments));
+    if (item.type === "function_call")
+      writer.toolCall(i, text(item.call_id) || undefined, text(item.name), text(item.arguments));
     else if ((item.type === "message" || item.type === "reasoning") && Array.isArray(item.content)) {
       const parts: unknown[] = item.content;
       for (const part of parts) if (isRecord(part)) writer.text(item.type, text(part.text));

@@ -15,7 +15,14 @@ import type { Call } from "../../core/call";
 import { type Outgoing, type Reply, sendOnce } from "../../core/request";
 import type { RetryPolicy } from "../../core/retry";
 import type { Source } from "../../core/source";
-import type { ChatCompletionArgs, Options, OneResponsesArgs, ResponsesArgs, ResponsesOutput, ResponsesStreamEvent } from "../../types";
+import type {
+  ChatCompletionArgs,
+  Options,
+  OneResponsesArgs,
+  ResponsesArgs,
+  ResponsesOutput,
+  ResponsesStreamEvent,
+} from "../../types";
 import { ChatEventsSource, responseFromChat } from "./fromChat";
 import { nativeRequest, readNative, readNativeStream } from "./native";
 import { checkChatServable, toChatArgs } from "./toChat";
@@ -53,7 +60,9 @@ function takesNative({ route, options }: ChatContext): boolean {
 
 /** A 404 that says the route is missing (TGI's empty one, a framework's "Not Found"), not the model. */
 function routeMissing(error: unknown): boolean {
-  return error instanceof HttpError && error.status === 404 && !/does not exist/i.test(readErrorFields(error.body).message);
+  return (
+    error instanceof HttpError && error.status === 404 && !/does not exist/i.test(readErrorFields(error.body).message)
+  );
 }
 
 /** The tries of a Responses call that does not stream (the retry loop's attempt): each resolves to the response. */
@@ -75,7 +84,11 @@ export function responseStreamTries(r: ResponsesCall): () => Promise<Source<Resp
 }
 
 /** One try: natively where the server has the route (its request made once per call), else over chat. */
-function tries<T>(r: ResponsesCall, native: (ctx: ChatContext, reply: Reply) => Promise<T>, overChat: () => Promise<T>): () => Promise<T> {
+function tries<T>(
+  r: ResponsesCall,
+  native: (ctx: ChatContext, reply: Reply) => Promise<T>,
+  overChat: () => Promise<T>,
+): () => Promise<T> {
   const { chat: ctx, args } = r;
   const key = ctx.route.key;
   let request: Outgoing | undefined;
@@ -101,10 +114,12 @@ function tries<T>(r: ResponsesCall, native: (ctx: ChatContext, reply: Reply) => 
  * A Responses call as one target's arguments, and its chat form with the candidates (what the failover routes).
  * The key goes with the chat form only: each candidate is sent the token bound to its host (`features/candidates.ts`).
  */
-export function responsesForm(args: ResponsesArgs, stream: boolean): { one: OneResponsesArgs; chat: ChatCompletionArgs } {
+export function responsesForm(
+  args: ResponsesArgs,
+  stream: boolean,
+): { one: OneResponsesArgs; chat: ChatCompletionArgs } {
   if (typeof args !== "object" || args === null) throw new InputError("The arguments must be an object", "args");
   const { provider, fallbackModels, accessToken, ...one } = args;
   validateResponsesInput(one);
   return { one, chat: { ...toChatArgs(one, stream), accessToken, provider, fallbackModels } };
 }
-

@@ -17,9 +17,12 @@ import type {
 } from "../../types";
 import type { JsonObject } from "../../core/json";
 
-
 function chatPart(part: ResponsesInputContentPart): ChatCompletionInputMessageChunk {
-  if (part.type === "input_image") return { type: "image_url", image_url: { url: String(part.image_url ?? ""), ...(part.detail ? { detail: part.detail } : {}) } };
+  if (part.type === "input_image")
+    return {
+      type: "image_url",
+      image_url: { url: String(part.image_url ?? ""), ...(part.detail ? { detail: part.detail } : {}) },
+    };
   return { type: "text", text: part.text ?? "" };
 }
 
@@ -34,15 +37,18 @@ function chatContent(content: string | ResponsesInputContentPart[]): ChatComplet
 export function chatMessages(args: OneResponsesArgs): ChatCompletionInputMessage[] {
   const messages: ChatCompletionInputMessage[] = [];
   if (args.instructions) messages.push({ role: "system", content: args.instructions });
-  const items: ResponsesInputItem[] = typeof args.input === "string" ? [{ role: "user", content: args.input }] : args.input;
+  const items: ResponsesInputItem[] =
+    typeof args.input === "string" ? [{ role: "user", content: args.input }] : args.input;
   for (const item of items) {
     if (item.type === "function_call") {
       const call = { id: item.call_id, type: "function", function: { name: item.name, arguments: item.arguments } };
       const last = messages[messages.length - 1];
       if (last?.role === "assistant" && last.tool_calls && !last.content) last.tool_calls.push(call);
       else messages.push({ role: "assistant", content: null, tool_calls: [call] });
-    } else if (item.type === "function_call_output") messages.push({ role: "tool", tool_call_id: item.call_id, content: item.output });
-    else if (item.type === undefined || item.type === "message") messages.push({ role: item.role, content: chatContent(item.content) });
+    } else if (item.type === "function_call_output")
+      messages.push({ role: "tool", tool_call_id: item.call_id, content: item.output });
+    else if (item.type === undefined || item.type === "message")
+      messages.push({ role: item.role, content: chatContent(item.content) });
     // Other items (an earlier answer's reasoning) have no chat form: the model does not read them back.
   }
   return messages;
@@ -52,7 +58,10 @@ function chatTools(tools: ResponsesFunctionTool[] | undefined): ChatCompletionIn
   if (!tools?.length) return undefined;
   return tools.map((tool, i) => {
     if (tool.type !== "function") {
-      throw new InputError(`\`tools[${i}]\`: a \`${tool.type}\` tool needs a server with the Responses API; this model is served over chat completions, which takes functions only`, `tools[${i}].type`);
+      throw new InputError(
+        `\`tools[${i}]\`: a \`${tool.type}\` tool needs a server with the Responses API; this model is served over chat completions, which takes functions only`,
+        `tools[${i}].type`,
+      );
     }
     const fn: JsonObject = { name: tool.name };
     if (tool.description !== undefined) fn.description = tool.description;
@@ -104,7 +113,10 @@ export function toChatArgs(args: OneResponsesArgs, stream: boolean): OneChatArgs
 /** What a chat-served model cannot do that the Responses API can: refused before the chat request. */
 export function checkChatServable(args: OneResponsesArgs): void {
   if (args.previous_response_id != null) {
-    throw new InputError("`previous_response_id` needs a server with the Responses API (it keeps the earlier response); send the conversation as `input`", "previous_response_id");
+    throw new InputError(
+      "`previous_response_id` needs a server with the Responses API (it keeps the earlier response); send the conversation as `input`",
+      "previous_response_id",
+    );
   }
   chatTools(args.tools);
 }

@@ -20,7 +20,11 @@ import { isRecord } from "../../core/json";
 
 type TextItem = ResponsesOutputMessage | ResponsesReasoningItem;
 /** An event before it is numbered. */
-type Unnumbered = ResponsesStreamEvent extends infer E ? (E extends unknown ? Omit<E, "sequence_number"> : never) : never;
+type Unnumbered = ResponsesStreamEvent extends infer E
+  ? E extends unknown
+    ? Omit<E, "sequence_number">
+    : never
+  : never;
 
 /** A copy of a value made of JSON, so that an event keeps what was true when it was made. */
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -69,7 +73,8 @@ export function outputText(output: readonly unknown[]): string {
   for (const item of output) {
     if (!isRecord(item) || item.type !== "message" || !Array.isArray(item.content)) continue;
     const parts: unknown[] = item.content;
-    for (const part of parts) if (isRecord(part) && part.type === "output_text" && typeof part.text === "string") text += part.text;
+    for (const part of parts)
+      if (isRecord(part) && part.type === "output_text" && typeof part.text === "string") text += part.text;
   }
   return text;
 }
@@ -106,19 +111,36 @@ export class ResponseWriter {
     let item = this.open;
     if (item?.type !== kind) {
       this.closeText();
-      item = kind === "message"
-        ? { type: "message", id: newId("msg"), role: "assistant", status: "in_progress", content: [] }
-        : { type: "reasoning", id: newId("rs"), summary: [], content: [], status: "in_progress" };
+      item =
+        kind === "message"
+          ? { type: "message", id: newId("msg"), role: "assistant", status: "in_progress", content: [] }
+          : { type: "reasoning", id: newId("rs"), summary: [], content: [], status: "in_progress" };
       this.add(item);
       this.open = item;
-      const part = kind === "message" ? { type: "output_text" as const, text: "", annotations: [], logprobs: [] } : { type: "reasoning_text" as const, text: "" };
-      this.emit({ type: "response.content_part.added", item_id: item.id, output_index: this.indexOf(item), content_index: 0, part: copy(part) });
+      const part =
+        kind === "message"
+          ? { type: "output_text" as const, text: "", annotations: [], logprobs: [] }
+          : { type: "reasoning_text" as const, text: "" };
+      this.emit({
+        type: "response.content_part.added",
+        item_id: item.id,
+        output_index: this.indexOf(item),
+        content_index: 0,
+        part: copy(part),
+      });
       (item.content as (typeof part)[]).push(part);
     }
     const part = item.content![0]!;
     part.text = grow(part.text, delta);
     const type = kind === "message" ? "response.output_text.delta" : "response.reasoning_text.delta";
-    this.emit({ type, item_id: item.id, output_index: this.indexOf(item), content_index: 0, delta, ...(kind === "message" ? { logprobs: [] } : {}) });
+    this.emit({
+      type,
+      item_id: item.id,
+      output_index: this.indexOf(item),
+      content_index: 0,
+      delta,
+      ...(kind === "message" ? { logprobs: [] } : {}),
+    });
   }
 
   /** The open message or reasoning is done: its whole text, its part, the item. */
@@ -129,7 +151,12 @@ export class ResponseWriter {
     const part = item.content![0]!;
     const at = { item_id: item.id, output_index: this.indexOf(item), content_index: 0 };
     const message = item.type === "message";
-    this.emit({ type: message ? "response.output_text.done" : "response.reasoning_text.done", ...at, text: part.text, ...(message ? { logprobs: [] } : {}) });
+    this.emit({
+      type: message ? "response.output_text.done" : "response.reasoning_text.done",
+      ...at,
+      text: part.text,
+      ...(message ? { logprobs: [] } : {}),
+    });
     this.emit({ type: "response.content_part.done", ...at, part: copy(part) });
     item.status = "completed";
     this.emit({ type: "response.output_item.done", output_index: at.output_index, item: copy(item) });
@@ -140,13 +167,25 @@ export class ResponseWriter {
     let call = this.calls.get(index);
     if (!call) {
       this.closeText();
-      call = { type: "function_call", id: newId("fc"), call_id: callId || newId("call"), name: name ?? "", arguments: "", status: "in_progress" };
+      call = {
+        type: "function_call",
+        id: newId("fc"),
+        call_id: callId || newId("call"),
+        name: name ?? "",
+        arguments: "",
+        status: "in_progress",
+      };
       this.calls.set(index, call);
       this.add(call);
     } else if (name && !call.name) call.name = name;
     if (!delta) return;
     call.arguments = grow(call.arguments, delta);
-    this.emit({ type: "response.function_call_arguments.delta", item_id: call.id, output_index: this.indexOf(call), delta });
+    this.emit({
+      type: "response.function_call_arguments.delta",
+      item_id: call.id,
+      output_index: this.indexOf(call),
+      delta,
+    });
   }
 
   /** The answer ended: every open item done, then `response.completed` (or `response.incomplete` when cut by the token limit). */
@@ -154,7 +193,13 @@ export class ResponseWriter {
     this.closeText();
     for (const call of this.calls.values()) {
       const output_index = this.indexOf(call);
-      this.emit({ type: "response.function_call_arguments.done", item_id: call.id, output_index, arguments: call.arguments, name: call.name });
+      this.emit({
+        type: "response.function_call_arguments.done",
+        item_id: call.id,
+        output_index,
+        arguments: call.arguments,
+        name: call.name,
+      });
       call.status = "completed";
       this.emit({ type: "response.output_item.done", output_index, item: copy(call) });
     }
