@@ -14,7 +14,7 @@ const stream = client.chatCompletionStream({
     },
     {
       role: "user",
-      content: 'What\'s the "capital" of France?',
+      content: "What's the \"capital\" of France?",
     },
   ],
   max_tokens: 100,

@@ -15,7 +15,7 @@ const stream = await client.chat.completions.create({
     },
     {
       role: "user",
-      content: 'What\'s the "capital" of France?',
+      content: "What's the \"capital\" of France?",
     },
   ],
   max_tokens: 100,
