@@ -8,5 +8,7 @@ export default defineConfig({
     // MUTATION_TESTS narrows the run to one folder of tests (`--pins` in run.mjs: the pins alone, a lower bound).
     include: [process.env.MUTATION_TESTS ?? "test/**/*.test.ts"],
     exclude: ["test/recorded/**"],
+    // As the workspace's inference project: each test starts with the process's health forgotten.
+    setupFiles: ["test/setup-health.ts"],
   },
 });
