@@ -1,12 +1,6 @@
 import { expect, it } from "vitest";
 import { parseFaultSpec } from "../src/commands/mockHubSpec";
-import { Child, hfkit } from "./run";
-
-/** Waits for the hub's export lines; its URL, the first line. */
-async function started(hub: Child): Promise<string> {
-  await hub.until(() => /^export HF_INFERENCE_ENDPOINT=.*\n/m.test(hub.stdout));
-  return hub.stdout.split("\n")[0] ?? "";
-}
+import { Child, hfkit, started } from "./run";
 
 it("flap specs: durationMs on any fault, latency fixed or drawn, rateLimit's Retry-After; out of range is a usage error naming the field", async () => {
   expect(parseFaultSpec("stall:afterChunks=0,times=100@hfkit/router-multi:together")).toEqual({

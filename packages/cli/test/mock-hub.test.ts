@@ -1,12 +1,6 @@
 import { expect, it } from "vitest";
 import { envLines, parseFaultSpec, parseModelSpec } from "../src/commands/mockHubSpec";
-import { Child, hfkit } from "./run";
-
-/** Waits for the hub's export lines; its URL, the first line. */
-async function started(hub: Child): Promise<string> {
-  await hub.until(() => /^export HF_INFERENCE_ENDPOINT=.*\n/m.test(hub.stdout));
-  return hub.stdout.split("\n")[0] ?? "";
-}
+import { Child, hfkit, started } from "./run";
 
 /** The variables the export lines set. */
 function exported(stdout: string): Record<string, string> {

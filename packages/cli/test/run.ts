@@ -73,6 +73,12 @@ export class Child {
 }
 
 /** Polls `done` every 10 ms for up to `ms`; answers whether it held. */
+/** Waits for a `hfkit mock-hub` child's export lines; its URL, the first line. */
+export async function started(hub: Child): Promise<string> {
+  await hub.until(() => /^export HF_INFERENCE_ENDPOINT=.*\n/m.test(hub.stdout));
+  return hub.stdout.split("\n")[0] ?? "";
+}
+
 export async function poll(done: () => boolean, ms = 2000): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 10)))
     if (done()) return true;
