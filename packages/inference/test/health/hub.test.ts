@@ -13,7 +13,6 @@ import {
   type HealthEvent,
   InferenceClient,
   type Options,
-  type Served,
   TimeoutError,
 } from "../../src/index";
 import { HealthMemory } from "../../src/features/health";
@@ -23,11 +22,8 @@ const MODEL = "hfkit/router-multi"; // served by together, novita and hf-inferen
 const ANSWER = "The capital of France is Paris.";
 const QUESTION = [{ role: "user", content: "What is the capital of France?" }];
 const TOKEN = "hf_HealthHubTokenAAAAAAAAAAAAAAAAAAAAA";
-const [TOGETHER, NOVITA, HF] = ["together", "novita", "hf-inference"].map((p) => `${MODEL}:${p}`) as [
-  string,
-  string,
-  string,
-];
+const TOGETHER = `${MODEL}:together`;
+const NOVITA = `${MODEL}:novita`;
 
 let hub: MockHub;
 let store: HealthMemory;
