@@ -24,6 +24,9 @@ export const MAX_RETRY_AFTER_MS = 3_600_000;
 /** The most outcomes kept per target (the window's record). */
 const MAX_RECENT = 100;
 
+/** The most observed times to first token kept per target (what a hedge's percentile is read from). */
+export const MAX_LATENCIES = 100;
+
 const DAY = 86_400_000;
 
 /** `value` of `field`, when given: an integer (or a number) within `[min, max]`, else an InputError naming both. */
@@ -104,6 +107,7 @@ export function counted(h: TargetHealth, outcome: Outcome, now: number, config: 
   if (outcome.ok) {
     next.served++;
     next.latencyMs = average(h.latencyMs, outcome.latencyMs);
+    next.latencies = [...(Array.isArray(h.latencies) ? h.latencies : []), outcome.latencyMs].slice(-MAX_LATENCIES);
     next.state = "closed";
     delete next.cooldownUntil;
     return next;

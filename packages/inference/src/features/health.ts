@@ -32,7 +32,11 @@ export class HealthMemory implements HealthStore {
 
   snapshot(): TargetHealth[] {
     const now = this.now();
-    return [...this.kept.values()].map((h) => ({ ...h, state: stateAt(h, now), recent: [...h.recent] }));
+    return [...this.kept.values()].map((h) => {
+      const copy = { ...h, state: stateAt(h, now), recent: [...h.recent] };
+      if (h.latencies) copy.latencies = [...h.latencies];
+      return copy;
+    });
   }
 
   clear(): void {

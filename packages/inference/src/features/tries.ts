@@ -19,7 +19,7 @@ import type {
 import type { Outcome } from "./breaker";
 import type { Candidate, Candidates } from "./candidates";
 import { callHealth } from "./health";
-import { hedgeLost, hedgeOf, hedgeTimer } from "./hedge";
+import { hedgeAfter, hedgeLost, hedgeOf, hedgeTimer } from "./hedge";
 import { ordered, policyOf, priced } from "./policy";
 import { FailoverError } from "./routing";
 
@@ -69,7 +69,7 @@ interface Flight<A, T> {
   readonly result: Promise<Settled<A, T>>;
   /** Part of a hedge (started beside another, or hedged): never hedged again. */
   paired: boolean;
-  /** Resolves when it has been alone and silent for the hedge's `afterMs`. */
+  /** Resolves when it has been alone and silent for the hedge's `afterMs` (or its target's observed percentile). */
   timer?: { due: Promise<"hedge">; clear: () => void };
 }
 
@@ -79,8 +79,9 @@ type Settled<A, T> =
 
 /**
  * The loop over the candidates: skips, moves on what another could serve, reports each move, the all-failed error.
- * With `hedge`, a candidate alone and silent for `afterMs` gets the next one started beside it: the first of the
- * two to commit serves the call, the other is aborted (two tries in flight at most, each hedged once at most).
+ * With `hedge`, a candidate alone and silent for `afterMs` (or the percentile of its observed times to first token)
+ * gets the next one started beside it: the first of the two to commit serves the call, the other is aborted (two
+ * tries in flight at most, each hedged once at most).
  */
 export async function overCandidates<A extends BaseArgs, T>(
   args: A,
@@ -101,7 +102,7 @@ export async function overCandidates<A extends BaseArgs, T>(
       throw new InputError("`onHealth` must be a function", "onHealth");
     const health = callHealth(options.health, onHealth);
     const policy = policyOf(options.routing);
-    const afterMs = hedgeOf(options.hedge);
+    const hedging = hedgeOf(options.hedge);
     const { list, catalog: reader } = candidatesFor();
     const catalog =
       reader && list.some((c) => c.router) ? await rules.catalogOf(reader.token, options, span) : undefined;
@@ -145,7 +146,8 @@ export async function overCandidates<A extends BaseArgs, T>(
           (error: unknown) => ({ f: flight, error }),
         ),
       };
-      if (afterMs !== undefined && !paired && cursor < candidates.length) flight.timer = hedgeTimer(afterMs);
+      if (hedging !== undefined && !paired && cursor < candidates.length)
+        flight.timer = hedgeTimer(hedgeAfter(hedging, health?.of(c).latencies));
       flights.push(flight);
       return flight;
     };

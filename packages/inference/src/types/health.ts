@@ -35,6 +35,8 @@ export interface TargetHealth {
   cooldownUntil?: number;
   /** Observed time to first token, a moving average, in ms. */
   latencyMs?: number;
+  /** The last observed times to first token (at most 100, oldest first), in ms: what `hedge.percentile` is read from. */
+  latencies?: number[];
   /** Observed output tokens per second after the first, a moving average. */
   tokensPerSecond?: number;
   /** Calls this target served, since it was first seen. */
@@ -102,10 +104,18 @@ export interface RoutingOptions {
   random?: () => number;
 }
 
-/** Hedged first tokens (the `hedge` option). */
+/** Hedged first tokens (the `hedge` option): `afterMs`, `percentile`, or both. */
 export interface HedgeOptions {
-  /** When the running candidate has given no first token after this, the next one starts too: ms from 1 to 600 000. */
-  afterMs: number;
+  /**
+   * When the running candidate has given no first token after this, the next one starts too: ms from 1 to 600 000.
+   * With `percentile`, the wait while the candidate has fewer than 20 observed times to first token (default 1 000).
+   */
+  afterMs?: number;
+  /**
+   * Hedge after this percentile of the running candidate's observed times to first token (e.g. 95: its p95), once
+   * health has 20 of them (its last 100 are kept); above 0 and below 100.
+   */
+  percentile?: number;
 }
 
 /** A provider of a `provider` list with its share of the calls (load balancing): `{ name: "groq", weight: 3 }`. */

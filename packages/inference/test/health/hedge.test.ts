@@ -3,7 +3,7 @@
  * the test, the hedge's timer is a fake one moved by the test (never a wall-clock speed), and what each connection
  * saw (its request, its close) is read from the server.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   AbortError,
   type CallEvent,
@@ -13,7 +13,9 @@ import {
   type Options,
   TimeoutError,
 } from "../../src/index";
+import { counted, DEFAULT_HEALTH, fresh } from "../../src/features/breaker";
 import { HealthMemory } from "../../src/features/health";
+import { hedgeAfter, MAX_HEDGE_AFTER_MS, MIN_HEDGE_SAMPLES } from "../../src/features/hedge";
 import { chunked, type RawReply, type RawServer, startRawServer } from "../faults/raw-server";
 
 const MODEL = "org/main";
@@ -361,6 +363,11 @@ it.each([
   [{ afterMs: Number.NaN }, "hedge.afterMs"],
   [{ afterMs: "100" }, "hedge.afterMs"],
   [{}, "hedge.afterMs"],
+  [{ percentile: 95, afterMs: 0 }, "hedge.afterMs"],
+  [{ percentile: 0 }, "hedge.percentile"],
+  [{ percentile: 100 }, "hedge.percentile"],
+  [{ percentile: "95" }, "hedge.percentile"],
+  [{ percentile: Number.NaN, afterMs: 500 }, "hedge.percentile"],
   ["soon", "hedge"],
   [true, "hedge"],
 ])("hedge %j is an InputError naming %s and its range, before any request", async (hedge, field) => {
@@ -370,6 +377,7 @@ it.each([
   expect(error).toBeInstanceOf(InputError);
   expect((error as InputError).field).toBe(field);
   if (field === "hedge.afterMs") expect((error as Error).message).toContain("from 1 to 600000");
+  if (field === "hedge.percentile") expect((error as Error).message).toContain("above 0 and below 100");
   expect(sent()).toEqual([]);
 });
 
@@ -389,4 +397,41 @@ it("after a hedge is won, the caller's abort still ends the winner's stream", as
   })();
   await expect(drained).rejects.toBeInstanceOf(AbortError);
   await b.reply.closedPromise;
+});
+
+describe("hedgeAfter: the wait before a silent target is hedged", () => {
+  const times = (n: number) => Array.from({ length: n }, (_, i) => (i + 1) * 10); // 10, 20, … ms
+
+  it("afterMs without a percentile, whatever was observed", () => {
+    expect(hedgeAfter({ afterMs: 800, percentile: undefined }, times(50))).toBe(800);
+  });
+
+  it("the percentile by nearest rank once 20 times are known; afterMs before", () => {
+    const hedge = { afterMs: 800, percentile: 95 };
+    expect(hedgeAfter(hedge, times(MIN_HEDGE_SAMPLES - 1))).toBe(800);
+    expect(hedgeAfter(hedge, undefined)).toBe(800);
+    expect(hedgeAfter(hedge, times(20))).toBe(190);
+    expect(hedgeAfter({ afterMs: 800, percentile: 91 }, times(20))).toBe(190); // rank 18.2, up to 19
+    expect(hedgeAfter(hedge, times(100))).toBe(950);
+    expect(hedgeAfter({ afterMs: 800, percentile: 99.9 }, times(100))).toBe(1000);
+    expect(hedgeAfter({ afterMs: 800, percentile: 0.1 }, times(100))).toBe(10);
+    expect(hedgeAfter(hedge, [...times(20)].reverse())).toBe(190); // the order kept does not matter
+  });
+
+  it("within 1 ms and ten minutes; what is not a time (a shared store's bad entry) is left out", () => {
+    const hedge = { afterMs: 800, percentile: 50 };
+    expect(hedgeAfter(hedge, Array(20).fill(0))).toBe(1);
+    expect(hedgeAfter(hedge, Array(20).fill(10_000_000))).toBe(MAX_HEDGE_AFTER_MS);
+    expect(hedgeAfter(hedge, [...times(19), "x", null, -5, Number.NaN, Infinity])).toBe(800);
+    expect(hedgeAfter(hedge, [...times(20), "x", -5])).toBe(100);
+    expect(hedgeAfter(hedge, Array(20).fill(12.2))).toBe(13);
+  });
+});
+
+it("health keeps a target's last 100 times to first token, oldest first: what the percentile is read from", () => {
+  const config = { ...DEFAULT_HEALTH, store: undefined };
+  let h = fresh("org/main:a", undefined);
+  for (let i = 1; i <= 120; i++) h = counted(h, { ok: true, latencyMs: i }, i, config);
+  expect(h.latencies).toEqual(Array.from({ length: 100 }, (_, i) => i + 21));
+  expect(counted(h, { ok: false }, 200, config).latencies).toEqual(h.latencies); // a failure adds no time
 });

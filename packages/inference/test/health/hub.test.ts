@@ -421,3 +421,60 @@ describe("hedged first tokens", () => {
     expect(store.snapshot().every((h) => h.failures === 0)).toBe(true);
   });
 });
+
+describe("a hedge after the observed percentile", () => {
+  /** One chat over [together, novita] whose first token from together is `delayMs` late (the fake clock moved by it). */
+  async function warm(c: InferenceClient, delayMs: number): Promise<void> {
+    hub.inject({ type: "latency", delayMs, times: 1 }, { model: MODEL, provider: "together" });
+    const before = reached().length;
+    let done = false;
+    const call = ask(c).finally(() => (done = true));
+    await until(() => done || reached().length > before);
+    await vi.advanceTimersByTimeAsync(delayMs);
+    expect((await call).provider).toBe("together");
+  }
+
+  /** The ms after which a stream whose first provider never answers starts the second beside it. */
+  async function hedgedAt(c: InferenceClient, bound: number): Promise<number> {
+    hub.inject({ type: "latency", delayMs: 600_000, times: 1 }, { model: MODEL, provider: "together" });
+    const before = reached().length;
+    const chunks = c.chatCompletionStream({ model: MODEL, messages: QUESTION, provider: ["together", "novita"] });
+    const first = chunks.next();
+    await until(() => reached().length === before + 1);
+    let waited = 0;
+    for (; waited < bound && reached().length === before + 1; waited++) {
+      await vi.advanceTimersByTimeAsync(1);
+      await turns();
+    }
+    expect(((await first).value as ChatCompletionStreamOutput).served?.hedge?.winner).toBe(NOVITA);
+    for await (const _ of { [Symbol.asyncIterator]: () => chunks }) void _;
+    return waited;
+  }
+
+  it("with 20 observed times to first token (10 to 200 ms), the hedge starts at their p95: 190 ms, not afterMs", async () => {
+    const c = client({ hedge: { percentile: 95, afterMs: 5_000 } });
+    for (let i = 1; i <= 20; i++) await warm(c, 10 * i);
+    expect(store.snapshot().find((h) => h.target === TOGETHER)?.latencies).toHaveLength(20);
+    expect(await hedgedAt(c, 6_000)).toBe(190);
+  });
+
+  it("with 19 observed, too few: the hedge starts at afterMs", async () => {
+    const c = client({ hedge: { percentile: 95, afterMs: 700 } });
+    for (let i = 1; i <= 19; i++) await warm(c, 10 * i);
+    expect(await hedgedAt(c, 6_000)).toBe(700);
+  });
+
+  it("a percentile alone: 1 s until the target has 20 observed times; the median with percentile 50", async () => {
+    const c = client({ hedge: { percentile: 50 } });
+    expect(await hedgedAt(c, 6_000)).toBe(1_000);
+    hub.reset();
+    for (let i = 1; i <= 20; i++) await warm(c, 10 * i);
+    expect(await hedgedAt(c, 6_000)).toBe(100);
+  });
+
+  it("with health off nothing is observed: the hedge starts at afterMs", async () => {
+    const c = client({ hedge: { percentile: 95, afterMs: 400 }, health: false });
+    for (let i = 1; i <= 20; i++) await warm(c, 10);
+    expect(await hedgedAt(c, 6_000)).toBe(400);
+  });
+});
