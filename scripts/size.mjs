@@ -1,6 +1,6 @@
 // `pnpm size`: what an app that imports one name of a package loads, bundled by esbuild the way apps are built
-// (minified, ESM, code splitting on: a dynamic `import()` is a chunk loaded on its first use), gzipped file by
-// file. The budget in `.size-limit.json` is for what the page loads at start: the entry chunk and the chunks
+// (minified, ESM, code splitting on: a dynamic `import()` is a chunk loaded on its first use; or, for a check with
+// `"splitting": false`, bundled to one file as a Worker, an edge function or a Lambda is), gzipped file by file. The budget in `.size-limit.json` is for what the page loads at start: the entry chunk and the chunks
 // it imports statically. Chunks loaded on first use are printed beside it.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,7 +22,7 @@ function parseLimit(text) {
 }
 
 /** Gzipped bytes of the entry chunk and everything it imports statically, and of the chunks loaded later. */
-async function measure(path, name) {
+async function measure(path, name, splitting = true) {
   const outdir = mkdtempSync(join(tmpdir(), "hfkit-size-"));
   try {
     const result = await build({
@@ -30,7 +30,7 @@ async function measure(path, name) {
       bundle: true,
       minify: true,
       format: "esm",
-      splitting: true,
+      splitting,
       platform: "browser",
       outdir,
       write: false,
@@ -67,7 +67,7 @@ async function measure(path, name) {
 
 let failed = false;
 for (const check of checks) {
-  const { start, later } = await measure(check.path, check.import);
+  const { start, later } = await measure(check.path, check.import, check.splitting ?? true);
   const limit = parseLimit(check.limit);
   const ok = start <= limit;
   failed ||= !ok;

@@ -1,10 +1,7 @@
 import { TaskClient } from "./api/clientTasks";
 import { chatCompletion } from "./tasks/chatCompletion";
 import { chatCompletionStream } from "./tasks/chatCompletionStream";
-import { conversational } from "./tasks/conversational";
-import { responses, responsesStream } from "./tasks/eager";
-import { textGeneration } from "./tasks/textGeneration";
-import { textGenerationStream } from "./tasks/textGenerationStream";
+import { conversational, responses, responsesStream, textGeneration, textGenerationStream } from "./tasks/lazy";
 import { listModels } from "./tasks/listModels";
 import { runTools, runToolsStream } from "./tasks/runTools";
 import type {

@@ -1,9 +1,6 @@
 export { HfInference, HfInferenceEndpoint, InferenceClient, InferenceClientEndpoint } from "./client";
 export { chatCompletion } from "./tasks/chatCompletion";
 export { chatCompletionStream } from "./tasks/chatCompletionStream";
-export { conversational } from "./tasks/conversational";
-export { textGeneration } from "./tasks/textGeneration";
-export { textGenerationStream } from "./tasks/textGenerationStream";
 export {
   audioClassification,
   audioToAudio,
@@ -39,7 +36,10 @@ export {
   zeroShotImageClassification,
   responses,
   responsesStream,
-} from "./tasks/eager";
+  conversational,
+  textGeneration,
+  textGenerationStream,
+} from "./tasks/lazy";
 export { collectStream } from "./api/collectStream";
 export { toReadableStream, toResponse } from "./api/streamResponse";
 export {

@@ -1,10 +1,10 @@
 /**
- * The Node build's `tasks/lazy.ts` (the tasks and the Responses API loaded on first use) against the
- * `tasks/eager.ts` that bundlers get: the same exports, of the same types, giving the same answers.
+ * `tasks/lazy.ts` (each task, text generation and the Responses API loaded on first use: what the package exports)
+ * against the task modules themselves (`tasks/all.ts`): the same exports, of the same types, giving the same answers.
  */
 import { type MockHub, startMockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import * as eager from "../src/tasks/eager";
+import * as eager from "../src/tasks/all";
 import * as lazy from "../src/tasks/lazy";
 import { once } from "../src/tasks/once";
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => hub.close());
 const options = () => ({ logger: { warn() {} } });
 
-it("has the same exports as the eager module, each a function", () => {
+it("has the same exports as the task modules, each a function", () => {
   expect(Object.keys(lazy).sort()).toEqual(Object.keys(eager).sort());
   expect(Object.keys(lazy).length).toBeGreaterThan(30);
   for (const name of Object.keys(lazy)) expect(typeof (sameTypes as Record<string, unknown>)[name]).toBe("function");

@@ -1,6 +1,6 @@
 /**
- * State held once per process, whichever copy of the package holds it: the bundlers' build runs the client's tasks
- * from a file of their own (`dist/tasks.js`) with its own copy of the code. Two copies of the modules here (loaded
+ * State held once per process, whichever copy of the package holds it: a process that imports the ES modules and
+ * requires the CommonJS file holds two copies of the code (the dual-package hazard). Two copies of the modules here (loaded
  * twice through `vi.resetModules`) must share the backend, Responses, catalog and mapping memories, the default
  * logger, the warnings given once, and the call numbers an observer tells calls apart by.
  */

@@ -23,7 +23,7 @@ export async function runApp(sdk, hubUrl) {
     inStreamError: await streamError(sdk, client),
     relay: await readRelay(relayResponse(sdk, client, "chat")),
     relayError: await readRelay(relayResponse(sdk, client, "error")),
-    // A task and the Responses API: in Node, Deno and Bun each is loaded on its first call (dist/node/).
+    // A task and the Responses API: in Node, Deno and Bun each is loaded on its first call (the ES modules).
     task: await client.featureExtraction({ model: "hfkit/feature-extraction", inputs: "Paris" }),
     responses: (await client.responses({ model: MODELS.chat, input: MESSAGES[0].content, max_output_tokens: 50 }))
       .output_text,

@@ -1,11 +1,16 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { DEFAULT_TEXT, type MockHub } from "@hfkit/mock-hub";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { chatUserAgents, expectAppWorked, run, runJson, startHub } from "./harness";
 import { runtimeSnippet, writeFetchToHub } from "./snippets";
 
 const appDir = inject("appDir");
+/** Every `.js` file under `dir`, as a path relative to it. */
+const modulesOf = (dir: string, at = ""): string[] =>
+  readdirSync(join(dir, at), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? modulesOf(dir, posix.join(at, e.name)) : e.name.endsWith(".js") ? [posix.join(at, e.name)] : [],
+  );
 let hub: MockHub;
 beforeAll(async () => (hub = await startHub()));
 beforeEach(() => hub.reset());
@@ -17,31 +22,27 @@ describe("the packed package", () => {
     const manifest = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(manifest.peerDependencies ?? {}).toEqual({});
-    for (const file of [
-      "dist/index.js",
-      "dist/index.cjs",
-      ...readdirSync(join(sdkDir, "dist/node")).map((f) => `dist/node/${f}`),
-    ]) {
+    for (const file of ["dist/index.cjs", ...modulesOf(join(sdkDir, "dist")).map((f) => `dist/${f}`)]) {
       const code = readFileSync(join(sdkDir, file), "utf8");
       // Every import and require names one of the package's own files.
       const specifiers = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\(\s*)["']([^"']+)["']/g)].map(
         (m) => m[1],
       );
       expect(
-        specifiers.filter((s) => !s?.startsWith("./")),
+        specifiers.filter((s) => !s?.startsWith("./") && !s?.startsWith("../")),
         file,
       ).toEqual([]);
     }
   });
 });
 
-describe("the Node build (dist/node/)", () => {
-  it("loads the tasks and the Responses API only on first use: one file at import, their chunk not in its static graph", () => {
-    const dir = join(appDir, "node_modules/@hfkit/inference/dist/node");
-    const staticImports = (file: string): string[] =>
-      [
-        ...readFileSync(join(dir, file), "utf8").matchAll(/^(?:import|export)\s[^;]*?from\s*["']\.\/([^"']+)["']/gm),
-      ].map((m) => m[1]!);
+describe("the ES modules (dist/)", () => {
+  it("importing the package loads the chat core and the root alone: the tasks, the features and the providers are each loaded on first use", () => {
+    const dir = join(appDir, "node_modules/@hfkit/inference/dist");
+    const specifiers = (file: string, pattern: RegExp): string[] =>
+      [...readFileSync(join(dir, file), "utf8").matchAll(pattern)].map((m) => posix.join(posix.dirname(file), m[1]!));
+    const staticImports = (file: string) =>
+      specifiers(file, /^(?:import|export)\s[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']/gm);
     const graph = new Set<string>();
     for (const queue = ["index.js"]; queue.length > 0;) {
       const file = queue.pop()!;
@@ -49,51 +50,54 @@ describe("the Node build (dist/node/)", () => {
       graph.add(file);
       queue.push(...staticImports(file));
     }
-    // The tasks' chunk, the router's catalog, failover (a chat's provider list), the observer, structured output, the tool runner and the transformers pipeline's backend, each loaded on first use.
-    const lazyChunks = readdirSync(dir).filter((f) =>
-      /^(all|catalog|failover|observe|structured|tools|transformers)-/.test(f),
-    );
-    expect(lazyChunks.map((f) => f.replace(/-\w+\.js$/, "")).sort()).toEqual([
-      "all",
-      "catalog",
-      "failover",
-      "observe",
-      "structured",
-      "tools",
-      "transformers",
-    ]);
-    // Importing the package loads index.js alone (the code it shares with the chunks is in it).
-    expect([...graph]).toEqual(["index.js"]);
-    const dynamic = [...graph].flatMap((f) =>
-      [...readFileSync(join(dir, f), "utf8").matchAll(/import\(["']\.\/([^"']+)["']\)/g)].map((m) => m[1]),
-    );
-    expect([...new Set(dynamic)].sort()).toEqual(lazyChunks.sort());
-    // Nor is their code: no statically loaded file defines the task core, a provider's format, the Responses writer, the catalog or failover.
+    // The root, the chat core, and the small modules of the root's own (the client, its task table, the lazy loaders).
+    expect(graph.has("chat-core.js")).toBe(true);
+    for (const file of graph)
+      expect(file, file).toMatch(
+        /^(index|chat-core|client|version)\.js$|^api\/|^targets\/providers\/names\.js$|^tasks\/(listModels|runTools|once)\.js$/,
+      );
+    // Each task, the Responses API, the catalog, failover, the observer, structured output and the tool runner: a dynamic import.
+    const dynamic = new Set([...graph].flatMap((f) => specifiers(f, /import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)));
+    for (const lazy of [
+      "tasks/textToImage.js",
+      "tasks/responsesStream.js",
+      "tasks/textGeneration.js",
+      "features/catalog.js",
+      "features/failover.js",
+      "features/observe.js",
+      "features/structured.js",
+      "features/tools.js",
+    ])
+      expect(dynamic.has(lazy), lazy).toBe(true);
+    // None of their code is in a file loaded at import.
     for (const file of graph) {
       expect(readFileSync(join(dir, file), "utf8"), file).not.toMatch(
-        /function runTask\b|\bPROVIDER_TASKS\b|function resolveProvider\b|class ResponseWriter\b|function responseTries\b|function fetchCatalog\b|function failoverStream\b|\bPartialJson = class\b|function\*? ?toolLoop\b|\bObservation = class\b|Expected \[\{generated_text\}\] from the pipeline/,
+        /function runTask\b|\bPROVIDER_TASKS\b|function resolveProvider\b|class ResponseWriter\b|function responseTries\b|function fetchCatalog\b|function failoverStream\b|\bclass PartialJson\b|function\*? ?toolLoop\b|\bclass Observation\b|Expected \[\{generated_text\}\] from the pipeline/,
       );
     }
-    const lazyCode = readdirSync(dir)
-      .filter((f) => f !== "index.js")
+    const lazyCode = modulesOf(dir)
+      .filter((f) => !graph.has(f))
       .map((f) => readFileSync(join(dir, f), "utf8"))
       .join("\n");
-    expect(lazyCode).toMatch(/function runTask\b/);
-    expect(lazyCode).toMatch(/\bPROVIDER_TASKS\b/);
-    expect(lazyCode).toMatch(/function responseTries\b/);
-    expect(lazyCode).toMatch(/function fetchCatalog\b/);
-    expect(lazyCode).toMatch(/function failoverStream\b/);
-    expect(lazyCode).toMatch(/\bPartialJson = class\b/);
-    expect(lazyCode).toMatch(/function\*? ?toolLoop\b/);
-    expect(lazyCode).toMatch(/\bObservation = class\b/);
-    expect(lazyCode).toMatch(/Expected \[\{generated_text\}\] from the pipeline/);
+    for (const own of [
+      /function runTask\b/,
+      /\bPROVIDER_TASKS\b/,
+      /function responseTries\b/,
+      /function fetchCatalog\b/,
+      /function failoverStream\b/,
+      /\bclass PartialJson\b/,
+      /function\*? ?toolLoop\b/,
+      /\bclass Observation\b/,
+      /Expected \[\{generated_text\}\] from the pipeline/,
+    ])
+      expect(lazyCode).toMatch(own);
   });
 });
 
 describe("Node", () => {
-  it("import: the exports map gives the Node ESM build (tasks in chunks loaded on first use), and the app runs on it", async () => {
+  it("import: the exports map gives the ES modules (tasks loaded on first use), and the app runs on them", async () => {
     const result = await runJson(process.execPath, ["cli.mjs", hub.url], appDir);
-    expect(result.resolved).toMatch(/\/node_modules\/@hfkit\/inference\/dist\/node\/index\.js$/);
+    expect(result.resolved).toMatch(/\/node_modules\/@hfkit\/inference\/dist\/index\.js$/);
     await expectAppWorked(result, hub);
     expect(chatUserAgents(hub)).toEqual(new Set([expect.stringMatching(/^hfkit\/\d+\.\d+\.\d+/)]));
   });
@@ -103,6 +107,24 @@ describe("Node", () => {
     expect(result.resolved).toMatch(/\/node_modules\/@hfkit\/inference\/dist\/index\.cjs$/);
     expect(result.crossCopyInstanceof).toBe(true);
     await expectAppWorked(result, hub);
+  });
+
+  // The dual-package hazard: an app whose code imports the package while a dependency requires it holds two copies
+  // (the ES modules and the CommonJS file). Process-wide state is one for both (core/shared.ts): the logger, the
+  // warnings given once, the memories of backends and health.
+  it("ESM and CommonJS loaded in one process share the logger and the warnings given once", async () => {
+    writeFileSync(
+      join(appDir, "dual.mjs"),
+      `import { createRequire } from "node:module";
+import * as esm from "@hfkit/inference";
+const cjs = createRequire(import.meta.url)("@hfkit/inference");
+const mine = { warn() {} };
+esm.setLogger(mine);
+console.log(JSON.stringify({ twoCopies: esm.InferenceClient !== cjs.InferenceClient, shared: cjs.getLogger() === mine }));
+`,
+    );
+    const out = JSON.parse(await run(process.execPath, ["dual.mjs"], appDir)) as Record<string, boolean>;
+    expect(out).toEqual({ twoCopies: true, shared: true });
   });
 
   it.each([

@@ -33,7 +33,7 @@ import {
   visualQuestionAnswering,
   zeroShotClassification,
   zeroShotImageClassification,
-} from "../tasks/eager";
+} from "../tasks/lazy";
 
 /** The tasks a client has as methods, by method name. */
 export const TASKS = {

@@ -22,9 +22,6 @@ export function grow(text: string, piece: string): string {
   return text + piece;
 }
 
-/** The largest binary answer read (an image, speech, audio): past it the answer is refused, never buffered. */
-export const MAX_BINARY_BYTES = 268_435_456; // 256 MiB, as a literal: an unused product is kept by bundlers
-
 /** White space that may come before a JSON value or an event stream's first line, and a BOM. */
 export const isBlank = (code: number): boolean =>
   code === 32 || code === 9 || code === 10 || code === 13 || code === 0xfeff;
@@ -53,7 +50,7 @@ export function readerOf(body: ReadableStream<Uint8Array>): ReadableStreamDefaul
  * Feeds each piece of the body to `take` until the body ends or `take` answers true (then the rest is
  * cancelled). Whatever fetch or `take` throws ends the read as the error the caller must see.
  */
-async function pump(call: Call, res: Response, take: (piece: Uint8Array) => boolean): Promise<void> {
+export async function pump(call: Call, res: Response, take: (piece: Uint8Array) => boolean): Promise<void> {
   if (!res.body) return;
   const reader = readerOf(res.body);
   const off = call.onCancel(() => void reader.cancel().catch(() => {}));
@@ -111,26 +108,6 @@ export async function readText(call: Call, res: Response, isAnswer = true): Prom
     return true;
   });
   return text + decoder.decode();
-}
-
-/** Reads a binary answer as a Blob of the response's content type; past `cap` bytes, a MalformedEventError. */
-export async function readBlob(call: Call, res: Response, cap = MAX_BINARY_BYTES): Promise<Blob> {
-  const pieces: Uint8Array[] = [];
-  let bytes = 0;
-  await pump(call, res, (value) => {
-    call.data();
-    bytes += value.byteLength;
-    if (bytes > cap)
-      throw new MalformedEventError(
-        `The server's binary answer is larger than ${cap / 1048576} MB; reading stopped there`,
-        "",
-        undefined,
-        call.secret,
-      );
-    pieces.push(value);
-    return false;
-  });
-  return new Blob(pieces as BlobPart[], { type: res.headers.get("content-type") ?? "" });
 }
 
 /** JSON when the text is an object or an array that parses, else the text. */

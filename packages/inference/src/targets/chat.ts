@@ -2,14 +2,14 @@
  * A chat or text-generation call on hf-inference, an endpoint or the router: its arguments checked
  * (an InputError before anything is sent), its route, and what it sends with.
  */
-import { checkArgs, validateChatInput, validateGenerateInput } from "../checks/params";
+import { checkArgs, validateChatInput } from "../checks/params";
 import { isRecord } from "../core/json";
 import { sending } from "../core/sending";
 import type { Call } from "../core/call";
 import type { Connection } from "../core/request";
 import type { RetryPolicy } from "../core/retry";
 import type { ChatRouting, Logger, OneChatArgs, Options, TextGenerationArgs } from "../types";
-import { type ChatRoute, chatRoute, generationRoute } from "./routes";
+import { type ChatRoute, chatRoute } from "./routes";
 
 /**
  * A call, ready to send, made once and never written afterwards: its task and arguments, where it goes,
@@ -74,12 +74,4 @@ export function prepareChat(args: OneChatArgs, options: Options, stream: boolean
   validateChatInput(args);
   const route = chatRoute(args, options);
   return { task: "chat", stream, args, options, route, ...sending(args, options, route.model) };
-}
-
-/** Validates and routes a `generate` call (TGI's `/` and the pipeline share the URL). */
-export function prepareGeneration(args: TextGenerationArgs, options: Options, stream: boolean): GenerateContext {
-  checkArgs(args, options);
-  validateGenerateInput(args);
-  const route = generationRoute(args, options);
-  return { task: "generate", stream, args, options, route, ...sending(args, options, route.model) };
 }

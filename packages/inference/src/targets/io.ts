@@ -7,7 +7,7 @@ import { toHttpError } from "../core/errorTable";
 import { InferenceClientProviderOutputError } from "../core/hfErrors";
 import { redactUrl, serverText } from "../core/redact";
 import { isInternalUrl } from "../core/address";
-import { readBlob } from "../core/body";
+import { pump } from "../core/body";
 import type { Call } from "../core/call";
 import {
   type Connection,
@@ -23,6 +23,29 @@ import {
 import type { Sending } from "../core/sending";
 import type { ProviderIo } from "./providers/helper";
 import { routeOf } from "./providers/direct";
+
+/** The largest binary answer read (an image, speech, audio): past it the answer is refused, never buffered. */
+const MAX_BINARY_BYTES = 268_435_456; // 256 MiB, as a literal: an unused product is kept by bundlers
+
+/** Reads a binary answer as a Blob of the response's content type; past `cap` bytes, a MalformedEventError. */
+export async function readBlob(call: Call, res: Response, cap = MAX_BINARY_BYTES): Promise<Blob> {
+  const pieces: Uint8Array[] = [];
+  let bytes = 0;
+  await pump(call, res, (value) => {
+    call.data();
+    bytes += value.byteLength;
+    if (bytes > cap)
+      throw new MalformedEventError(
+        `The server's binary answer is larger than ${cap / 1048576} MB; reading stopped there`,
+        "",
+        undefined,
+        call.secret,
+      );
+    pieces.push(value);
+    return false;
+  });
+  return new Blob(pieces as BlobPart[], { type: res.headers.get("content-type") ?? "" });
+}
 
 /** One try of a task's request (the retry loop's attempt): sent, and its answer read. */
 export const answerTries = (call: Call, conn: Connection, out: Outgoing) => async (): Promise<unknown> =>

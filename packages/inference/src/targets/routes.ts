@@ -29,20 +29,8 @@ export interface RouteOptions {
   routerUrl?: string;
 }
 
-/** The route options of a task that does not fail over: a `provider` list is refused (chat, `textGeneration` and the Responses API take theirs before routing). */
-function taskOptions(args: BaseArgs, options: Options): RouteOptions {
-  const provider: unknown = args.provider ?? options.provider;
-  if (provider !== undefined && typeof provider !== "string") {
-    throw new InputError(
-      "`provider` must be a provider's name here: a list fails over for chat, textGeneration and the Responses API only",
-      "provider",
-    );
-  }
-  return routeOptions(args, options);
-}
-
 /** The route options of a call: its own `endpointUrl` and `provider` over the client's (a chat's are checked before: `oneTarget`). */
-function routeOptions(args: BaseArgs, options: Options): RouteOptions {
+export function routeOptions(args: BaseArgs, options: Options): RouteOptions {
   return {
     model: args.model,
     endpointUrl: args.endpointUrl ?? options.endpointUrl,
@@ -52,7 +40,7 @@ function routeOptions(args: BaseArgs, options: Options): RouteOptions {
   };
 }
 
-const trimSlashes = (url: string): string => url.replace(/\/+$/, "");
+export const trimSlashes = (url: string): string => url.replace(/\/+$/, "");
 
 /** A base URL from the environment, checked as the option it stands for would be. */
 export function envUrl(name: "HF_ENDPOINT" | "HF_INFERENCE_ENDPOINT"): string | undefined {
@@ -69,9 +57,9 @@ export const routerBase = (routerUrl: string | undefined): string =>
     ? (envUrl("HF_INFERENCE_ENDPOINT") ?? HF_ROUTER_URL)
     : trimSlashes(checkBaseUrl(routerUrl, "routerUrl"));
 
-const routerOf = (o: RouteOptions): string => routerBase(o.routerUrl);
+export const routerOf = (o: RouteOptions): string => routerBase(o.routerUrl);
 
-function requireModel(model: string | undefined, where: string): string {
+export function requireModel(model: string | undefined, where: string): string {
   if (typeof model !== "string" || model.trim() === "") {
     throw new InputError(`\`model\` must be a non-empty model id such as "org/name" (needed for ${where})`, "model");
   }
@@ -128,7 +116,7 @@ export function checkBaseUrl(
  * The checks `@huggingface/inference` makes of a model and a provider, in its words where code may match
  * them. The call's own `provider` with an endpoint is refused; a client's default provider yields to a call's endpoint.
  */
-function checkProviderModel(args: BaseArgs, o: RouteOptions): void {
+export function checkProviderModel(args: BaseArgs, o: RouteOptions): void {
   const { model, provider } = o;
   if (o.endpointUrl !== undefined && args.provider && args.provider !== "hf-inference" && args.provider !== "auto") {
     throw new InputError(
@@ -185,7 +173,7 @@ export function chatRoute(args: BaseArgs, options: Options): ChatRoute {
   return { ...route, url: "https://api.openai.com/v1/chat/completions", bodyModel: route.model.slice(7) };
 }
 
-function routeFor(o: RouteOptions): ChatRoute {
+export function routeFor(o: RouteOptions): ChatRoute {
   if (o.endpointUrl !== undefined) {
     const model = o.model || "tgi";
     const url = endpointChatUrl(checkBaseUrl(o.endpointUrl, "endpointUrl"));
@@ -212,66 +200,4 @@ function routeFor(o: RouteOptions): ChatRoute {
   const provider = o.provider && o.provider !== "auto" && !model.includes(":") ? `:${o.provider}` : "";
   const url = `${routerOf(o)}/v1/chat/completions`;
   return { url, bodyModel: model + provider, model, kind: "router", pipelineUrl: url, key: "" };
-}
-
-/**
- * Where `generate` goes on hf-inference, an endpoint or `baseUrl`: TGI's `/` and the pipeline share one URL.
- * (`textGeneration` on a third-party provider runs through the task core first; a stream there is refused.)
- */
-export function generationRoute(args: BaseArgs, options: Options): ChatRoute {
-  const o = taskOptions(args, options);
-  checkProviderModel(args, o);
-  if (!o.endpointUrl && !o.baseUrl && o.provider && o.provider !== "auto" && o.provider !== "hf-inference") {
-    throw new InputError(
-      `\`provider: "${o.provider}"\` does not stream text generation here: textGenerationStream runs on "hf-inference" and on endpoints; use textGeneration (one answer from the provider) or chatCompletionStream`,
-      "provider",
-    );
-  }
-  const chat = routeFor(
-    o.endpointUrl !== undefined || o.baseUrl !== undefined ? o : { ...o, provider: "hf-inference" },
-  );
-  return { ...chat, url: chat.pipelineUrl };
-}
-
-/** Where a task other than chat and text generation goes, and the model it names. */
-export interface TaskRoute {
-  url: string;
-  /** The model id, for messages ("endpoint" on an endpoint without one). */
-  model: string;
-}
-
-/** The two pipelines hf-inference serves at `/pipeline/{task}`, so that one model answers both (as `@huggingface/inference` sends them). */
-const PIPELINE_PATH_TASKS: readonly string[] = ["feature-extraction", "sentence-similarity"];
-
-/**
- * The provider a task other than chat is looked up for in the Hub's mapping: a provider other than
- * hf-inference, or `"auto"`, with no endpoint and no `baseUrl`; undefined when hf-inference or an endpoint serves it.
- * A provider left unset is hf-inference here (no lookup).
- */
-export function taskProvider(args: BaseArgs, options: Options): string | undefined {
-  const o = taskOptions(args, options);
-  checkProviderModel(args, o);
-  if (
-    o.endpointUrl !== undefined ||
-    o.baseUrl !== undefined ||
-    o.provider === undefined ||
-    o.provider === "hf-inference"
-  )
-    return undefined;
-  requireModel(o.model, `a task on provider "${o.provider}"`);
-  return o.provider;
-}
-
-/** The URL of a task on hf-inference or an endpoint: a dedicated endpoint as is; else hf-inference's `{base}/models/{id}`. */
-export function taskRoute(args: BaseArgs, options: Options, task: string): TaskRoute {
-  const o = taskOptions(args, options);
-  checkProviderModel(args, o);
-  if (o.endpointUrl !== undefined)
-    return { url: checkBaseUrl(o.endpointUrl, "endpointUrl"), model: o.model || "endpoint" };
-  const model = requireModel(o.model, `${task} on hf-inference`);
-  const base = trimSlashes(
-    o.baseUrl === undefined ? `${routerOf(o)}/hf-inference` : checkBaseUrl(o.baseUrl, "baseUrl"),
-  );
-  const pipeline = PIPELINE_PATH_TASKS.includes(task) ? `/pipeline/${task}` : "";
-  return { url: `${base}/models/${modelPath(model)}${pipeline}`, model };
 }

@@ -1,4 +1,4 @@
-/** Every task that is not chat nor text generation, and the Responses API, in one module: the chunk `lazy.ts` loads on the first call of one. */
+/** Every task loaded on first use (all but chat), and the Responses API: the list `lazy.ts` is checked against (`test/taskLists.test.ts`). */
 export { audioClassification } from "./audioClassification";
 export { audioToAudio } from "./audioToAudio";
 export { automaticSpeechRecognition } from "./automaticSpeechRecognition";
@@ -32,5 +32,8 @@ export { visualQuestionAnswering } from "./visualQuestionAnswering";
 export { zeroShotClassification } from "./zeroShotClassification";
 export { zeroShotImageClassification } from "./zeroShotImageClassification";
 export { textGenerationOnProvider } from "./textGenerationOnProvider";
+export { textGeneration } from "./textGeneration";
+export { textGenerationStream } from "./textGenerationStream";
+export { conversational } from "./conversational";
 export { responses } from "./responses";
 export { responsesStream } from "./responsesStream";

@@ -1,7 +1,7 @@
 import { InputError } from "../core/errors";
 import type { BaseArgs, Options } from "../types";
 import { runTask } from "./run";
-import { taskProvider } from "../targets/routes";
+import { taskProvider } from "../targets/taskRoutes";
 import { blobAnswer } from "../checks/answers";
 
 /**

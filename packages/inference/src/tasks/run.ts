@@ -15,7 +15,8 @@ import { isRecord } from "../core/json";
 import type { BaseArgs, Options } from "../types";
 import { answerTries, providerIo } from "../targets/io";
 import { resolveProvider, type Target, planProvider } from "../targets/providers/resolve";
-import { routerBase, taskProvider, taskRoute } from "../targets/routes";
+import { routerBase } from "../targets/routes";
+import { taskProvider, taskRoute } from "../targets/taskRoutes";
 
 /** One task: its pipeline name, its checks, its body on hf-inference and endpoints, the shape of its answer. */
 export interface TaskSpec<A, O> {

@@ -1,5 +1,5 @@
 import { MalformedEventError } from "../core/errors";
-import { taskRoute } from "../targets/routes";
+import { taskRoute } from "../targets/taskRoutes";
 import { arraySource, type Source, type StreamRules } from "../core/source";
 import { isEventStream, type Reply, sendOnce, serialize } from "../core/request";
 import { withRetries } from "../core/retry";

@@ -1,13 +1,14 @@
 import { generationTries } from "../targets/endpoints/generate";
-import { generationRoute, taskProvider } from "../targets/routes";
+import { generationRoute, prepareGeneration } from "../targets/generation";
+import { taskProvider } from "../targets/taskRoutes";
 import { withRetries } from "../core/retry";
 import type { Options, TextGenerationArgs, TextGenerationCallArgs, TextGenerationOutput } from "../types";
-import { checkArgs, validateGenerateInput } from "../checks/params";
+import { checkArgs } from "../checks/params";
+import { validateGenerateInput } from "../checks/generation";
 import { isRecord } from "../core/json";
-import { oneTarget, prepareGeneration, spanCall } from "../targets/chat";
+import { oneTarget, spanCall } from "../targets/chat";
 import type { OneCall } from "../features/failover";
-// From the tasks' module: loaded on first use in the Node build (see eager.ts).
-import { textGenerationOnProvider } from "./eager";
+import { once } from "./once";
 
 /**
  * Text continued by the model: TGI's `generate`, or the transformers pipeline (hf-inference, an endpoint, `baseUrl`);
@@ -30,6 +31,9 @@ function asksGrammar(args: TextGenerationCallArgs): boolean {
   return isRecord(grammar) && grammar.type === "json";
 }
 
+/** `textGeneration` on a third-party provider: the task core and the provider's format, loaded on first use. */
+const onProvider = /* @__PURE__ */ once(() => import("./textGenerationOnProvider"));
+
 async function generated(args: TextGenerationCallArgs, options: Options): Promise<TextGenerationOutput> {
   if (!oneTarget(args, options)) {
     const call = spanCall(args, options);
@@ -41,7 +45,7 @@ async function generated(args: TextGenerationCallArgs, options: Options): Promis
   }
   checkArgs(args, options);
   if (taskProvider(args, options) !== undefined) {
-    return textGenerationOnProvider(args, options);
+    return (await onProvider()).textGenerationOnProvider(args, options);
   }
   const ctx = prepareGeneration(args, options, false);
   try {

@@ -1,4 +1,4 @@
-import { generateParameters, validateGenerateInput } from "../checks/params";
+import { generateParameters, validateGenerateInput } from "../checks/generation";
 import type { Options, TextGenerationArgs, TextGenerationOutput } from "../types";
 import { runTask, type TaskSpec } from "./run";
 import { fields, first, isString, oneOrMany, shaped } from "../checks/answers";

@@ -1,7 +1,7 @@
 import { generationStreamTries } from "../targets/endpoints/generate";
 import { withRetries } from "../core/retry";
 import type { Options, TextGenerationArgs, TextGenerationStreamOutput } from "../types";
-import { prepareGeneration } from "../targets/chat";
+import { prepareGeneration } from "../targets/generation";
 import { StreamIterator } from "../core/streamIterator";
 
 /**

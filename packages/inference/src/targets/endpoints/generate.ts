@@ -7,7 +7,7 @@
 import { serverText } from "../../core/redact";
 import { type HttpError, MalformedEventError } from "../../core/errors";
 import { readErrorFields, toHttpError } from "../../core/errorTable";
-import { generateParameters } from "../../checks/params";
+import { generateParameters } from "../../checks/generation";
 import type { GenerateContext } from "../chat";
 import { arraySource, type Source, type StreamRules } from "../../core/source";
 import { isEventStream, type Origin, parseMaybeJson, readText, type Reply } from "../../core/request";

@@ -3,7 +3,6 @@
  * the request goes to the provider's own API, not through the HF router, with the key as the provider
  * reads it (fal: `Authorization: Key …`). An HF token always goes through the router.
  */
-// No import: the failover's chunk carries its own copy (tsup.config.ts), so that a chat-only app never loads it.
 
 /** Each provider's own API, as 4.13 names it. */
 const DIRECT: Readonly<Record<string, string>> = {

@@ -4,7 +4,8 @@
  * `{data: [{embedding}]}`), speech, images, and the multipart upload of a transcription.
  */
 import { InputError } from "../../core/errors";
-import { isGreedy, validateGenerateInput } from "../../checks/params";
+import { isGreedy } from "../../checks/params";
+import { validateGenerateInput } from "../../checks/generation";
 import { asOutput } from "../../checks/images";
 import { blobAnswer, isNumber, isRecord, malformed } from "../../checks/answers";
 import { binaryField, checkParameters, needBinary, needString, needStrings } from "../../checks/inputs";
