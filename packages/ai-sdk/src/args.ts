@@ -1,6 +1,13 @@
 /** The AI SDK's call options as the chat arguments of `@hfkit/inference`, and the warnings they give. */
 import type { CallOptions, Warning } from "./spec/types";
-import type { ChatCompletionArgs, ChatCompletionInputTool, Options } from "@hfkit/inference";
+import type {
+  ChatCompletionArgs,
+  ChatCompletionInputTool,
+  HealthOptions,
+  HedgeOptions,
+  Options,
+  RoutingOptions,
+} from "@hfkit/inference";
 import { toChatMessages } from "./prompt";
 
 /** The key of this provider's `providerOptions`: `providerOptions: { hfkit: {...} }`. */
@@ -14,6 +21,31 @@ export interface HfkitProviderOptions {
   toolPrompt?: string;
   /** An end-user id, passed on to the provider (OpenAI's `user`). */
   user?: string;
+  /**
+   * This call's circuit breakers, over the settings' (a call that fails over: a `provider` list or
+   * `fallbackModels`): `false` turns them off; an object sets `threshold`, `window`, `ratio`, `minimumCalls`,
+   * `cooldown` (a `store` goes in the settings).
+   */
+  health?: false | Omit<HealthOptions, "store">;
+  /** This call's order of the candidates, over the settings': `sort`, `maxPrice`, `explore` (`random` goes in the settings). */
+  routing?: Omit<RoutingOptions, "random">;
+  /** This call's hedged first tokens, over the settings': `{ afterMs, percentile }`, or `false` to turn them off. */
+  hedge?: false | HedgeOptions;
+}
+
+/** The per-call options of a call that fails over, as `providerOptions.hfkit` gives them. */
+const ROUTING_KEYS = ["health", "routing", "hedge"] as const;
+
+/**
+ * `health`, `routing` and `hedge` from a call's `providerOptions.hfkit`, passed on as they are, so that
+ * `@hfkit/inference` checks them (an InputError naming the field, before any request).
+ */
+export function routingOptionsOf(providerOptions: CallOptions["providerOptions"]): Partial<Options> {
+  const own: unknown = providerOptions?.[PROVIDER_OPTIONS_KEY];
+  if (typeof own !== "object" || own === null) return {};
+  const out: Partial<Options> = {};
+  for (const key of ROUTING_KEYS) if (key in own) Object.assign(out, { [key]: (own as Record<string, unknown>)[key] });
+  return out;
 }
 
 /**

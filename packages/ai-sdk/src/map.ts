@@ -68,14 +68,23 @@ export function responseMetadata(out: { id?: string; model?: string; created?: n
 /** A call's estimated cost, as on the answer's `served.cost` (a type, not an interface: provider metadata is JSON). */
 export type ServedCost = { input: number; output: number; total: number; currency: string };
 
+/** A hedge that ran, as on the answer's `served.hedge`: the candidate running, the one started beside it, the winner. */
+export type ServedHedge = { from: string; to: string; winner: string };
+
 /**
  * Which candidate answered a call that failed over, as the AI SDK's provider metadata (`providerMetadata.hfkit`):
  * the answer's `served`, in the same shape.
  */
-export function servedMetadata(served: Served): { model: string; provider: string; cost?: ServedCost } {
-  const { cost } = served;
+export function servedMetadata(served: Served): {
+  model: string;
+  provider: string;
+  cost?: ServedCost;
+  hedge?: ServedHedge;
+} {
+  const { cost, hedge } = served;
   const priced = cost
     ? { cost: { input: cost.input, output: cost.output, total: cost.total, currency: cost.currency } }
     : {};
-  return { model: served.model, provider: served.provider, ...priced };
+  const hedged = hedge ? { hedge: { from: hedge.from, to: hedge.to, winner: hedge.winner } } : {};
+  return { model: served.model, provider: served.provider, ...priced, ...hedged };
 }

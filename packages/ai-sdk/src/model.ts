@@ -6,8 +6,9 @@ import {
   chatCompletion,
   chatCompletionStream,
   type Options,
+  type WeightedProvider,
 } from "@hfkit/inference";
-import { type JsonSchemaFormat, jsonSchemaFormatFor, toChatArgs } from "./args";
+import { type JsonSchemaFormat, jsonSchemaFormatFor, routingOptionsOf, toChatArgs } from "./args";
 import { callContext, targetUrl } from "./call";
 import { type CallInfo, toAiSdkError } from "./errors";
 import { finishReason, responseMetadata, servedMetadata, usageOf } from "./map";
@@ -23,9 +24,11 @@ import { StreamMapper } from "./stream";
 export interface HfkitChatSettings extends Omit<Options, "signal" | "provider"> {
   /**
    * The router's provider, or providers tried in order before the first token: a candidate that fails
-   * (refused, 5xx, 429, a stall, an error in the stream, "not served") moves the call to the next.
+   * (refused, 5xx, 429, a stall, an error in the stream, "not served") moves the call to the next. A listed
+   * provider may carry a weight (`{ name: "together", weight: 3 }`): the first is drawn in proportion to them.
+   * `health`, `routing` and `hedge` apply to such a call (per call too, in `providerOptions.hfkit`).
    */
-  provider?: string | readonly string[];
+  provider?: string | readonly (string | WeightedProvider)[];
   /** Models tried after the model's providers: `org/name` or `org/name:provider`. */
   fallbackModels?: readonly string[];
   /** `"openai"` or `"tgi"`; unset, chosen by the backend and route (see `jsonSchemaFormatFor`). */
@@ -185,7 +188,9 @@ export class HfkitChatLanguageModel<V extends SpecVersion = SpecVersion> {
       targetUrl(settings, this.modelId, "/v1/chat/completions", ROUTER_CHAT_URL),
     );
     const info = (): CallInfo => ({ url: url(), body, prompt: options.prompt });
-    return { sent, body, options: sdkOptions, warnings, headers, url, info };
+    // The call's own health, routing and hedge (providerOptions.hfkit) over the settings'.
+    const perCall = { ...sdkOptions, ...routingOptionsOf(options.providerOptions) };
+    return { sent, body, options: perCall, warnings, headers, url, info };
   }
 }
 
