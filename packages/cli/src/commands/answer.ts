@@ -2,6 +2,7 @@ import {
   type CallEvent,
   type ChatCompletionArgs,
   type ChatCompletionInputMessage,
+  type HealthEvent,
   type InferenceClient,
   ModelLoadingError,
   type Options,
@@ -54,6 +55,12 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
     onRetry: (event) => {
       loading = event.reason === "loading";
       progress.onRetry(event);
+    },
+    onHealth: (event) => {
+      const line = healthLine(event);
+      if (line === undefined) return;
+      progress.clear();
+      io.stderr.write(printable(`${line}\n`));
     },
   };
   let ended: Extract<CallEvent, { type: "end" }> | undefined;
@@ -109,11 +116,30 @@ export async function answer(s: Session, messages: ChatCompletionInputMessage[])
   }
 }
 
-/** A call that failed over says on stderr which candidate answered (and, with the catalog's prices, about what it cost). */
+/**
+ * A call that failed over says on stderr which candidate answered (and, with the catalog's prices, about what it
+ * cost; after a hedge, which candidate it won over).
+ */
 function printServed(io: Io, served: Served | undefined): void {
   if (served === undefined) return;
   const cost = served.cost ? `, about $${served.cost.total.toPrecision(2)}` : "";
-  io.stderr.write(printable(`served by ${served.provider} (${served.model}${cost})\n`));
+  const hedge = served.hedge;
+  const won = hedge ? `, won a hedge over ${hedge.winner === hedge.from ? hedge.to : hedge.from}` : "";
+  io.stderr.write(printable(`served by ${served.provider} (${served.model}${cost}${won})\n`));
+}
+
+/** A breaker that changed, or a hedge that started, as a line on stderr (a hedge won is said by `served by`). */
+function healthLine(event: HealthEvent): string | undefined {
+  if (event.type === "hedge")
+    return event.winner === undefined ? `${event.to} started beside ${event.from} (hedge)` : undefined;
+  if (event.state === "open") {
+    const until = event.cooldownMs === undefined ? "" : ` for ${Math.ceil(event.cooldownMs / 1000)} s`;
+    const failures = `${event.failures} failure${event.failures === 1 ? "" : "s"}`;
+    return `${event.target} skipped${until} (breaker open: ${failures})`;
+  }
+  return event.state === "half-open"
+    ? `${event.target} probed again (breaker half-open)`
+    : `${event.target} healthy again (breaker closed)`;
 }
 
 /**

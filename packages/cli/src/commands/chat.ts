@@ -1,4 +1,4 @@
-import { type ChatCompletionInputMessage, InferenceClient } from "@hfkit/inference";
+import { type ChatCompletionInputMessage, InferenceClient, type Options } from "@hfkit/inference";
 import { parseArgs } from "node:util";
 import { numberFlag, withNegatives } from "../args";
 import { colorOn } from "../color";
@@ -22,6 +22,18 @@ answer in flight at once (in a conversation: back to the prompt; otherwise, or a
   --fallback-model M   a model tried after the main model's providers (org/name or org/name:provider);
                        repeatable, in order
   --router-url U       the HF router (default https://router.huggingface.co; a mock hub's URL offline)
+  --sort S             with a provider list or --fallback-model, try first the candidate with the lowest
+                       observed time to first token (latency), the most tokens per second (throughput) or
+                       the lowest price in the router's catalog (price)
+  --explore P          with --sort, the share of calls that try another candidate first, so each is measured
+                       again (a number from 0 to 1; default 0.1)
+  --max-price N        skip a router candidate whose catalog price (input or output) is above N dollars per
+                       million tokens, without a request (a number >= 0)
+  --hedge-after MS     when the candidate running has given no token after MS ms, start the next beside it;
+                       the first to give a token answers, the other is closed (a number from 1 to 600000;
+                       the other provider may bill the prompt)
+  --no-health          no circuit breakers: a candidate that failed lately is not skipped (in a conversation,
+                       three failures within a minute skip it for 30 s otherwise)
   --system S           a system message before the conversation
   --max-tokens N       at most N tokens in each answer (a whole number >= 1)
   --temperature T      sampling temperature (a number >= 0)
@@ -46,6 +58,11 @@ const OPTIONS = {
   provider: { type: "string" },
   "fallback-model": { type: "string", multiple: true },
   "router-url": { type: "string" },
+  sort: { type: "string" },
+  explore: { type: "string" },
+  "max-price": { type: "string" },
+  "hedge-after": { type: "string" },
+  "no-health": { type: "boolean" },
   system: { type: "string" },
   "max-tokens": { type: "string" },
   temperature: { type: "string" },
@@ -62,6 +79,9 @@ const OPTIONS = {
 
 /** Providers that mean "the server given" when --base-url or --endpoint names one. */
 const SERVER_PROVIDERS = ["auto", "hf-inference"];
+
+/** What `--sort` takes. */
+const SORTS = ["latency", "throughput", "price"] as const;
 
 /** `hfkit chat`: one answer streamed to stdout, or a conversation; progress and errors go to stderr. */
 export async function chat(argv: string[], io: Io): Promise<number> {
@@ -86,6 +106,7 @@ export async function chat(argv: string[], io: Io): Promise<number> {
     );
   }
   const timeout = numberFlag("timeout", values.timeout, { min: 1 });
+  const routing = routingFlags(values, (providers?.length ?? 0) > 1 || values["fallback-model"] !== undefined);
   const session: Session = {
     io,
     model: values.model ?? "tgi",
@@ -112,6 +133,7 @@ export async function chat(argv: string[], io: Io): Promise<number> {
       routerUrl: values["router-url"],
       timeout,
       logger: warnings(io.stderr),
+      ...routing,
     }),
   };
   const messages: ChatCompletionInputMessage[] = values.system ? [{ role: "system", content: values.system }] : [];
@@ -124,4 +146,38 @@ export async function chat(argv: string[], io: Io): Promise<number> {
   if (!prompt) throw new UsageError("no prompt: give one as an argument or on stdin");
   messages.push({ role: "user", content: prompt });
   return (await answer(session, messages)) === undefined ? EXIT.interrupted : EXIT.ok;
+}
+
+/**
+ * `--sort`, `--explore`, `--max-price`, `--hedge-after` and `--no-health` as the client's `routing`, `hedge` and `health`; each
+ * is for a call that fails over (`failsOver`): without a provider list or a fallback model, a usage error.
+ */
+function routingFlags(
+  values: { sort?: string; explore?: string; "max-price"?: string; "hedge-after"?: string; "no-health"?: boolean },
+  failsOver: boolean,
+): Pick<Options, "routing" | "hedge" | "health"> {
+  const flags = ["sort", "explore", "max-price", "hedge-after", "no-health"] as const;
+  const given = flags.filter((f) => values[f] !== undefined);
+  if (given.length > 0 && !failsOver) {
+    throw new UsageError(
+      `--${given[0]} is for a call that fails over: give --provider a list (P,P...) or --fallback-model`,
+    );
+  }
+  const sort = values.sort;
+  if (sort !== undefined && !(SORTS as readonly string[]).includes(sort))
+    throw new UsageError(`--sort must be latency, throughput or price (got "${sort}")`);
+  const explore = numberFlag("explore", values.explore, { min: 0, max: 1 });
+  if (explore !== undefined && sort === undefined) throw new UsageError("--explore goes with --sort");
+  const maxPrice = numberFlag("max-price", values["max-price"], { min: 0 });
+  const afterMs = numberFlag("hedge-after", values["hedge-after"], { min: 1, max: 600_000 });
+  const out: Pick<Options, "routing" | "hedge" | "health"> = {};
+  if (sort !== undefined || maxPrice !== undefined)
+    out.routing = {
+      ...(sort ? { sort: sort as (typeof SORTS)[number] } : {}),
+      ...(explore !== undefined ? { explore } : {}),
+      ...(maxPrice !== undefined ? { maxPrice } : {}),
+    };
+  if (afterMs !== undefined) out.hedge = { afterMs };
+  if (values["no-health"]) out.health = false;
+  return out;
 }
