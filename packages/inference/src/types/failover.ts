@@ -77,7 +77,7 @@ export interface Served {
   cost?: CostEstimate;
   /** A hedge ran (`hedge`): the candidate started beside the first, and whether it won (the other was aborted). */
   hedge?: {
-    /** The candidate that was silent past `afterMs`. */
+    /** The candidate that was silent past the hedge's wait (`afterMs`, or its observed `percentile`). */
     from: string;
     /** The candidate started beside it. */
     to: string;
