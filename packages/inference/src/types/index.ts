@@ -145,9 +145,10 @@ export interface Options {
   /** Calls that fail over: the order of the candidates (by latency, throughput or price), a price cap, exploration. */
   routing?: RoutingOptions;
   /**
-   * Calls that fail over, opt in: when the running candidate has given no first token after `afterMs`, the next one
-   * starts too; the first to give a token serves the call and the other is aborted (docs/health.md, "Hedged first
-   * tokens": a losing provider may bill the prompt). `false` turns a client's hedge off for one call.
+   * Calls that fail over, opt in: when the running candidate has given no first token after `afterMs` (or the
+   * `percentile` of its observed times to first token), the next one starts too; the first to give a token serves the
+   * call and the other is aborted (docs/health.md, "Hedged first tokens": a losing provider may bill the prompt).
+   * `false` turns a client's hedge off for one call.
    */
   hedge?: false | HedgeOptions;
   /** Calls that fail over: told when a target's breaker opens, half-opens or closes, and when a hedge starts or is won. */
