@@ -1,13 +1,13 @@
 // The module build's last step (see docs/architecture.md, "What is published"). tsup writes one ES module per source
 // module to dist/modules/, each relative import as the source wrote it ("./core/call"). This step:
 // 1. makes each relative specifier the file it names ("./core/call.js"), or the folder's index.js;
-// 2. puts the modules every chat loads (what `tasks/chatCompletionStream` imports statically, and the public error
-//    classes the features share with the root) into one file, dist/chat-core.js: an app's bundler keeps a file
-//    whole in one chunk, so a page that chats loads the core as one file instead of a dozen chunks, each gzipped
-//    on its own and each importing the others' names;
-// 3. writes every other module to dist/ as itself, importing the core from dist/chat-core.js: one copy of the core
-//    in any app, split or not, and each task, feature and provider a module of its own that a bundler keeps, shares
-//    or drops.
+// 2. puts what importing the package loads (everything the root imports statically: the client, chat, the errors, the
+//    lazy loaders) into one file, dist/chat-core.js. An app's bundler keeps a file whole in one chunk, so a page that
+//    chats loads the core as one file instead of a dozen chunks (each gzipped on its own, each importing the others'
+//    names), and Node reads two files at import;
+// 3. writes every other module to dist/ as itself (each task, feature, provider and the Responses API: what is loaded
+//    on first use, by a dynamic import), importing the core from dist/chat-core.js: one copy of the core in any app,
+//    split or bundled to one file.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,18 +16,8 @@ import { rollup } from "rollup";
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 const staging = join(dist, "modules");
 const CORE_CHUNK = "chat-core";
-/** The modules whose static imports are the core, beside what they import. */
-const CORE_ROOTS = [
-  "tasks/chatCompletionStream.js",
-  "core/structuredError.js",
-  "core/toolError.js",
-  "features/cost.js",
-  "features/routing.js",
-  // What the root reaches and a module loaded later uses: as modules of their own, each would be a chunk at start.
-  "tasks/chatCompletion.js",
-  "tasks/lazy.js",
-  "core/hfErrors.js",
-];
+/** The core: the root's static closure (the root itself stays the file an app imports). */
+const CORE_ROOTS = ["index.js"];
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']*)\2/g;
 const STATIC = /(?:\bfrom\s*|\bimport\s+)["'](\.{1,2}\/[^"']*)["']/g;
 
@@ -67,6 +57,8 @@ const visit = (file) => {
   for (const [, spec] of readFileSync(file, "utf8").matchAll(STATIC)) visit(resolve(dirname(file), spec));
 };
 for (const root of CORE_ROOTS) visit(join(staging, root));
+// The package's root stays a file of its own: the one an app imports.
+core.delete(join(staging, "index.js"));
 
 // 3. Every other module as itself; the core as one file.
 const input = Object.fromEntries(

@@ -15,7 +15,7 @@ it("Deno runs the app on the package from node_modules", async () => {
   const args = ["run", "--node-modules-dir=manual", "--allow-net=127.0.0.1", "--allow-read", "cli.mjs", hub.url];
   const result = await runJson(join(BIN, "deno"), args, appDir);
   expect(result.runtime).toMatch(/^deno 2\./);
-  expect(result.resolved).toMatch(/\/node_modules\/@hfkit\/inference\/dist\/node\/index\.js$/);
+  expect(result.resolved).toMatch(/\/node_modules\/@hfkit\/inference\/dist\/index\.js$/);
   await expectAppWorked(result, hub);
   expect(chatUserAgents(hub)).toEqual(new Set([expect.stringMatching(/^hfkit\//)]));
 });

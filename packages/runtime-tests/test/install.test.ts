@@ -117,7 +117,7 @@ describe("the packed packages in an empty project", () => {
       ["--input-type=module", "-e", 'console.log(import.meta.resolve("@hfkit/inference"))'],
       app,
     );
-    expect(resolved.trim()).toMatch(/\/app\/node_modules\/@hfkit\/inference\/dist\/node\/index\.js$/);
+    expect(resolved.trim()).toMatch(/\/app\/node_modules\/@hfkit\/inference\/dist\/index\.js$/);
   });
 
   it("CommonJS: the README's require sample runs in an `npm init -y` project", async () => {

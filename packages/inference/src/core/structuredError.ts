@@ -1,25 +1,23 @@
 /**
- * The error of a structured answer. A file of its own, exported by the package and built into the structured
- * output's chunk as a copy (`tsup.config.ts`): `instanceof` recognises either by its `kind`.
+ * The error of a structured answer: the class, which the package exports and the chat core holds. How the structured
+ * output builds one (its message, and what it keeps of the answer, bounded and redacted) is that feature's own
+ * (`features/structuredFailure.ts`), loaded with it.
  */
 import { InferenceError } from "./errors";
-import { redactError, redactText, serverText } from "./redact";
-import type { StandardIssue, StandardPathSegment } from "../types";
+import type { StandardIssue } from "../types";
 
 /** Why a structured answer was refused: cut at `max_tokens`, not JSON, or JSON that breaks the schema. */
 export type StructuredOutputReason = "length" | "json" | "schema";
 
-/** The most text kept from the answer. */
-const KEPT = 65_536;
-/** The most issues kept (a validator may give millions for a large answer); `issueCount` counts them all. */
-const KEPT_ISSUES = 100;
-/** The most characters kept of an issue's message, and of a key of its path; the most keys of a path. */
-const ISSUE_CHARS = 500;
-const KEY_CHARS = 64;
-const PATH_KEYS = 32;
-/** How many issues the message names, each cut to a line's length. */
-const NAMED_ISSUES = 5;
-const NAMED_CHARS = 200;
+/** What a StructuredOutputError holds beside its message. */
+export interface StructuredOutputFields {
+  reason: StructuredOutputReason;
+  text: string;
+  issues: readonly StandardIssue[];
+  issueCount: number;
+  choice: number;
+  finishReason: string | undefined;
+}
 
 /**
  * A `json_schema` answer that is not the value asked for. `reason` says why: `"length"` (the answer was cut at
@@ -43,65 +41,14 @@ export class StructuredOutputError extends InferenceError {
   /** The choice's `finish_reason`, as the server sent it. */
   declare readonly finishReason: string | undefined;
 
-  /** `detail` completes the message; `secret`, the access token, is redacted from the message and the text. */
-  constructor(
-    reason: StructuredOutputReason,
-    detail: { text: string; issues?: readonly StandardIssue[]; choice: number; finishReason?: string; cause?: unknown },
-    secret?: string,
-  ) {
-    const given = Array.isArray(detail.issues) ? detail.issues : [];
-    const issues = given.slice(0, KEPT_ISSUES).map((issue: StandardIssue) => keptIssue(issue, secret));
-    const cause = detail.cause === undefined ? undefined : { cause: redactError(detail.cause, secret) };
-    super(messageOf(reason, detail, issues, given.length, secret), cause);
-    this.reason = reason;
-    this.text = redactText(detail.text.slice(0, KEPT + 256 + (secret?.length ?? 0)), secret).slice(0, KEPT);
-    this.issues = issues;
-    this.issueCount = given.length;
-    this.choice = detail.choice;
-    this.finishReason = detail.finishReason;
+  /** `message` and `fields` as the structured output made them (bounded, redacted); `cause`, what failed, redacted. */
+  constructor(message: string, fields: StructuredOutputFields, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = fields.reason;
+    this.text = fields.text;
+    this.issues = fields.issues;
+    this.issueCount = fields.issueCount;
+    this.choice = fields.choice;
+    this.finishReason = fields.finishReason;
   }
-}
-
-/** The message: made of bounded, redacted parts only. */
-function messageOf(
-  reason: StructuredOutputReason,
-  detail: { choice: number; cause?: unknown },
-  issues: StandardIssue[],
-  count: number,
-  secret?: string,
-): string {
-  const where = detail.choice > 0 ? ` (choice ${detail.choice})` : "";
-  if (reason === "length") {
-    return `The answer${where} was cut at max_tokens (finish_reason "length") before its JSON ended: raise max_tokens`;
-  }
-  if (reason === "json") {
-    const { cause } = detail;
-    const why = cause instanceof Error ? serverText(cause.message, secret, NAMED_CHARS) : "it does not parse";
-    return `The answer${where} is not JSON: ${why}`;
-  }
-  const named = issues.slice(0, NAMED_ISSUES).map((issue) => describe(issue).slice(0, NAMED_CHARS));
-  const more = count > named.length ? ` (and ${count - named.length} more)` : "";
-  return `The answer${where} does not follow the schema: ${named.join("; ")}${more}`;
-}
-
-/** An issue as kept: its message and path only, bounded and redacted (they quote the model's keys and values). */
-function keptIssue(issue: StandardIssue, secret?: string): StandardIssue {
-  const text = typeof issue?.message === "string" ? issue.message : String(issue?.message);
-  const message = serverText(text, secret, ISSUE_CHARS);
-  if (!Array.isArray(issue?.path)) return { message };
-  return { message, path: issue.path.slice(0, PATH_KEYS).map((key: unknown) => keptKey(key, secret)) };
-}
-
-/** A key of a path (a segment object keeps its shape, `{ key }`). */
-function keptKey(key: unknown, secret?: string): PropertyKey | StandardPathSegment {
-  return typeof key === "object" && key !== null ? { key: keyOf(Reflect.get(key, "key"), secret) } : keyOf(key, secret);
-}
-
-function keyOf(key: unknown, secret?: string): PropertyKey {
-  return typeof key === "number" || typeof key === "symbol" ? key : serverText(String(key), secret, KEY_CHARS);
-}
-
-function describe(issue: StandardIssue): string {
-  const path = (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".");
-  return path ? `${path}: ${issue.message}` : issue.message;
 }

@@ -10,7 +10,7 @@ import { isRecord, type JsonObject } from "../core/json";
 import { PartialJson } from "../core/partialJson";
 import { grow } from "../core/body";
 import { sealError } from "../core/redact";
-import { StructuredOutputError } from "../core/structuredError";
+import { structuredFailure } from "./structuredFailure";
 import { checkJsonSchema } from "../checks/jsonSchema";
 import type {
   ChatCompletionArgs,
@@ -115,15 +115,15 @@ export function structureOf(format: unknown, secret: string | undefined, schemaF
     wire: { type: "json_schema", json_schema: sent },
     async read(text = "", finishReason, choice) {
       const detail = { text, choice, finishReason };
-      if (finishReason === "length") throw new StructuredOutputError("length", detail, secret);
+      if (finishReason === "length") throw structuredFailure("length", detail, secret);
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch (cause) {
-        throw new StructuredOutputError("json", { ...detail, cause }, secret);
+        throw structuredFailure("json", { ...detail, cause }, secret);
       }
       const result = await validated(validate, value, detail, secret);
-      if (result.issues) throw new StructuredOutputError("schema", { ...detail, issues: result.issues }, secret);
+      if (result.issues) throw structuredFailure("schema", { ...detail, issues: result.issues }, secret);
       return result.value;
     },
   };
@@ -147,7 +147,7 @@ async function validated(
   try {
     result = await validate(value);
   } catch (cause) {
-    throw new StructuredOutputError(
+    throw structuredFailure(
       "schema",
       { ...detail, issues: [{ message: `The validator failed: ${failure(cause)}` }], cause },
       secret,
@@ -155,7 +155,7 @@ async function validated(
   }
   if (isRecord(result) && Array.isArray(result.issues)) return { issues: result.issues };
   if (isRecord(result) && result.issues === undefined && "value" in result) return { value: result.value };
-  throw new StructuredOutputError(
+  throw structuredFailure(
     "schema",
     { ...detail, issues: [{ message: "The validator gave no result ({ value } or { issues })" }] },
     secret,
