@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { barChart } from "./chart.mjs";
 import { failoverSection } from "./failover-docs.mjs";
+import { routingSection } from "./routing-docs.mjs";
 import { loadSectionOf } from "./load-docs.mjs";
 import { manySectionOf } from "./many-docs.mjs";
 import { typedSection } from "./typed.mjs";
@@ -213,11 +214,13 @@ ${sitesTable(results.allocation["16k"])}
 
 ${failoverSection(results.failover)}
 
+${routingSection(results.routing)}
+
 ${typedSection(results.typed)}
 ${many && `\n${many}\n`}${load && `\n${load}\n`}
 ## Running
 
-\`pnpm bench\` (about ${quick ? "three" : "six"} minutes on 2 cores) builds \`@hfkit/inference\` and \`@hfkit/mock-hub\`, then
+\`pnpm bench\` (about ${quick ? "four" : "nine"} minutes on 2 cores) builds \`@hfkit/inference\` and \`@hfkit/mock-hub\`, then
 runs everything; \`pnpm bench --quick\` takes fewer rounds. Benchmarks never run in \`pnpm test\`.
 `;
   writeFileSync(path, doc);

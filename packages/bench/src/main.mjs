@@ -5,6 +5,8 @@ import { runChild, stepper, version } from "./child.mjs";
 import { runNotes, writeDocs } from "./docs.mjs";
 import { measureFailover } from "./failover.mjs";
 import { failoverTable } from "./failover-docs.mjs";
+import { measureRouting } from "./routing.mjs";
+import { routingTables } from "./routing-docs.mjs";
 import { measureTyped } from "./typed.mjs";
 import { measureFirstToken } from "./first-token.mjs";
 import { measureImportTime } from "./import-time.mjs";
@@ -52,6 +54,8 @@ async function measureAll() {
   const requests = await measureRequests();
   step("failover: time to first token when a provider is down");
   const failover = await measureFailover(quick ? 5 : 15, (scenario) => step(`  ${scenario}`));
+  step("routing that learns: health across calls, hedged first tokens");
+  const routing = await measureRouting(quick, (what) => step(`  ${what}`));
   step("typed answers and tools, side by side");
   const typed = await measureTyped(quick ? 1 : 3);
   step("done");
@@ -67,6 +71,7 @@ async function measureAll() {
     memoryEvents: MEMORY_EVENTS,
     requests,
     failover,
+    routing,
     typed,
   };
 }
@@ -98,6 +103,8 @@ console.log(missed.length ? `\nhfkit misses: ${missed.join("; ")}` : "\nhfkit me
 console.log(
   `\nFailover: time to first token when the first candidate is down\n${failoverTable(results.failover, "text")}`,
 );
+
+console.log(`\nRouting that learns\n${routingTables(results.routing, "text")}`);
 
 const docs = fileURLToPath(new URL("../../../docs/", import.meta.url));
 writeDocs({
