@@ -83,6 +83,10 @@ export { listModels } from "./tasks/listModels";
 export { estimateCost } from "./features/cost";
 export { FailoverError } from "./features/routing";
 export { healthSnapshot } from "./api/healthSnapshot";
-export { StructuredOutputError, type StructuredOutputReason } from "./core/structuredError";
+export {
+  StructuredOutputError,
+  type StructuredOutputFields,
+  type StructuredOutputReason,
+} from "./core/structuredError";
 export { ToolError } from "./core/toolError";
 export { runTools, runToolsStream, tool } from "./tasks/runTools";

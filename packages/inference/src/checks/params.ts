@@ -1,10 +1,5 @@
 import { InputError } from "../core/errors";
-import type {
-  ChatCompletionInput,
-  Options,
-  TextGenerationInput,
-  TextGenerationInputGenerateParameters,
-} from "../types";
+import type { ChatCompletionInput, Options } from "../types";
 
 /** More retries than this only hammer a failing server. */
 const MAX_RETRIES = 100;

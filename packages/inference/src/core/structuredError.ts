@@ -11,11 +11,17 @@ export type StructuredOutputReason = "length" | "json" | "schema";
 
 /** What a StructuredOutputError holds beside its message. */
 export interface StructuredOutputFields {
+  /** Why the answer was refused. */
   reason: StructuredOutputReason;
+  /** The raw text of the answer (its first 64 KiB, the token redacted). */
   text: string;
+  /** The validator's issues, as kept (for `"schema"`; else empty). */
   issues: readonly StandardIssue[];
+  /** How many issues the validator gave. */
   issueCount: number;
+  /** Which choice of the answer, from 0. */
   choice: number;
+  /** The choice's `finish_reason`, as the server sent it. */
   finishReason: string | undefined;
 }
 
