@@ -190,8 +190,8 @@ ${capabilities.table}
 
 The TGI chat stream alone (every row but the pipeline backend, the other methods and the app) is
 about ${capabilities.coreKb.toFixed(1)} kB. This table is the whole app built as one file; with code splitting (how
-Vite, webpack, Next.js and esbuild \`--splitting\` build pages) the client's tasks (\`dist/tasks.js\`), the
-transformers pipeline's backend, failover, the catalog, structured output, the tool runner and the observer are
+Vite, webpack, Next.js and esbuild \`--splitting\` build pages) the client's tasks (each a module of
+its own, loaded on its first call), the transformers pipeline's backend, failover, the catalog, structured output, the tool runner and the observer are
 chunks loaded on first use: the goals (a client's chat page ≤ 20 kB at start, the \`chatCompletionStream\` app
 ≤ 14 kB) are for what a page loads at start, row 1's last line. \`.size-limit.json\` holds the budget that CI
 checks (\`pnpm size\`, the same measure): a guard against growth set just above the measured size.
