@@ -8,6 +8,7 @@ import { loadSectionOf } from "./load-docs.mjs";
 import { manySectionOf } from "./many-docs.mjs";
 import { typedSection } from "./typed.mjs";
 import { markdownTable } from "./report.mjs";
+import { writeDoc } from "./writeDoc.mjs";
 
 const KB = 1000; // kB, as size-limit and issue 6 count
 
@@ -223,5 +224,5 @@ ${many && `\n${many}\n`}${load && `\n${load}\n`}
 \`pnpm bench\` (about ${quick ? "four" : "nine"} minutes on 2 cores) builds \`@hfkit/inference\` and \`@hfkit/mock-hub\`, then
 runs everything; \`pnpm bench --quick\` takes fewer rounds. Benchmarks never run in \`pnpm test\`.
 `;
-  writeFileSync(path, doc);
+  writeDoc(path, doc);
 }

@@ -1,8 +1,9 @@
 // The failover benchmark's table and its section of docs/benchmarks.md, which a run of failover.mjs
 // alone rewrites between its markers (a full `pnpm bench` writes the whole page, this section included).
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { fallbackConfig } from "./portkey.mjs";
+import { writeDoc } from "./writeDoc.mjs";
 
 const DOCS = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
 const BEGIN = "<!-- failover:begin: `node packages/bench/src/failover.mjs` rewrites what is between these markers -->";
@@ -165,6 +166,6 @@ export function withFailoverSection(doc, section) {
 
 /** Rewrites the section of docs/benchmarks.md; answers the path. */
 export function updateFailoverDocs(r, path = DOCS) {
-  writeFileSync(path, withFailoverSection(readFileSync(path, "utf8"), failoverSection(r)));
+  writeDoc(path, withFailoverSection(readFileSync(path, "utf8"), failoverSection(r)));
   return path;
 }

@@ -1,7 +1,8 @@
 // The load benchmark's table and its section of docs/benchmarks.md, rewritten between its markers (as
 // failover-docs.mjs does for its own).
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { writeDoc } from "./writeDoc.mjs";
 
 const DOCS = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
 const BEGIN = "<!-- load:begin: `pnpm bench:load` rewrites what is between these markers -->";
@@ -168,6 +169,6 @@ export function withLoadSection(doc, section) {
 
 /** Rewrites the section of docs/benchmarks.md; answers the path. */
 export function updateLoadDocs(r, path = DOCS) {
-  writeFileSync(path, withLoadSection(readFileSync(path, "utf8"), loadSection(r)));
+  writeDoc(path, withLoadSection(readFileSync(path, "utf8"), loadSection(r)));
   return path;
 }

@@ -1,7 +1,8 @@
 // The many-streams benchmark's table and its section of docs/benchmarks.md, rewritten between its markers
 // (as failover-docs.mjs does for its own).
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { writeDoc } from "./writeDoc.mjs";
 
 const DOCS = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
 const BEGIN = "<!-- many:begin: `pnpm bench:many` rewrites what is between these markers -->";
@@ -162,6 +163,6 @@ export function manySectionOf(doc) {
 
 /** Rewrites the section of docs/benchmarks.md; answers the path. */
 export function updateManyDocs(r, path = DOCS) {
-  writeFileSync(path, withManySection(readFileSync(path, "utf8"), manySection(r)));
+  writeDoc(path, withManySection(readFileSync(path, "utf8"), manySection(r)));
   return path;
 }

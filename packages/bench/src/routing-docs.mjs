@@ -1,7 +1,8 @@
 // The routing benchmark's tables and its section of docs/benchmarks.md ("Routing that learns"), which a run of
 // routing.mjs alone rewrites between its markers (a full `pnpm bench` writes the whole page, this section included).
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { writeDoc } from "./writeDoc.mjs";
 
 const DOCS = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
 const BEGIN = "<!-- routing:begin: `node packages/bench/src/routing.mjs` rewrites what is between these markers -->";
@@ -341,6 +342,6 @@ export function withRoutingSection(doc, section) {
 
 /** Rewrites the section of docs/benchmarks.md; answers the path. */
 export function updateRoutingDocs(r, path = DOCS) {
-  writeFileSync(path, withRoutingSection(readFileSync(path, "utf8"), routingSection(r)));
+  writeDoc(path, withRoutingSection(readFileSync(path, "utf8"), routingSection(r)));
   return path;
 }
