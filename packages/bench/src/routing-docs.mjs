@@ -236,7 +236,7 @@ export function routingSection(r) {
 
 What [health and hedging](health.md) buy, in two scenarios against \`@hfkit/mock-hub\` (its router route; each model
 served by two providers, \`${A}\` as \`a\` and \`${B}\` as \`b\`). Each client's run is a child process of its own:
-hfkit's health is the process's memory, and nothing exported clears it, so no run starts with another's. Every time is
+hfkit's health is the process's memory, so no run starts with another's (and the runs go side by side). Every time is
 from the call to its first token (the first chunk with content); every call is streamed and read to its end.
 Last run: ${r.date}, Node ${r.node}, ${r.cpus} CPUs (shared: load average ${r.load.map((l) => l.toFixed(1)).join(" at the start, ")}
 at the end), \`@hfkit/inference\` ${v.hfkit}, \`@portkey-ai/gateway\` **${v.portkey}** (served with

@@ -82,7 +82,7 @@ export {
 export { listModels } from "./tasks/listModels";
 export { estimateCost } from "./features/cost";
 export { FailoverError } from "./features/routing";
-export { healthSnapshot } from "./api/healthSnapshot";
+export { forgetHealth, healthSnapshot } from "./api/healthSnapshot";
 export {
   StructuredOutputError,
   type StructuredOutputFields,

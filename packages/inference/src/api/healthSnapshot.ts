@@ -9,3 +9,12 @@ import type { HealthStore, TargetHealth } from "../types";
 export function healthSnapshot(): TargetHealth[] {
   return shared<HealthStore | undefined>("health", () => undefined)?.snapshot() ?? [];
 }
+
+/**
+ * Forgets the health the process remembers: every breaker closed, every observed latency and throughput dropped, as
+ * at start. For tests that must not see one another's failures, or after the network changed. A `health.store` of
+ * the app's own (Redis, ...) is the app's to clear.
+ */
+export function forgetHealth(): void {
+  shared<HealthStore | undefined>("health", () => undefined)?.clear?.();
+}

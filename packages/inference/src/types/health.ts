@@ -65,6 +65,8 @@ export interface HealthStore {
   snapshot(): TargetHealth[];
   /** The store's clock, in ms. */
   now(): number;
+  /** Forgets every target (`forgetHealth()` calls it on the process's memory); a store may leave it out. */
+  clear?(): void;
 }
 
 /** A change of a breaker, or a hedge started or decided: what `onHealth` is told. */

@@ -3,7 +3,7 @@
  * observe's breaker events; a stream's timeout before its first token counts; the memory is bounded.
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { type CallEvent, healthSnapshot, InputError, type Options } from "../../src/index";
+import { type CallEvent, forgetHealth, healthSnapshot, InputError, type Options } from "../../src/index";
 import { HealthMemory } from "../../src/features/health";
 import { type FakeRouter, fakeRouter, MODEL, QUESTION } from "./router";
 
@@ -72,6 +72,24 @@ it("the process's health is listed by healthSnapshot(): state, failures, cooldow
   expect(b).toMatchObject({ state: "closed", failures: 0, served: 3 });
   expect(b?.latencyMs).toBeGreaterThanOrEqual(0);
   expect(JSON.stringify(seen)).not.toContain("HealthSecretToken");
+});
+
+it("forgetHealth() forgets the process's health: the snapshot empty, the open target tried again at once", async () => {
+  router.behaviours = { [A]: { status: 500 }, [B]: "ok" };
+  const client = router.client({ health: {} });
+  const call = () => client.chatCompletion({ model: MODEL, messages: QUESTION, provider: ["a", "b"] });
+  for (let i = 0; i < 3; i++) await call();
+  expect(healthSnapshot().find((h) => h.target === A)?.state).toBe("open");
+  router.reset();
+  router.behaviours = { [A]: "ok", [B]: "ok" };
+  await call();
+  expect(router.sent()).toEqual([B]); // still open: skipped
+  forgetHealth();
+  expect(healthSnapshot()).toEqual([]);
+  router.reset();
+  router.behaviours = { [A]: "ok", [B]: "ok" };
+  await call();
+  expect(router.sent()).toEqual([A]);
 });
 
 it("latency and throughput are observed in the store's clock", async () => {
