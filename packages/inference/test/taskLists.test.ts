@@ -3,6 +3,7 @@
  * every other list is checked against it here, so that a task added there and missed elsewhere fails:
  * the client's methods, the lazy module, the package's exports, and the provider table's task names.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TASKS } from "../src/api/clientTasks";
 import * as index from "../src/index";
@@ -35,6 +36,21 @@ describe("the one list of tasks", () => {
     expect(Object.keys(TASKS).sort()).toEqual(TASK_NAMES);
     const proto = index.InferenceClient.prototype as unknown as Record<string, unknown>;
     expect(TASK_NAMES.filter((name) => typeof proto[name] !== "function")).toEqual([]);
+  });
+
+  it("each function the lazy module exports carries its task's own doc comment (the API docs show it)", () => {
+    const source = (file: string) => readFileSync(new URL(`../src/tasks/${file}.ts`, import.meta.url), "utf8");
+    const lazyText = source("lazy");
+    const loaders = [
+      ...lazyText.matchAll(/(\/\*\*(?:(?!\*\/)[\s\S])*?\*\/)\nexport const (\w+) =[^;]*?import\("\.\/(\w+)"\)/g),
+    ];
+    expect(loaders.map((m) => m[2]).sort()).toEqual(Object.keys(lazy).sort());
+    for (const [, doc, name, file] of loaders) {
+      const own = new RegExp(
+        `(\\/\\*\\*(?:(?!\\*\\/)[\\s\\S])*?\\*\\/)\\s*\\nexport (?:async )?(?:function\\*? ?|const )${name}\\b`,
+      ).exec(source(file!));
+      expect(doc, name).toBe(own?.[1]);
+    }
   });
 
   it("the lazy module (what the package exports) has every function of all.ts", () => {
