@@ -60,7 +60,8 @@ async function firstChunk(app) {
   const outputs = Object.fromEntries(
     Object.entries(result.metafile.outputs).map(([path, o]) => [`${BENCH_DIR}${path}`, o]),
   );
-  const entry = Object.keys(outputs).find((path) => outputs[path].entryPoint);
+  // The app's own chunk: every module loaded on first use is an entry point of the build too.
+  const entry = Object.keys(outputs).find((path) => outputs[path].entryPoint?.endsWith(`apps/${app}`));
   const start = new Set();
   const visit = (path) => {
     if (start.has(path)) return;
@@ -109,7 +110,7 @@ export async function measureBundles() {
     result.sizes[key] = { ...sizes(bundle.code), firstChunk: await firstChunk(app) };
     if (!key.startsWith("hfkit")) continue;
     result.strangers[key] = strangers(bundle);
-    // dist/ is one file: the same app built from the sources tells which module costs what.
+    // The same app built from the sources names each module by its source file.
     result.modules[key] = byModule(await build(app, { "@hfkit/inference": HFKIT_SOURCE }));
   }
   return result;
