@@ -8,6 +8,14 @@ export const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
 export const version = (pkg) =>
   JSON.parse(readFileSync(`${BENCH_DIR}node_modules/${pkg}/package.json`, "utf8")).version;
 
+/** The versions a gateway benchmark names: hfkit, the Portkey gateway, the server it runs on, the OpenAI client. */
+export const gatewayVersions = () => ({
+  hfkit: version("@hfkit/inference"),
+  portkey: version("@portkey-ai/gateway"),
+  honoNodeServer: version("@hono/node-server"),
+  openai: version("openai"),
+});
+
 /**
  * Runs `fn`, and again (up to 3 tries, 3 s apart) if it throws: a `pnpm build` elsewhere in the
  * workspace empties dist/ for a few seconds, and a measurement that lands then fails.

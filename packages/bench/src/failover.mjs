@@ -5,7 +5,7 @@ import net from "node:net";
 import { InferenceClient } from "@hfkit/inference";
 import { startMockHub } from "@hfkit/mock-hub";
 import OpenAI from "openai";
-import { isMain, stepper, version } from "./child.mjs";
+import { gatewayVersions, isMain, stepper } from "./child.mjs";
 import { failoverTable, updateFailoverDocs } from "./failover-docs.mjs";
 import { fallbackConfig, startGateway } from "./portkey.mjs";
 import { median, percentile, rotated } from "./stats.mjs";
@@ -168,12 +168,7 @@ export async function measureFailover(reps = 15, step = () => {}) {
       giveUpMs: GIVE_UP_MS,
       model: MODEL,
       fallback: FALLBACK,
-      versions: {
-        hfkit: version("@hfkit/inference"),
-        portkey: version("@portkey-ai/gateway"),
-        honoNodeServer: version("@hono/node-server"),
-        openai: version("openai"),
-      },
+      versions: gatewayVersions(),
       node: process.version,
       date: new Date().toISOString().slice(0, 10),
     };

@@ -5,7 +5,7 @@
 // section of docs/benchmarks.md. Takes minutes: `pnpm bench` leaves it out.
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { isMain, stepper, version } from "./child.mjs";
+import { gatewayVersions, isMain, stepper } from "./child.mjs";
 import { loadTable, updateLoadDocs } from "./load-docs.mjs";
 import { cpuSeconds, rssMB, startClients, startHfkit, startHub, startPortkey } from "./load-procs.mjs";
 import { median, rotated, sleep } from "./stats.mjs";
@@ -145,12 +145,7 @@ export async function measureLoad({
       chunks: CHUNKS,
       paceMs: PACE_MS,
       loads,
-      versions: {
-        hfkit: version("@hfkit/inference"),
-        portkey: version("@portkey-ai/gateway"),
-        honoNodeServer: version("@hono/node-server"),
-        openai: version("openai"),
-      },
+      versions: gatewayVersions(),
       node: process.version,
       date: new Date().toISOString().slice(0, 16).replace("T", " "),
     };

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { InferenceClient } from "@hfkit/inference";
 import { startMockHub } from "@hfkit/mock-hub";
 import OpenAI from "openai";
-import { BENCH_DIR, isMain, stepper, version } from "./child.mjs";
+import { BENCH_DIR, gatewayVersions, isMain, stepper } from "./child.mjs";
 import { routingTables, updateRoutingDocs } from "./routing-docs.mjs";
 import { ON_STATUS_CODES, startGateway } from "./portkey.mjs";
 import { median, percentile, sleep } from "./stats.mjs";
@@ -362,12 +362,7 @@ export async function measureRouting(quick = false, step = () => {}) {
     cooldownMs: COOLDOWN_MS,
     paceMs: PACE_MS,
     tailFault: TAIL,
-    versions: {
-      hfkit: version("@hfkit/inference"),
-      portkey: version("@portkey-ai/gateway"),
-      honoNodeServer: version("@hono/node-server"),
-      openai: version("openai"),
-    },
+    versions: gatewayVersions(),
     node: process.version,
     date: new Date().toISOString().slice(0, 10),
   };
