@@ -9,8 +9,8 @@ const common = {
 } as const;
 
 export default defineConfig([
-  // For bundlers, browsers and edge runtimes: one ES module per source module, as the source imports them; the app's
-  // bundler shares, splits and shakes them (a dynamic `import()` of failover, the catalog or the tasks is a chunk).
+  // For every `import` (bundlers, browsers, edge runtimes, Node, Deno, Bun): one ES module per source module, staged in
+  // dist/modules/ for scripts/modules.mjs (the chat core in one file, the rest as themselves; see docs/architecture.md).
   {
     entry: ["src/**/*.ts", "!src/types/**"],
     target: "es2022",

@@ -16,8 +16,6 @@ import { rollup } from "rollup";
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 const staging = join(dist, "modules");
 const CORE_CHUNK = "chat-core";
-/** The core: the root's static closure (the root itself stays the file an app imports). */
-const CORE_ROOTS = ["index.js"];
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']*)\2/g;
 const STATIC = /(?:\bfrom\s*|\bimport\s+)["'](\.{1,2}\/[^"']*)["']/g;
 
@@ -48,16 +46,15 @@ for (const file of files) {
   if (fixed !== text) writeFileSync(file, fixed);
 }
 
-// 2. The core: the static closure of its roots.
+// 2. The core: the root's static closure (the root itself stays the file an app imports).
 const core = new Set();
 const visit = (file) => {
   if (core.has(file)) return;
-  if (!existsSync(file)) throw new Error(`modules: the core's root ${relative(staging, file)} is no module`);
+  if (!existsSync(file)) throw new Error(`modules: ${relative(staging, file)} is imported but is no module`);
   core.add(file);
   for (const [, spec] of readFileSync(file, "utf8").matchAll(STATIC)) visit(resolve(dirname(file), spec));
 };
-for (const root of CORE_ROOTS) visit(join(staging, root));
-// The package's root stays a file of its own: the one an app imports.
+visit(join(staging, "index.js"));
 core.delete(join(staging, "index.js"));
 
 // 3. Every other module as itself; the core as one file.
