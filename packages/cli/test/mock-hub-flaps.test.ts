@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { parseFaultSpec } from "../src/commands/mockHubSpec";
-import { Child, hfkit, started } from "./run";
+import { Child, hfkit, postChat, started } from "./run";
 
 it("flap specs: durationMs on any fault, latency fixed or drawn, rateLimit's Retry-After; out of range is a usage error naming the field", async () => {
   expect(parseFaultSpec("stall:afterChunks=0,times=100@hfkit/router-multi:together")).toEqual({
@@ -64,11 +64,7 @@ it("mock-hub --fault: a 429 with Retry-After for N requests, a latency, a provid
     "refused:durationMs=600000@:hf-inference",
   ]);
   const url = await started(hub);
-  const post = (model: string) =>
-    fetch(`${url}/v1/chat/completions`, {
-      method: "POST",
-      body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }),
-    });
+  const post = (model: string) => postChat(url, model);
   try {
     for (const status of [429, 429, 200]) {
       const answer = await post("hfkit/router-multi:together");

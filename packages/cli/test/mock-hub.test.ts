@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { envLines, parseFaultSpec, parseModelSpec } from "../src/commands/mockHubSpec";
-import { Child, hfkit, started } from "./run";
+import { Child, hfkit, postChat, started } from "./run";
 
 /** The variables the export lines set. */
 function exported(stdout: string): Record<string, string> {
@@ -150,11 +150,7 @@ it("mock-hub --fault TYPE@MODEL:PROVIDER: a 503 on one provider, a refused conne
     "modelNotServed:times=1@hfkit/router-multi:hf-inference",
   ]);
   const url = await started(hub);
-  const post = (model: string) =>
-    fetch(`${url}/v1/chat/completions`, {
-      method: "POST",
-      body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }),
-    });
+  const post = (model: string) => postChat(url, model);
   try {
     const down = await post("hfkit/router-multi:together");
     expect([down.status, down.headers.get("x-inference-provider"), await down.json()]).toEqual([

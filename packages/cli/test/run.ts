@@ -72,13 +72,20 @@ export class Child {
   }
 }
 
-/** Polls `done` every 10 ms for up to `ms`; answers whether it held. */
 /** Waits for a `hfkit mock-hub` child's export lines; its URL, the first line. */
 export async function started(hub: Child): Promise<string> {
   await hub.until(() => /^export HF_INFERENCE_ENDPOINT=.*\n/m.test(hub.stdout));
   return hub.stdout.split("\n")[0] ?? "";
 }
 
+/** A one-message chat for `model`, posted to the router route of the mock hub at `url`. */
+export const postChat = (url: string, model: string): Promise<Response> =>
+  fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }),
+  });
+
+/** Polls `done` every 10 ms for up to `ms`; answers whether it held. */
 export async function poll(done: () => boolean, ms = 2000): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 10)))
     if (done()) return true;
