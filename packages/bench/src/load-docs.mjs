@@ -109,12 +109,13 @@ export function loadSection(r) {
   return `${BEGIN}
 ## Load: the proxy under many concurrent streams
 
-N streams at once (50, 200, 500) of ${r.chunks} chunks each (TGI 3.2 chat chunks from \`@hfkit/mock-hub\`), read by the
+N streams at once (50, 200, 500) of ${r.chunks} chunks each (chat chunks from \`@hfkit/mock-hub\`: TGI 3.2's, or vLLM's), read by the
 official \`openai\` client, along these paths: straight to the mock hub (the floor), through \`hfkit proxy --target
 <hub>\` (the CLI, as users start it)${compared(r)} and through the Portkey gateway (its bin, \`--headless\`, with the headers its
 docs give for an OpenAI-compatible server of one's own: \`x-portkey-provider: openai\`, \`x-portkey-custom-host:
 <hub>/v1\`). **burst**: the hub writes every chunk as fast as the socket takes it; **paced**: a chunk every
-${r.paceMs} ms (the hub's \`slow\` fault). Medians of ${r.rounds} rounds; in each round every path runs each cell in
+${r.paceMs} ms (the hub's \`slow\` fault); **burst, vLLM**: a burst of vLLM 0.12's chunks, which carry their id (TGI sends
+\`"id": ""\`, which the proxy must replace in every chunk): the proxy relays each as the server's own text. Medians of ${r.rounds} rounds; in each round every path runs each cell in
 rotated order, after one warm-up run of 50 streams per mode and path. Last run: ${r.date} UTC, Node ${r.node},
 \`@hfkit/inference\` ${v.hfkit}, \`@portkey-ai/gateway\` ${v.portkey} (served with \`@hono/node-server\`
 ${v.honoNodeServer}), \`openai\` ${v.openai}; load average (1 min) before and after each round:
@@ -142,7 +143,7 @@ is why its CPU per chunk is the figure to watch. The machine is shared: compare 
 across runs.
 
 Run it with \`pnpm bench:load\` (\`--rounds R\`, \`--quick\`: one round of N = 50 and 200, \`--n 50,500\`,
-\`--mode burst|paced\`, \`--no-portkey\`, \`--profile DIR\`: \`hfkit proxy\` under \`node --cpu-prof\`, its profile
+\`--mode burst|paced|burst-vllm\`, \`--no-portkey\`, \`--profile DIR\`: \`hfkit proxy\` under \`node --cpu-prof\`, its profile
 written to DIR; \`--compare BUILD\`: also another build of \`@hfkit/openai-compat\` (its \`dist/index.js\`, its
 \`startProxy\` in a child process), named by \`--compare-label\`; \`--no-docs\`); it builds \`@hfkit/inference\`, \`@hfkit/mock-hub\`, \`@hfkit/openai-compat\` and \`@hfkit/cli\` first
 (\`node packages/bench/src/load.mjs\` does not). It takes minutes, so \`pnpm bench\` does not run it.

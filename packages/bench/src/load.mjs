@@ -1,4 +1,4 @@
-// `pnpm bench:load [--rounds R] [--quick] [--n 50,500] [--mode burst|paced] [--profile DIR]
+// `pnpm bench:load [--rounds R] [--quick] [--n 50,500] [--mode burst|paced|burst-vllm] [--profile DIR]
 // [--compare BUILD [--compare-label L]] [--no-docs]`: N concurrent streams of 100 chunks from the `openai`
 // client, paced and in bursts, through `hfkit proxy`, through the Portkey gateway and straight to the mock
 // hub (the floor), each in its own process; prints a table with ratios to the floor and rewrites its
@@ -15,6 +15,7 @@ const PACE_MS = 20;
 const MODES = [
   { key: "burst", label: "burst", model: "bench/burst" },
   { key: "paced", label: `paced (${PACE_MS} ms)`, model: "bench/paced" },
+  { key: "burst-vllm", label: "burst, vLLM", model: "bench/burst-vllm" },
 ];
 
 /** Where each path sends the client: the floor straight to the hub, the gateways in front of it. */

@@ -72,6 +72,7 @@ export type { HttpErrorInit, HttpRequestInfo, HttpResponseInfo, TimeoutKind } fr
 export type * from "./types";
 export { VERSION } from "./version";
 export { getLogger, setLogger } from "./core/logger";
+export { eventText } from "./core/eventText";
 export {
   INFERENCE_PROVIDERS,
   PROVIDERS_HUB_ORGS,

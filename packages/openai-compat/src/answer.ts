@@ -3,6 +3,7 @@ import {
   type ChatCompletionStreamOutput,
   chatCompletion,
   chatCompletionStream,
+  eventText,
   HttpError,
   InputError,
   type Options,
@@ -49,7 +50,8 @@ export async function chatAnswer(req: ChatRequest, options: Options): Promise<An
         headers: servedBy(out.served, { "content-type": "application/json" }),
       });
     }
-    const stream = chatCompletionStream(call, callOptions);
+    // Each chunk's text kept: one left as sent is relayed as its bytes (chatFraming).
+    const stream = chatCompletionStream(call, { ...callOptions, keepEventText: true });
     const first = await stream.next();
     return { headers: servedBy(first.value?.served, EVENT_STREAM_HEADERS), first, stream, framing: chatFraming() };
   } catch (error) {
@@ -115,11 +117,19 @@ export function eventBody<T>({ first, stream, framing }: EventAnswer<T>): Readab
   });
 }
 
-/** Chat chunks as OpenAI frames them: `data: {json}`, then `data: [DONE]`; an error as `data: {"error": {…}}`. */
+/**
+ * Chat chunks as OpenAI frames them: `data: {json}`, then `data: [DONE]`; an error as `data: {"error": {…}}`. A chunk
+ * hfkit left as sent that is already OpenAI's (or is but for TGI's empty id) goes out as the server's own text
+ * (`eventText`, the id filled in): parsed and checked, not serialised again.
+ */
 function chatFraming(): Framing<ChatCompletionStreamOutput> {
   const openAI = openAIChunks();
   return {
-    event: (chunk) => sseEvent(openAI(chunk)),
+    event: (chunk) => {
+      const sent = eventText(chunk);
+      const text = sent === undefined ? undefined : openAI.asText(chunk, sent);
+      return text === undefined ? sseEvent(openAI(chunk)) : `data: ${text}\n\n`;
+    },
     end: DONE_EVENT,
     failed: (error) => sseEvent(toOpenAIError(error).body),
   };

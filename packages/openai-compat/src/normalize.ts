@@ -59,11 +59,28 @@ export function openAICompletion(out: ChatCompletionOutput): Json {
  * id: the server's, else a generated one put on every delta where the server sent `""` and on the
  * call's first delta when it sent none; `"stop"` after tool calls becomes `"tool_calls"`.
  */
-export function openAIChunks(): (chunk: ChatCompletionStreamOutput) => Json {
+export function openAIChunks(): OpenAIChunks {
   let streamId: string | undefined;
   const callIds = new Map<string, string>();
   const calledTools = new Set<number>();
-  return (chunk) => {
+  const asText = (chunk: ChatCompletionStreamOutput, text: string): string | undefined => {
+    const { id } = chunk;
+    if ((chunk as { object?: unknown }).object !== "chat.completion.chunk") return undefined;
+    for (const choice of chunk.choices ?? []) {
+      const calls = choice.delta?.tool_calls;
+      if (Array.isArray(calls) && calls.length > 0) return undefined;
+      if (finishFor(choice.finish_reason, calledTools.has(choice.index)) !== choice.finish_reason) return undefined;
+    }
+    if (id === "" && text.startsWith(TGI_HEAD) && !text.includes('"id"', TGI_HEAD.length)) {
+      // TGI's empty id, the text's first key after `object`, and no other: the stream's id put in its place.
+      streamId ??= newCompletionId();
+      return `{"object":"chat.completion.chunk","id":"${streamId}"${text.slice(TGI_HEAD.length)}`;
+    }
+    if (missing(id) || (streamId !== undefined && id !== streamId)) return undefined;
+    streamId = id;
+    return text;
+  };
+  const fix = (chunk: ChatCompletionStreamOutput): Json => {
     const { id, object: _object, ...rest } = chunk as ChatCompletionStreamOutput & { object?: unknown };
     streamId ??= missing(id) ? newCompletionId() : id;
     const choices = (chunk.choices ?? []).map((choice) => {
@@ -94,4 +111,18 @@ export function openAIChunks(): (chunk: ChatCompletionStreamOutput) => Json {
     });
     return { id: streamId, object: "chat.completion.chunk", ...rest, choices };
   };
+  return Object.assign(fix, { asText });
+}
+
+/** How TGI's chunks begin (its `object` first, its id empty): the id can be filled in without serialising. */
+const TGI_HEAD = '{"object":"chat.completion.chunk","id":""';
+
+/** One stream's chunks made OpenAI's (see {@link openAIChunks}). */
+export interface OpenAIChunks {
+  (chunk: ChatCompletionStreamOutput): Json;
+  /**
+   * The chunk as OpenAI's JSON text from `text`, what the server sent for it (`eventText`): that text when it needs no
+   * change, or with the stream's id in place of TGI's empty one; undefined when it must be serialised.
+   */
+  asText(chunk: ChatCompletionStreamOutput, text: string): string | undefined;
 }

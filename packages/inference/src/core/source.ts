@@ -4,8 +4,11 @@ export const noop = (): void => {};
 
 /** What a kind of stream (chat chunks, generate events) says about its own events. */
 export interface StreamRules<T> {
-  /** The value to yield for one parsed event, or undefined to yield nothing (a keep-alive such as `{}`: no data). */
-  accept(event: Record<string, unknown>): T | undefined;
+  /**
+   * The value to yield for one parsed event, or undefined to yield nothing (a keep-alive such as `{}`: no data).
+   * `text` is the event's data as sent when it came on one line (what `event` was parsed from).
+   */
+  accept(event: Record<string, unknown>, text?: string): T | undefined;
   /**
    * Undefined while the answer is incomplete; once complete, how long to keep reading for stragglers
    * (a usage chunk) before completing: 0 completes at once.

@@ -197,7 +197,7 @@ export class EventStream<T> implements Source<T> {
       this.eventName = undefined;
       const data = this.data;
       this.data = ""; // a slice of the read it came in: kept, it would keep that whole read alive
-      if (lines > 0) this.onEvent(name, data);
+      if (lines > 0) this.onEvent(name, data, lines === 1);
       return;
     }
     // `data` and `event`, by their first letters' codes (a `startsWith` per line costs more than the rest).
@@ -282,7 +282,8 @@ export class EventStream<T> implements Source<T> {
     this.complete();
   }
 
-  private onEvent(name: string | undefined, data: string): void {
+  /** One event: `oneLine` when its data came on one line (so it can be written back as one `data:` line). */
+  private onEvent(name: string | undefined, data: string, oneLine: boolean): void {
     this.pendingBytes = 0;
     if (this.closed || this.error) return;
     if (name === "error") return this.inStreamError(this.failureOf(parseMaybeJson(data)));
@@ -317,7 +318,7 @@ export class EventStream<T> implements Source<T> {
     if (error != null) return this.inStreamError(parsed);
     const failed = this.rules.failure?.(parsed as Record<string, unknown>);
     if (failed !== undefined) return this.inStreamError(failed);
-    const value = this.rules.accept(parsed as Record<string, unknown>);
+    const value = this.rules.accept(parsed as Record<string, unknown>, oneLine ? data : undefined);
     // A value is data; an event the rules drop (`{}`, a chunk that carries nothing) is a keep-alive.
     if (value === undefined) return;
     this.accepted = true;

@@ -20,6 +20,7 @@ import {
   TimeoutError,
 } from "../core/errors";
 import { InferenceClientRoutingError } from "../core/hfErrors";
+import { forgetEventText } from "../core/eventText";
 import { isRecord } from "../core/json";
 import { withRetries } from "../core/retry";
 import { DEFAULT_MAX_RETRIES } from "../core/sending";
@@ -82,6 +83,7 @@ export function failoverStream(
     let counted: number | undefined;
     const mark = (chunk: ChatCompletionStreamOutput): void => {
       chunk.served = priced(served, chunk.usage, price);
+      forgetEventText(chunk);
       counted = chunk.usage?.completion_tokens ?? counted;
       if (chunk.choices?.some((c) => c.delta?.content)) tokens++;
     };

@@ -5,6 +5,7 @@
  * whole answer; on a stream, each choice's `partial` (the value so far) and, on its last chunk, `parsed`.
  */
 import { callToken } from "../core/environment";
+import { forgetEventText } from "../core/eventText";
 import { InputError } from "../core/errors";
 import { isRecord, type JsonObject } from "../core/json";
 import { PartialJson } from "../core/partialJson";
@@ -255,6 +256,7 @@ export async function* structuredStream(
       }
       if (choice.finish_reason) choice.parsed = await structure.read(seen.text, choice.finish_reason, choice.index);
     }
+    forgetEventText(chunk);
     yield chunk;
   }
   return undefined;

@@ -85,6 +85,12 @@ export interface Options {
    */
   splitThinking?: boolean;
   /**
+   * Streamed chat: keep each chunk's event text as the server sent it, read back with `eventText(chunk)`, for the
+   * chunks hfkit left as sent (no dialect fix, no split thinking, no tool calls, nothing a failover or a schema added).
+   * A relay writes those bytes instead of serialising the chunk again. Default false (a text lives as long as its chunk).
+   */
+  keepEventText?: boolean;
+  /**
    * For transformers-served models: drop what the pipeline cannot honour (tools, response_format,
    * logprobs, n > 1, penalties, seed) with a warning, instead of an InputError.
    */

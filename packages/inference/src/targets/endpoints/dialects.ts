@@ -13,8 +13,8 @@
 import { MalformedEventError } from "../../core/errors";
 import type { ChatCompletionOutput, ChatCompletionStreamOutput } from "../../types";
 
-/** TGI's older finish reasons, in OpenAI's words. */
-const FINISH_REASONS: Record<string, string> = { eos_token: "stop", stop_sequence: "stop" };
+/** TGI < 2.1's finish reasons, both `"stop"` in OpenAI's words. */
+const isOldFinish = (reason: unknown): boolean => reason === "eos_token" || reason === "stop_sequence";
 
 /** Fields every chunk has; a choice-less chunk with nothing else (no usage, no timings, no progress) carries nothing. */
 const ENVELOPE = new Set(["id", "object", "created", "model", "system_fingerprint", "choices", "service_tier"]);
@@ -26,25 +26,31 @@ function carriesSomething(chunk: Record<string, unknown>): boolean {
 
 type Delta = Record<string, unknown> & { reasoning?: unknown; reasoning_content?: unknown };
 
-/** `reasoning_content` also as `reasoning`, the name vLLM settled on. */
-function reasoningName(part: Delta | undefined): void {
-  if (part && typeof part.reasoning_content === "string" && part.reasoning === undefined)
-    part.reasoning = part.reasoning_content;
+/** `reasoning_content` also as `reasoning`, the name vLLM settled on; true when it was added. */
+function reasoningName(part: Delta | undefined): boolean {
+  if (!part || typeof part.reasoning_content !== "string" || part.reasoning !== undefined) return false;
+  part.reasoning = part.reasoning_content;
+  return true;
 }
+
+/** Whether `normalizeChunk` changed the last chunk: it is no longer what its text says (a `null` made absent is no change). */
+export let edited = false;
 
 /**
  * One chunk in the one shape, in place; undefined when it carries nothing (not yielded). Its
  * `choices` is always an array: read content as `chunk.choices[0]?.delta?.content`. The index of
- * each choice that finishes is added to `finished` (in the same pass).
+ * each choice that finishes is added to `finished` (in the same pass); {@link edited} says whether it changed the chunk.
  */
 export function normalizeChunk(
   chunk: ChatCompletionStreamOutput,
   finished?: Set<number>,
 ): ChatCompletionStreamOutput | undefined {
   const choices = chunk.choices;
+  edited = false;
   // vLLM and others send `usage: null` and `logprobs: null`: absent, as the types (and @huggingface/tasks') say.
   if (chunk.usage === null) chunk.usage = undefined;
   if (!Array.isArray(choices) || choices.length === 0) {
+    edited = !Array.isArray(choices);
     chunk.choices = [];
     return carriesSomething(chunk) ? chunk : undefined;
   }
@@ -55,17 +61,24 @@ export function normalizeChunk(
     const reason = choice.finish_reason;
     if (choice.logprobs === null) choice.logprobs = undefined;
     if (reason) {
-      // TGI < 2.1 sends the EOS token's own text ("</s>") with `eos_token`; later versions send "".
-      if (reason === "eos_token" && typeof delta?.content === "string") delta.content = "";
-      choice.finish_reason = FINISH_REASONS[reason] ?? reason;
+      if (isOldFinish(reason)) {
+        // TGI < 2.1: its finish reasons in OpenAI's words, and the EOS token's own text ("</s>") dropped (later versions send "").
+        if (reason === "eos_token" && typeof delta?.content === "string") delta.content = "";
+        choice.finish_reason = "stop";
+        edited = true;
+      }
       finished?.add(choice.index ?? 0);
     }
     if (delta == null) {
       choice.delta = { role: "assistant" };
+      edited = true;
       continue;
     }
-    reasoningName(delta);
-    if (delta.tool_calls) delta.tool_calls = toolCalls(delta.tool_calls);
+    if (reasoningName(delta)) edited = true;
+    if (delta.tool_calls) {
+      edited = true; // ids and arguments may be changed: tool calls are never passed on as sent
+      delta.tool_calls = toolCalls(delta.tool_calls);
+    }
   }
   return chunk;
 }
@@ -74,7 +87,7 @@ export function normalizeChunk(
 export function normalizeOutput(output: ChatCompletionOutput): ChatCompletionOutput {
   for (const choice of output.choices ?? []) {
     if (choice.logprobs === null) choice.logprobs = undefined;
-    if (choice.finish_reason) choice.finish_reason = FINISH_REASONS[choice.finish_reason] ?? choice.finish_reason;
+    if (isOldFinish(choice.finish_reason)) choice.finish_reason = "stop";
     reasoningName(choice.message);
     if (choice.message?.tool_calls) choice.message.tool_calls = toolCalls(choice.message.tool_calls);
   }

@@ -14,7 +14,15 @@ import { EventStream } from "../../core/sse";
 import type { ChatCompletionOutput, ChatCompletionStreamOutput } from "../../types";
 import type { ChatBackend, Request } from "./backend";
 import { isRecord, type JsonObject } from "../../core/json";
-import { normalizeChunk, normalizeOutput, splitThinking, splitThinkingOutput, type ThinkSplitter } from "./dialects";
+import { keepEventText } from "../../core/eventText";
+import {
+  edited,
+  normalizeChunk,
+  normalizeOutput,
+  splitThinking,
+  splitThinkingOutput,
+  type ThinkSplitter,
+} from "./dialects";
 
 /** How long to keep reading after every choice has finished, for stragglers such as a usage chunk. */
 export const COMPLETION_GRACE_MS = 300;
@@ -73,13 +81,16 @@ export function chatRules(ctx: ChatContext, origin: Origin): StreamRules<ChatCom
   const wantsUsage = args.stream_options?.include_usage === true;
   const splitters = ctx.options.splitThinking ? new Map<number, ThinkSplitter>() : undefined;
   const finished = new Set<number>();
+  // Texts kept (`keepEventText`) for chunks left as sent; split thinking changes every content.
+  const keep = ctx.options.keepEventText && !splitters;
   let usageSeen = false;
   return {
-    accept(event) {
+    accept(event, text) {
       const chunk = normalizeChunk(event as ChatCompletionStreamOutput, finished);
       if (chunk === undefined) return undefined;
       if (splitters) splitThinking(chunk, splitters);
       if (chunk.usage) usageSeen = true;
+      if (keep && !edited && text !== undefined) keepEventText(chunk, text);
       return chunk;
     },
     graceAfterComplete() {
