@@ -7,7 +7,7 @@
 const TEXT = Symbol.for("hfkit.eventText");
 
 type Kept = { [TEXT]?: string | undefined };
-const kept = (chunk: object): Kept => chunk as Kept;
+const kept = (chunk: object): Kept => chunk;
 
 /**
  * The event text `chunk` came in, as the server sent it (one line of JSON), when the call asked for it

@@ -54,7 +54,7 @@ export async function apart(): Promise<void> {
   const annotated: Tool<{ n: number }>[] = [
     { name: "n", parameters: z.object({ n: z.number() }), run: ({ n }) => n * 2 },
   ];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list typed loosely, as 4.x-era code has it
+  // A list typed loosely, as 4.x-era code has it.
   const loose: Tool<any>[] = [];
   await client.runTools({ messages, tools: [weather, asTool, ...annotated, ...loose] });
   await runTools({
