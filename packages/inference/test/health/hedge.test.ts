@@ -17,6 +17,7 @@ import { counted, DEFAULT_HEALTH, fresh } from "../../src/features/breaker";
 import { HealthMemory } from "../../src/features/health";
 import { hedgeAfter, MAX_HEDGE_AFTER_MS, MIN_HEDGE_SAMPLES } from "../../src/features/hedge";
 import { chunked, type RawReply, type RawServer, startRawServer } from "../faults/raw-server";
+import { until } from "./router";
 
 const MODEL = "org/main";
 const QUESTION = [{ role: "user", content: "hi" }];
@@ -132,14 +133,6 @@ const sent = (): string[] =>
   server.requests
     .filter((r) => r.method === "POST")
     .map((r) => String((JSON.parse(r.body) as { model: unknown }).model));
-
-/** Waits, on real I/O turns only, until `ready()` (vi.waitFor would move the fake clock). */
-async function until(ready: () => boolean): Promise<void> {
-  for (let turns = 0; !ready(); turns++) {
-    if (turns > 200_000) throw new Error("never ready");
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 /** The held reply of `model` once its request arrived. */
 async function arrived(model: string): Promise<Held> {

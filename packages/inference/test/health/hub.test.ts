@@ -17,6 +17,7 @@ import {
 } from "../../src/index";
 import { HealthMemory } from "../../src/features/health";
 import { catalogMemory } from "../../src/features/catalog";
+import { seeded, turns, until } from "./router";
 
 const MODEL = "hfkit/router-multi"; // served by together, novita and hf-inference
 const ANSWER = "The capital of France is Paris.";
@@ -69,19 +70,6 @@ async function ask(c: InferenceClient, providers: Options["provider"] | string[]
   } catch (error) {
     return { provider: undefined, error, moves, changes };
   }
-}
-
-/** Waits on real I/O turns only (the fake clock does not move) until `ready()`. */
-async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; !ready(); i++) {
-    if (i > 200_000) throw new Error("never ready");
-    await new Promise((r) => setImmediate(r));
-  }
-}
-
-/** Lets sockets and promises run a while (real I/O turns; no fake time moves). */
-async function turns(): Promise<void> {
-  for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
 }
 
 describe("a breaker against a provider that flaps", () => {
@@ -224,16 +212,6 @@ describe("a breaker against a provider that flaps", () => {
     expect(JSON.stringify(store.snapshot())).not.toMatch(/HealthHubToken|AnotherAccountToken/);
   });
 });
-
-/** A seeded generator (mulberry32): the same numbers on every run. */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("the order of the candidates", () => {
   /**

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { type FailoverEvent, InputError, type Options } from "../../src/index";
-import { type FakeRouter, fakeRouter, MODEL, QUESTION } from "./router";
+import { type FakeRouter, fakeRouter, MODEL, QUESTION, seeded } from "./router";
 
 let router: FakeRouter;
 beforeAll(async () => (router = await fakeRouter()));
@@ -13,16 +13,6 @@ afterAll(() => router.raw.close());
 beforeEach(() => router.reset());
 
 const target = (p: string) => `${MODEL}:${p}`;
-
-/** A seeded generator (mulberry32): the same numbers on every run. */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const served = async (options: Options, provider: unknown = ["a", "b"]) =>
   (await router.client(options).chatCompletion({ model: MODEL, messages: QUESTION, provider: provider as string[] }))

@@ -113,3 +113,26 @@ export async function fakeRouter(): Promise<FakeRouter> {
   });
   return router;
 }
+
+/** Waits on real I/O turns only (the fake clock does not move; `vi.waitFor` would move it) until `ready()`. */
+export async function until(ready: () => boolean): Promise<void> {
+  for (let i = 0; !ready(); i++) {
+    if (i > 200_000) throw new Error("never ready");
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** Lets sockets and promises run for a while (real I/O turns; no fake time moves). */
+export async function turns(): Promise<void> {
+  for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+}
+
+/** A seeded generator (mulberry32): the same numbers on every run. */
+export function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

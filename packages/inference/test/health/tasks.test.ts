@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { type FailoverEvent, type HealthEvent, InferenceClient, type Options, type Served } from "../../src/index";
 import { HealthMemory } from "../../src/features/health";
 import { mappingMemory } from "../../src/targets/providers/mapping";
+import { turns, until } from "./router";
 
 const CHAT_MODEL = "hfkit/router-multi";
 const TEXT_MODEL = "hfkit/text-generation";
@@ -237,17 +238,4 @@ function state(signal: AbortSignal): string {
   // The hedge's abort, as it is or as the cause of the one call's abort (a task's own call under the failover).
   const why = `${reason?.message} ${reason?.cause?.message}`;
   return /another candidate \((.+?)\) gave its first token first/.exec(why)?.[1]?.replace(/^/, "lost to ") ?? why;
-}
-
-/** Waits on real I/O turns only (the fake clock does not move) until `ready()`. */
-async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; !ready(); i++) {
-    if (i > 200_000) throw new Error("never ready");
-    await new Promise((r) => setImmediate(r));
-  }
-}
-
-/** Lets sockets and promises run for a while (real I/O turns; no fake time moves). */
-async function turns(): Promise<void> {
-  for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
 }
