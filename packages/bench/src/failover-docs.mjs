@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { fallbackConfig } from "./portkey.mjs";
-import { writeDoc } from "./writeDoc.mjs";
+import { withSection, writeDoc } from "./writeDoc.mjs";
 
 const DOCS = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
 const BEGIN = "<!-- failover:begin: `node packages/bench/src/failover.mjs` rewrites what is between these markers -->";
@@ -155,13 +155,7 @@ ${END}`;
 
 /** `doc` with the section replaced between its markers, or put before "## Running" (else at the end). */
 export function withFailoverSection(doc, section) {
-  const begin = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (begin !== -1 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + END.length);
-  const running = doc.indexOf("\n## Running");
-  return running === -1
-    ? `${doc.trimEnd()}\n\n${section}\n`
-    : `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
+  return withSection(doc, section, BEGIN, END);
 }
 
 /** Rewrites the section of docs/benchmarks.md; answers the path. */

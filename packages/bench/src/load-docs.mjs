@@ -2,7 +2,7 @@
 // failover-docs.mjs does for its own).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { writeDoc } from "./writeDoc.mjs";
+import { withSection, writeDoc } from "./writeDoc.mjs";
 
 const DOCS = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
 const BEGIN = "<!-- load:begin: `pnpm bench:load` rewrites what is between these markers -->";
@@ -159,13 +159,7 @@ export function loadSectionOf(doc) {
 
 /** `doc` with the section replaced between its markers, or put before "## Running" (else at the end). */
 export function withLoadSection(doc, section) {
-  const begin = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (begin !== -1 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + END.length);
-  const running = doc.indexOf("\n## Running");
-  return running === -1
-    ? `${doc.trimEnd()}\n\n${section}\n`
-    : `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
+  return withSection(doc, section, BEGIN, END);
 }
 
 /** Rewrites the section of docs/benchmarks.md; answers the path. */

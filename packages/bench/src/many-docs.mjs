@@ -2,7 +2,7 @@
 // (as failover-docs.mjs does for its own).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { writeDoc } from "./writeDoc.mjs";
+import { withSection, writeDoc } from "./writeDoc.mjs";
 
 const DOCS = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
 const BEGIN = "<!-- many:begin: `pnpm bench:many` rewrites what is between these markers -->";
@@ -146,12 +146,7 @@ ${END}`;
 
 /** `doc` with the section replaced between its markers, or put before "## Running" (else at the end). */
 export function withManySection(doc, section) {
-  const begin = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (begin !== -1 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + END.length);
-  const running = doc.indexOf("\n## Running");
-  if (running === -1) return `${doc.trimEnd()}\n\n${section}\n`;
-  return `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
+  return withSection(doc, section, BEGIN, END);
 }
 
 /** The section as `doc` has it (markers included), or "": what a rewrite of the whole page keeps. */

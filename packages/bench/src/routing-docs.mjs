@@ -2,7 +2,7 @@
 // routing.mjs alone rewrites between its markers (a full `pnpm bench` writes the whole page, this section included).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { writeDoc } from "./writeDoc.mjs";
+import { withSection, writeDoc } from "./writeDoc.mjs";
 
 const DOCS = fileURLToPath(new URL("../../../docs/benchmarks.md", import.meta.url));
 const BEGIN = "<!-- routing:begin: `node packages/bench/src/routing.mjs` rewrites what is between these markers -->";
@@ -325,19 +325,7 @@ ${END}`;
 
 /** `doc` with the section replaced between its markers, or put after the failover section (else before "## Running"). */
 export function withRoutingSection(doc, section) {
-  const begin = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (begin !== -1 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + END.length);
-  const failoverEnd = "<!-- failover:end -->";
-  const after = doc.indexOf(failoverEnd);
-  if (after !== -1) {
-    const at = after + failoverEnd.length;
-    return `${doc.slice(0, at)}\n\n${section}${doc.slice(at)}`;
-  }
-  const running = doc.indexOf("\n## Running");
-  return running === -1
-    ? `${doc.trimEnd()}\n\n${section}\n`
-    : `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
+  return withSection(doc, section, BEGIN, END, "<!-- failover:end -->");
 }
 
 /** Rewrites the section of docs/benchmarks.md; answers the path. */

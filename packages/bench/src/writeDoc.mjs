@@ -12,3 +12,22 @@ export function writeDoc(path, text) {
   execFileSync(process.execPath, [prettier, "--write", "--log-level", "warn", path], { stdio: "inherit" });
   return path;
 }
+
+/**
+ * `doc` with `section` (its markers `begin` … `end` included) in place of the section between those markers; where
+ * there is none yet, after the marker `after` when given and present, else before "## Running", else at the end.
+ */
+export function withSection(doc, section, begin, end, after) {
+  const from = doc.indexOf(begin);
+  const to = doc.indexOf(end);
+  if (from !== -1 && to > from) return doc.slice(0, from) + section + doc.slice(to + end.length);
+  const mark = after === undefined ? -1 : doc.indexOf(after);
+  if (mark !== -1) {
+    const at = mark + after.length;
+    return `${doc.slice(0, at)}\n\n${section}${doc.slice(at)}`;
+  }
+  const running = doc.indexOf("\n## Running");
+  return running === -1
+    ? `${doc.trimEnd()}\n\n${section}\n`
+    : `${doc.slice(0, running)}\n${section}\n${doc.slice(running)}`;
+}
